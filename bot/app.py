@@ -1,0 +1,102 @@
+"""Assembling the running bot from Settings: memory, state, model clients, packs and the conversation core."""
+
+import importlib
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from types import TracebackType
+
+from bot.core import Conversation
+from bot.llm import ChatModel
+from bot.ocr import TextReader
+from bot.outbound import Outbound
+from bot.paths import SEEDS_DIR
+from bot.registry import Registry
+from bot.settings import Settings
+from bot.speech import SpeechToText
+from bot.state import StateStore
+from handlers.base import Pack, Services
+from memory import MemoryClient
+from memory import local as local_memory
+from memory.outbox import Outbox
+
+log = logging.getLogger(__name__)
+
+PACK_MODULES = {"agri": "handlers.agri", "legal": "handlers.legal", "ap": "handlers.ap"}
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def load_packs(services: Services) -> dict[str, Pack]:
+    """Import every pack that is installed; each module exposes create_pack(services)."""
+    packs: dict[str, Pack] = {}
+    for name, module_name in PACK_MODULES.items():
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name != module_name:
+                raise
+            continue
+        packs[name] = module.create_pack(services)
+    return packs
+
+
+@dataclass
+class App:
+    settings: Settings
+    services: Services
+    packs: dict[str, Pack]
+    conversation: Conversation
+
+    @classmethod
+    async def start(cls, settings: Settings, start_local_memory: bool = True, registry: Registry | None = None) -> "App":
+        """Build everything; start the embedded memory server first when it is the one in use."""
+        if settings.uses_local_memory and start_local_memory:
+            local_memory.start(settings.local_server)
+        api_key = settings.hindsight_api_key.get_secret_value() if settings.hindsight_api_key else None
+        memory = MemoryClient(settings.memory_url, api_key=api_key)
+        groq_key = settings.groq_api_key.get_secret_value() if settings.groq_api_key else None
+        chat = speech = None
+        if groq_key:
+            chat = ChatModel(groq_key, settings.groq_chat_model, settings.groq_fallback_model,
+                             base_url=settings.groq_base_url, timeout_s=settings.groq_timeout_s)
+            speech = SpeechToText(groq_key, settings.groq_whisper_model, base_url=settings.groq_base_url)
+        state = StateStore(settings.state_dir / "conversation.sqlite")
+        services = Services(
+            settings=settings,
+            registry=registry or Registry.load(SEEDS_DIR / "users.json"),
+            memory=memory,
+            state=state,
+            outbox=Outbox(settings.state_dir / "outbox.sqlite"),
+            chat=chat,
+            speech=speech,
+            reader=TextReader(),
+            scheduler=None,
+            clock=_now,
+            outbound=Outbound(state),
+        )
+        packs = load_packs(services)
+        return cls(settings=settings, services=services, packs=packs, conversation=Conversation(services, packs))
+
+    async def ensure_banks(self, tenant: str) -> None:
+        """Create or update the tenant's bank for every pack, with its mission and directives."""
+        for pack in self.packs.values():
+            await self.services.memory.ensure_bank(pack.bank_profile(self.services.bank_of(tenant, pack.name)))
+
+    async def aclose(self) -> None:
+        await self.services.memory.aclose()
+        for client in (self.services.chat, self.services.speech):
+            if client is not None:
+                await client.aclose()
+        self.services.state.close()
+        self.services.outbox.close()
+
+    async def __aenter__(self) -> "App":
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.aclose()

@@ -1,0 +1,181 @@
+"""The `smriti` command line: memory up/down/status, chat, seed, demo, and each pack's own commands."""
+
+import argparse
+import asyncio
+import importlib
+import json
+import logging
+import sys
+from collections.abc import Awaitable, Callable
+
+from bot.app import PACK_MODULES, App
+from bot.console import ConsoleSession, run_console
+from bot.settings import Settings, load_settings
+from memory import MemoryClient, MemoryUnavailable
+from memory import local as local_memory
+
+Handler = Callable[[argparse.Namespace, Settings], Awaitable[int]]
+
+
+def _memory_up(args: argparse.Namespace, settings: Settings) -> int:
+    if not settings.uses_local_memory:
+        print(f"Using remote Hindsight at {settings.hindsight_url}; nothing local to start.")
+        return 0
+    try:
+        status = local_memory.start(settings.local_server)
+    except local_memory.LocalServerError as exc:
+        print(f"Could not start local memory: {exc}", file=sys.stderr)
+        return 1
+    print(f"Local Hindsight answering at {status.url} (data in {settings.data_dir}).")
+    return 0
+
+
+def _memory_down(args: argparse.Namespace, settings: Settings) -> int:
+    if not settings.uses_local_memory:
+        print("Using remote Hindsight; nothing local to stop.")
+        return 0
+    local_memory.stop(settings.local_server)
+    print("Local memory stopped.")
+    return 0
+
+
+async def _memory_status(args: argparse.Namespace, settings: Settings) -> int:
+    backend = "remote" if not settings.uses_local_memory else "local (embedded)"
+    print(f"Backend: {backend} at {settings.memory_url}")
+    if settings.uses_local_memory:
+        print(f"Data directory: {settings.data_dir}")
+        print(f"LLM in memory server: {'groq' if settings.has_groq else 'none (chunks only, no reflect)'}")
+    api_key = settings.hindsight_api_key.get_secret_value() if settings.hindsight_api_key else None
+    async with MemoryClient(settings.memory_url, api_key=api_key, read_timeout_s=5.0) as memory:
+        if not await memory.health():
+            print("Status: NOT ANSWERING. Start it with `smriti memory up`.")
+            return 2
+        print("Status: answering")
+        try:
+            banks = await memory.bank_ids()
+            prefix = f"{settings.bank_prefix}-"
+            if args.tenant:
+                prefix += f"{args.tenant}-"
+            shown = [b for b in banks if b.startswith(prefix)]
+            if not shown:
+                print("Banks: none yet (run `smriti demo` or `smriti seed`).")
+            for bank in sorted(shown):
+                stats = await memory.stats(bank)
+                print(f"  {bank}: {stats.documents} documents, {stats.memories} memories, "
+                      f"{stats.observations} observations")
+        except MemoryUnavailable as exc:
+            print(f"Status: answering, but listing banks failed: {exc}")
+            return 2
+    return 0
+
+
+async def _with_app(settings: Settings, body: Callable[[App], Awaitable[int]]) -> int:
+    try:
+        app = await App.start(settings)
+    except local_memory.LocalServerError as exc:
+        print(f"Could not start local memory: {exc}", file=sys.stderr)
+        return 1
+    async with app:
+        return await body(app)
+
+
+async def _chat(args: argparse.Namespace, settings: Settings) -> int:
+    async def body(app: App) -> int:
+        user = app.services.registry.by_id(args.as_user) if args.as_user else \
+            app.services.registry.first_for_pack(args.pack, args.tenant)
+        if user is None or user.pack != args.pack or (args.tenant and user.tenant != args.tenant):
+            print(f"No {args.pack} user {args.as_user or ''} in tenant {args.tenant or 'any'}.", file=sys.stderr)
+            return 2
+        print(f"Chatting as {user.name} ({user.role}, tenant {user.tenant}).")
+        await run_console(ConsoleSession(app.conversation, user.user_id))
+        return 0
+
+    return await _with_app(settings, body)
+
+
+async def _seed(args: argparse.Namespace, settings: Settings) -> int:
+    async def body(app: App) -> int:
+        await app.ensure_banks(args.tenant)
+        for name, pack in app.packs.items():
+            if args.pack and name != args.pack:
+                continue
+            report = await pack.load_seeds(args.tenant)
+            print(f"{name}: {report.retained} memories retained into {report.bank_id} {report.details or ''}")
+        return 0
+
+    return await _with_app(settings, body)
+
+
+async def _demo(args: argparse.Namespace, settings: Settings) -> int:
+    async def body(app: App) -> int:
+        print(f"Smriti demo on {'local' if settings.uses_local_memory else 'remote'} memory at {settings.memory_url}")
+        await app.ensure_banks(args.tenant)
+        for pack in app.packs.values():
+            print(f"\n=== {pack.name} ===")
+            report = await pack.load_seeds(args.tenant)
+            print(f"Seeds: {report.retained} memories in {report.bank_id} (re-running replaces, never duplicates)")
+            await pack.demo(args.tenant, print)
+        return 0
+
+    return await _with_app(settings, body)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="smriti", description="Smriti: a memory for people who work in the field.")
+    parser.add_argument("-v", "--verbose", action="store_true")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    memory = sub.add_parser("memory", help="start, stop or inspect the memory server")
+    memory.add_argument("action", choices=["up", "down", "status"])
+    memory.add_argument("--tenant", default=None, help="only show this tenant's banks")
+    memory.set_defaults(handler=_memory_handler)
+
+    chat = sub.add_parser("chat", help="chat in the terminal, as a registered user")
+    chat.add_argument("--pack", choices=sorted(PACK_MODULES), required=True)
+    chat.add_argument("--as", dest="as_user", default=None, help="user id from the registry")
+    chat.add_argument("--tenant", default=None)
+    chat.set_defaults(handler=_chat)
+
+    seed = sub.add_parser("seed", help="load seed data into memory (idempotent)")
+    seed.add_argument("--pack", choices=sorted(PACK_MODULES), default=None)
+    seed.add_argument("--tenant", default="demo")
+    seed.set_defaults(handler=_seed)
+
+    demo = sub.add_parser("demo", help="start memory if needed, load seeds and show a tour")
+    demo.add_argument("--tenant", default="demo")
+    demo.set_defaults(handler=_demo)
+
+    for module_name in PACK_MODULES.values():
+        try:
+            cli = importlib.import_module(f"{module_name}.cli")
+        except ModuleNotFoundError as exc:
+            if exc.name not in (module_name, f"{module_name}.cli"):
+                raise
+            continue
+        cli.register(sub, _with_app)
+    return parser
+
+
+async def _memory_handler(args: argparse.Namespace, settings: Settings) -> int:
+    if args.action == "up":
+        return _memory_up(args, settings)
+    if args.action == "down":
+        return _memory_down(args, settings)
+    return await _memory_status(args, settings)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    settings = load_settings()
+    return asyncio.run(args.handler(args, settings))
+
+
+def print_json(value: object) -> None:
+    print(json.dumps(value, indent=2, ensure_ascii=False, default=str))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

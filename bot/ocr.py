@@ -1,0 +1,73 @@
+"""Reading text out of photos and PDFs, offline: Tesseract (English + Telugu) and pypdf.
+
+Images are checked before decoding: a non-image "photo" or a decompression bomb is refused with a reason.
+"""
+
+import logging
+from pathlib import Path
+
+import pytesseract
+from PIL import Image, UnidentifiedImageError
+from pydantic import BaseModel
+from pypdf import PdfReader
+from pypdf.errors import PdfReadError
+
+log = logging.getLogger(__name__)
+
+MAX_IMAGE_PIXELS = 40_000_000
+
+
+class DocumentRejected(ValueError):
+    """The file cannot be read; the message is safe to show the sender."""
+
+
+class ReadText(BaseModel):
+    text: str
+    method: str
+    pages: int = 1
+
+
+class TextReader:
+    def __init__(self, languages: str = "eng+tel", max_pixels: int = MAX_IMAGE_PIXELS) -> None:
+        self.languages = languages
+        self.max_pixels = max_pixels
+
+    def read(self, path: Path, mime_type: str | None = None) -> ReadText:
+        """Return the text of an image, a PDF or a text file."""
+        if not path.exists() or path.stat().st_size == 0:
+            raise DocumentRejected("the file is empty")
+        head = path.read_bytes()[:5]
+        if head.startswith(b"%PDF") or mime_type == "application/pdf":
+            return self._read_pdf(path)
+        if (mime_type or "").startswith("text/") or path.suffix.lower() in (".txt", ".md"):
+            try:
+                return ReadText(text=path.read_text(encoding="utf-8"), method="text")
+            except UnicodeDecodeError as exc:
+                raise DocumentRejected("the text file is not UTF-8") from exc
+        return self._read_image(path)
+
+    def _read_image(self, path: Path) -> ReadText:
+        try:
+            with Image.open(path) as image:
+                width, height = image.size
+                if width * height > self.max_pixels:
+                    raise DocumentRejected(
+                        f"the image is {width}x{height} pixels; the limit is {self.max_pixels // 1_000_000} megapixels"
+                    )
+                image.load()
+                grey = image.convert("L")
+        except (UnidentifiedImageError, Image.DecompressionBombError, OSError, SyntaxError) as exc:
+            raise DocumentRejected("the file is not an image that can be read") from exc
+        text = pytesseract.image_to_string(grey, lang=self.languages)
+        return ReadText(text=text, method="tesseract")
+
+    def _read_pdf(self, path: Path) -> ReadText:
+        try:
+            reader = PdfReader(str(path))
+            pages = [page.extract_text() or "" for page in reader.pages]
+        except (PdfReadError, ValueError, KeyError, OSError) as exc:
+            raise DocumentRejected("the PDF could not be parsed") from exc
+        text = "\n".join(pages).strip()
+        if not text:
+            raise DocumentRejected("the PDF has no text layer (a scan): send the pages as photos instead")
+        return ReadText(text=text, method="pdf", pages=len(pages))

@@ -1,0 +1,116 @@
+"""Settings: one frozen object read from the environment once, at start-up."""
+
+import os
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, SecretStr
+
+from memory.local import LocalServerConfig, default_data_dir
+
+
+class Settings(BaseModel):
+    """Everything configurable, with defaults that run on the embedded local memory and no keys."""
+
+    model_config = ConfigDict(frozen=True)
+
+    data_dir: Path
+    default_tenant: str = "demo"
+    bank_prefix: str = "smriti"
+
+    hindsight_url: str | None = None
+    """A remote Hindsight (Cloud or self-hosted). When set, nothing local is started."""
+    hindsight_api_key: SecretStr | None = None
+    local_api_port: int = 8888
+    local_pg_port: int = 55433
+
+    groq_api_key: SecretStr | None = None
+    groq_base_url: str | None = None
+    groq_chat_model: str = "openai/gpt-oss-120b"
+    groq_fallback_model: str = "qwen/qwen3-32b"
+    groq_vision_model: str = "meta-llama/llama-4-scout-17b-16e-instruct"
+    groq_whisper_model: str = "whisper-large-v3"
+    groq_timeout_s: float = 30.0
+
+    telegram_bot_token: SecretStr | None = None
+    telegram_base_url: str | None = None
+    telegram_webhook_secret: SecretStr | None = None
+
+    twilio_account_sid: str | None = None
+    twilio_auth_token: SecretStr | None = None
+    twilio_whatsapp_from: str | None = None
+    twilio_base_url: str | None = None
+    twilio_followup_template_sid: str | None = None
+    public_base_url: str | None = None
+
+    max_media_bytes: int = 20 * 1024 * 1024
+    max_text_chars: int = 4000
+
+    @property
+    def uses_local_memory(self) -> bool:
+        return self.hindsight_url is None
+
+    @property
+    def memory_url(self) -> str:
+        return self.hindsight_url or self.local_server.url
+
+    @property
+    def local_server(self) -> LocalServerConfig:
+        key = self.groq_api_key.get_secret_value() if self.groq_api_key else None
+        return LocalServerConfig(
+            data_dir=self.data_dir,
+            api_port=self.local_api_port,
+            pg_port=self.local_pg_port,
+            groq_api_key=key,
+            # The SDK takes the host; Hindsight's OpenAI-compatible client takes the API root.
+            llm_base_url=f"{self.groq_base_url.rstrip('/')}/openai/v1" if self.groq_base_url else None,
+        )
+
+    @property
+    def state_dir(self) -> Path:
+        return self.data_dir / "state"
+
+    @property
+    def has_groq(self) -> bool:
+        return self.groq_api_key is not None
+
+
+def _secret(env: dict[str, str], name: str) -> SecretStr | None:
+    value = env.get(name, "").strip()
+    return SecretStr(value) if value else None
+
+
+def _text(env: dict[str, str], name: str) -> str | None:
+    value = env.get(name, "").strip()
+    return value or None
+
+
+def load_settings(env: dict[str, str] | None = None) -> Settings:
+    """Build Settings from the environment (or a given mapping, for tests)."""
+    source = dict(os.environ if env is None else env)
+    data_dir = Path(source["SMRITI_HOME"]).expanduser() if source.get("SMRITI_HOME") else default_data_dir()
+    optional = {
+        "hindsight_url": _text(source, "SMRITI_HINDSIGHT_URL"),
+        "hindsight_api_key": _secret(source, "SMRITI_HINDSIGHT_API_KEY"),
+        "groq_api_key": _secret(source, "GROQ_API_KEY"),
+        "groq_base_url": _text(source, "SMRITI_GROQ_BASE_URL"),
+        "telegram_bot_token": _secret(source, "TELEGRAM_BOT_TOKEN"),
+        "telegram_base_url": _text(source, "SMRITI_TELEGRAM_BASE_URL"),
+        "telegram_webhook_secret": _secret(source, "SMRITI_TELEGRAM_WEBHOOK_SECRET"),
+        "twilio_account_sid": _text(source, "TWILIO_ACCOUNT_SID"),
+        "twilio_auth_token": _secret(source, "TWILIO_AUTH_TOKEN"),
+        "twilio_whatsapp_from": _text(source, "TWILIO_WHATSAPP_FROM"),
+        "twilio_base_url": _text(source, "SMRITI_TWILIO_BASE_URL"),
+        "twilio_followup_template_sid": _text(source, "SMRITI_TWILIO_FOLLOWUP_TEMPLATE_SID"),
+        "public_base_url": _text(source, "SMRITI_PUBLIC_BASE_URL"),
+    }
+    numbers = {
+        "local_api_port": _text(source, "SMRITI_LOCAL_PORT"),
+        "local_pg_port": _text(source, "SMRITI_LOCAL_PG_PORT"),
+    }
+    return Settings(
+        data_dir=data_dir,
+        default_tenant=source.get("SMRITI_TENANT", "demo"),
+        bank_prefix=source.get("SMRITI_BANK_PREFIX", "smriti"),
+        **{k: v for k, v in optional.items() if v is not None},
+        **{k: int(v) for k, v in numbers.items() if v is not None},
+    )

@@ -1,0 +1,49 @@
+"""Speech to text with Groq Whisper. Tests point it at a fake Groq server through base_url."""
+
+import httpx
+from groq import APIConnectionError, APIStatusError, APITimeoutError, AsyncGroq
+from pydantic import BaseModel
+
+from bot.audio import PreparedAudio
+from bot.llm import ChatUnavailable
+
+
+class Transcript(BaseModel):
+    text: str
+    language_hint: str | None
+
+
+class SpeechToText:
+    def __init__(
+        self,
+        api_key: str,
+        model: str = "whisper-large-v3",
+        base_url: str | None = None,
+        timeout_s: float = 60.0,
+        http_client: httpx.AsyncClient | None = None,
+    ) -> None:
+        self.model = model
+        self._client = AsyncGroq(
+            api_key=api_key, base_url=base_url, timeout=timeout_s, max_retries=1, http_client=http_client
+        )
+
+    async def aclose(self) -> None:
+        await self._client.close()
+
+    async def transcribe(self, audio: PreparedAudio, language: str | None) -> Transcript:
+        """Transcribe prepared audio; `language` is a hint (te, en), and mixed speech is fine either way."""
+        try:
+            result = await self._client.audio.transcriptions.create(
+                file=(audio.path.name, audio.path.read_bytes()),
+                model=self.model,
+                response_format="json",
+                temperature=0.0,
+                **({"language": language} if language else {}),
+            )
+        except (APIConnectionError, APITimeoutError) as exc:
+            raise ChatUnavailable(f"Groq speech unreachable: {type(exc).__name__}") from exc
+        except APIStatusError as exc:
+            if exc.status_code >= 500 or exc.status_code == 429:
+                raise ChatUnavailable(f"Groq speech answered {exc.status_code}") from exc
+            raise
+        return Transcript(text=result.text.strip(), language_hint=language)

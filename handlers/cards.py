@@ -1,0 +1,165 @@
+"""Confirm before retain: every extraction is shown as a card, edited field by field, and stored only on Save.
+
+Button data is `c:<action>:<card id>[:<field index>]` (well under Telegram's 64 bytes). Actions: s save,
+e edit (choose a field), f field chosen, b back, d discard. A card moves open -> saving -> saved only once,
+so a double-tap on Save stores one memory.
+"""
+
+from abc import ABC, abstractmethod
+from typing import Any
+
+from bot.messages import Button, Reply
+from bot.state import Card
+from handlers.base import Turn
+from memory import MemoryItem
+
+CALLBACK_PREFIX = "c"
+
+
+class CardSpec(ABC):
+    """How one kind of extraction is shown, edited and turned into memories."""
+
+    kind: str
+
+    @abstractmethod
+    def fields(self, payload: dict[str, Any]) -> list[str]:
+        """Return the names of the fields a person may edit, in display order."""
+
+    @abstractmethod
+    def field_label(self, lang: str, field: str) -> str: ...
+
+    @abstractmethod
+    def render(self, lang: str, payload: dict[str, Any]) -> str:
+        """Return the card's text: every extracted field, so nothing is stored unseen."""
+
+    @abstractmethod
+    def apply_edit(self, payload: dict[str, Any], field: str, value: str) -> dict[str, Any]:
+        """Return the payload with one field changed; raise ValueError with a short reason if it is invalid."""
+
+    @abstractmethod
+    def memories(self, turn: Turn, payload: dict[str, Any]) -> list[MemoryItem]:
+        """Return what Save retains."""
+
+    async def after_save(self, turn: Turn, payload: dict[str, Any]) -> list[Reply]:
+        """Do what follows a save (schedule a follow-up, say what comes next); nothing by default."""
+        return []
+
+    def save_allowed(self, payload: dict[str, Any]) -> str | None:
+        """Return a reason the card cannot be saved yet (for example a date held for review), or None."""
+        return None
+
+
+def _data(action: str, card_id: str, extra: str | None = None) -> str:
+    return ":".join([CALLBACK_PREFIX, action, card_id, *([extra] if extra is not None else [])])
+
+
+def card_buttons(turn: Turn, card_id: str) -> list[list[Button]]:
+    return [[
+        Button(label=turn.t("core.button_save"), data=_data("s", card_id)),
+        Button(label=turn.t("core.button_edit"), data=_data("e", card_id)),
+        Button(label=turn.t("core.button_discard"), data=_data("d", card_id)),
+    ]]
+
+
+def open_card(turn: Turn, spec: CardSpec, payload: dict[str, Any], intro: str | None = None) -> Reply:
+    """Store a new card and return it with Save / Edit / Discard buttons."""
+    card = turn.services.state.open_card(turn.user.pack, turn.user.user_id, spec.kind, payload)
+    body = spec.render(turn.lang, payload)
+    return Reply(
+        text=f"{intro}\n\n{body}" if intro else body, buttons=card_buttons(turn, card.card_id), card_id=card.card_id
+    )
+
+
+def is_card_callback(data: str) -> bool:
+    return data.startswith(f"{CALLBACK_PREFIX}:")
+
+
+async def on_callback(turn: Turn, specs: dict[str, CardSpec], data: str) -> list[Reply]:
+    """Answer a card button; stale, foreign or malformed data is answered harmlessly."""
+    parts = data.split(":")
+    if len(parts) < 3:
+        return [Reply(text=turn.t("core.card_gone"))]
+    action, card_id = parts[1], parts[2]
+    state = turn.services.state
+    card = state.card(card_id)
+    if card is None or card.kind not in specs:
+        return [Reply(text=turn.t("core.card_gone"))]
+    if card.user_id != turn.user.user_id:
+        return [Reply(text=turn.t("core.card_not_yours"))]
+    if card.status == "saved":
+        return [Reply(text=turn.t("core.card_already_saved"))]
+    if card.status == "discarded":
+        return [Reply(text=turn.t("core.card_already_discarded"))]
+    spec = specs[card.kind]
+    if action == "s":
+        return await _save(turn, spec, card)
+    if action == "d":
+        if not state.move_card(card_id, "open", "discarded"):
+            return [Reply(text=turn.t("core.card_gone"))]
+        state.clear_edit(turn.user.user_id)
+        return [Reply(text=f"{spec.render(turn.lang, card.payload)}\n\n{turn.t('core.card_discarded')}",
+                      card_id=card_id, replaces_card=True)]
+    if action == "e":
+        fields = spec.fields(card.payload)
+        rows = [[Button(label=spec.field_label(turn.lang, f), data=_data("f", card_id, str(i)))]
+                for i, f in enumerate(fields)]
+        rows.append([Button(label=turn.t("core.button_cancel"), data=_data("b", card_id))])
+        return [Reply(text=turn.t("core.card_choose_field"), buttons=rows)]
+    if action == "f" and len(parts) == 4 and parts[3].isdigit():
+        fields = spec.fields(card.payload)
+        index = int(parts[3])
+        if index >= len(fields):
+            return [Reply(text=turn.t("core.card_gone"))]
+        state.await_edit(turn.user.user_id, card_id, fields[index])
+        return [Reply(text=turn.t("core.card_send_value", field=spec.field_label(turn.lang, fields[index])))]
+    if action == "b":
+        state.clear_edit(turn.user.user_id)
+        return [_show(turn, spec, card)]
+    return [Reply(text=turn.t("core.card_gone"))]
+
+
+async def on_pending_edit(turn: Turn, specs: dict[str, CardSpec], value: str) -> list[Reply] | None:
+    """If this person was asked for a field value, apply it and show the card again; else return None."""
+    state = turn.services.state
+    awaiting = state.awaiting_edit(turn.user.user_id)
+    if awaiting is None:
+        return None
+    card = state.card(awaiting.card_id)
+    if card is None or card.status != "open" or card.kind not in specs:
+        state.clear_edit(turn.user.user_id)
+        return None
+    spec = specs[card.kind]
+    try:
+        payload = spec.apply_edit(card.payload, awaiting.field, value.strip())
+    except ValueError as exc:
+        return [Reply(text=turn.t("core.card_bad_value", field=spec.field_label(turn.lang, awaiting.field),
+                                  reason=str(exc)))]
+    state.update_payload(card.card_id, payload)
+    state.clear_edit(turn.user.user_id)
+    return [_show(turn, spec, card.model_copy(update={"payload": payload}))]
+
+
+def _show(turn: Turn, spec: CardSpec, card: Card) -> Reply:
+    return Reply(text=spec.render(turn.lang, card.payload), buttons=card_buttons(turn, card.card_id),
+                 card_id=card.card_id, replaces_card=True)
+
+
+async def _save(turn: Turn, spec: CardSpec, card: Card) -> list[Reply]:
+    blocked = spec.save_allowed(card.payload)
+    if blocked:
+        return [Reply(text=blocked)]
+    state = turn.services.state
+    if not state.move_card(card.card_id, "open", "saving"):
+        return [Reply(text=turn.t("core.card_already_saved"))]
+    state.clear_edit(turn.user.user_id)
+    try:
+        items = spec.memories(turn, card.payload)
+        outcome = await turn.services.outbox.retain_or_queue(turn.services.memory, turn.bank_id, items)
+    except BaseException:
+        state.move_card(card.card_id, "saving", "open")
+        raise
+    state.move_card(card.card_id, "saving", "saved")
+    note = turn.t("core.card_saved") if outcome.fully_stored else turn.t("core.card_saved_offline")
+    replies = [Reply(text=f"{spec.render(turn.lang, card.payload)}\n\n{note}", card_id=card.card_id,
+                     replaces_card=True)]
+    return replies + await spec.after_save(turn, card.payload)

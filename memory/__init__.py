@@ -1,0 +1,41 @@
+"""Smriti's memory layer: the only package that talks to Hindsight.
+
+Public surface: MemoryClient (retain, recall, reflect, bank setup, counts), the models that cross the
+boundary, tag and document-id builders, as-of helpers, the call log, and the local server launcher
+(memory.local, imported on demand because it needs the `local` extra only to start a server).
+"""
+
+from memory.banks import bank_id
+from memory.calllog import CallLog, CallRecord
+from memory.client import MemoryClient
+from memory.errors import MemoryLayerError, MemoryRejected, MemoryUnavailable
+from memory.models import (
+    EVENT_DATE_KEY,
+    BankProfile,
+    BankStats,
+    MemoryItem,
+    Recalled,
+    RecallRequest,
+    ReflectAnswer,
+    RetainReport,
+    StoredDocument,
+)
+
+__all__ = [
+    "EVENT_DATE_KEY",
+    "BankProfile",
+    "BankStats",
+    "CallLog",
+    "CallRecord",
+    "MemoryClient",
+    "MemoryItem",
+    "MemoryLayerError",
+    "MemoryRejected",
+    "MemoryUnavailable",
+    "Recalled",
+    "RecallRequest",
+    "ReflectAnswer",
+    "RetainReport",
+    "StoredDocument",
+    "bank_id",
+]

@@ -1,0 +1,109 @@
+"""Typed shapes that cross the memory boundary: what we retain and what comes back."""
+
+from datetime import date, datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+TagsMatch = Literal["any", "all", "any_strict", "all_strict", "exact"]
+
+EVENT_DATE_KEY = "event_date"
+"""Metadata key that carries a memory's real event date (YYYY-MM-DD) on every retain."""
+
+
+class MemoryItem(BaseModel):
+    """One memory to retain: plain-language content stamped with the real time of the event."""
+
+    model_config = ConfigDict(frozen=True)
+
+    content: str = Field(min_length=1)
+    event_time: datetime
+    context: str
+    document_id: str = Field(min_length=1)
+    tags: list[str] = Field(default_factory=list)
+    metadata: dict[str, str] = Field(default_factory=dict)
+    observation_scopes: Literal["per_tag", "combined"] | None = "per_tag"
+
+    @field_validator("event_time")
+    @classmethod
+    def _must_be_aware(cls, value: datetime) -> datetime:
+        if value.tzinfo is None:
+            raise ValueError("event_time must carry a timezone: a naive time is ambiguous across servers")
+        return value
+
+    def metadata_with_event_date(self) -> dict[str, str]:
+        """Return metadata with the event date added, so citations and as-of never depend on the server."""
+        return {**self.metadata, EVENT_DATE_KEY: self.event_time.date().isoformat()}
+
+
+class Recalled(BaseModel):
+    """One memory as recall returned it, with its event date read from metadata first."""
+
+    model_config = ConfigDict(frozen=True)
+
+    text: str
+    event_date: date | None
+    document_id: str | None = None
+    tags: list[str] = Field(default_factory=list)
+    metadata: dict[str, str] = Field(default_factory=dict)
+    score: float | None = None
+    type: str | None = None
+
+    def has_tag(self, tag: str) -> bool:
+        return tag in self.tags
+
+
+class RecallRequest(BaseModel):
+    """What to recall: a query, an optional tag filter, and an optional as-of date."""
+
+    model_config = ConfigDict(frozen=True)
+
+    query: str = Field(min_length=1)
+    tags: list[str] = Field(default_factory=list)
+    tags_match: TagsMatch = "any_strict"
+    as_of: date | None = None
+    max_tokens: int = 4096
+    budget: Literal["low", "mid", "high"] = "mid"
+
+
+class RetainReport(BaseModel):
+    """What a retain call stored."""
+
+    bank_id: str
+    items: int
+    document_ids: list[str]
+
+
+class ReflectAnswer(BaseModel):
+    """A reflect answer, or the reason none could be given (the caller then falls back)."""
+
+    text: str | None
+    available: bool
+    reason: str | None = None
+
+
+class BankProfile(BaseModel):
+    """A bank's identity: the mission reflect works under and the directives it must keep."""
+
+    model_config = ConfigDict(frozen=True)
+
+    bank_id: str
+    mission: str
+    directives: dict[str, str] = Field(default_factory=dict)
+    """Directive name -> directive text. Names are stable so syncing is idempotent."""
+
+
+class BankStats(BaseModel):
+    bank_id: str
+    documents: int
+    memories: int
+    observations: int
+
+
+class StoredDocument(BaseModel):
+    """A document as the server lists it: enough to count, audit and order without a recall."""
+
+    document_id: str
+    tags: list[str] = Field(default_factory=list)
+    metadata: dict[str, str] = Field(default_factory=dict)
+    event_date: date | None = None

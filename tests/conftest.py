@@ -1,0 +1,109 @@
+"""Shared fixtures: a guard that fails any test reaching beyond loopback, the real local Hindsight,
+per-session bank isolation, and a ready App wired to fakes."""
+
+import ipaddress
+import os
+import socket
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+
+from bot.app import App
+from bot.settings import Settings, load_settings
+from memory import MemoryClient
+from memory import local as local_memory
+from tests.fakes.groq import FakeGroq
+
+_real_connect = socket.socket.connect
+_real_connect_ex = socket.socket.connect_ex
+
+
+def _allowed(address: object) -> bool:
+    if isinstance(address, (str, bytes)):
+        return True  # AF_UNIX
+    host = address[0] if isinstance(address, tuple) else address
+    if host in ("localhost", ""):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _guarded_connect(self: socket.socket, address: object) -> None:
+    if not _allowed(address):
+        raise AssertionError(f"test tried to reach the network: {address!r}")
+    return _real_connect(self, address)
+
+
+def _guarded_connect_ex(self: socket.socket, address: object) -> int:
+    if not _allowed(address):
+        raise AssertionError(f"test tried to reach the network: {address!r}")
+    return _real_connect_ex(self, address)
+
+
+@pytest.fixture(autouse=True)
+def no_internet(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fail any test that opens a connection to anything but loopback."""
+    monkeypatch.setattr(socket.socket, "connect", _guarded_connect)
+    monkeypatch.setattr(socket.socket, "connect_ex", _guarded_connect_ex)
+
+
+@pytest.fixture(scope="session")
+def hindsight_url() -> str:
+    """The real local Hindsight: the one .ci/run started, or started here if none answers."""
+    explicit = os.environ.get("SMRITI_TEST_HINDSIGHT_URL")
+    if explicit:
+        return explicit
+    config = load_settings().local_server
+    if not local_memory.answering(config.url):
+        local_memory.start(config)
+    return config.url
+
+
+@pytest.fixture(scope="session")
+def bank_prefix() -> str:
+    """A prefix unique to this test session, so runs never see each other's memories."""
+    return f"t{uuid.uuid4().hex[:8]}"
+
+
+@pytest.fixture(scope="session")
+async def session_memory(hindsight_url: str, bank_prefix: str) -> AsyncIterator[MemoryClient]:
+    client = MemoryClient(hindsight_url)
+    yield client
+    for bank in await client.bank_ids():
+        if bank.startswith(f"{bank_prefix}-"):
+            await client.delete_bank(bank)
+    await client.aclose()
+
+
+@pytest.fixture
+async def memory(session_memory: MemoryClient) -> MemoryClient:
+    return session_memory
+
+
+@pytest.fixture
+def fake_groq() -> Iterator[FakeGroq]:
+    fake = FakeGroq()
+    yield fake
+    fake.close()
+
+
+def make_settings(tmp_path: Path, hindsight_url: str, bank_prefix: str, **overrides: object) -> Settings:
+    """Settings for a test: its own state directory, the real local Hindsight, a session-unique bank prefix."""
+    return Settings(data_dir=tmp_path, hindsight_url=hindsight_url, bank_prefix=bank_prefix, **overrides)
+
+
+@pytest.fixture
+def settings(tmp_path: Path, hindsight_url: str, bank_prefix: str) -> Settings:
+    return make_settings(tmp_path, hindsight_url, bank_prefix)
+
+
+@pytest.fixture
+async def app(settings: Settings) -> AsyncIterator[App]:
+    """A running App without a Groq key: the deterministic, keyless path."""
+    running = await App.start(settings)
+    yield running
+    await running.aclose()

@@ -1,0 +1,82 @@
+"""A tiny threaded HTTP server on loopback for fakes of external services, with a request log."""
+
+import json
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+@dataclass
+class Recorded:
+    method: str
+    path: str
+    headers: dict[str, str]
+    body: bytes
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+@dataclass
+class Response:
+    status: int = 200
+    body: bytes = b""
+    content_type: str = "application/json"
+
+    @classmethod
+    def of_json(cls, value: Any, status: int = 200) -> "Response":
+        return cls(status=status, body=json.dumps(value).encode())
+
+
+Route = Callable[[Recorded], Response]
+
+
+@dataclass
+class FakeServer:
+    """Routes (method, path prefix) to handlers; records every request it sees."""
+
+    routes: dict[tuple[str, str], Route] = field(default_factory=dict)
+    requests: list[Recorded] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def _serve(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                recorded = Recorded(self.command, self.path, dict(self.headers.items()), self.rfile.read(length))
+                fake.requests.append(recorded)
+                route = fake.match(self.command, self.path)
+                response = route(recorded) if route else Response(404, b'{"error": "no route"}')
+                self.send_response(response.status)
+                self.send_header("Content-Type", response.content_type)
+                self.send_header("Content-Length", str(len(response.body)))
+                self.end_headers()
+                self.wfile.write(response.body)
+
+            do_GET = do_POST = _serve
+
+            def log_message(self, format: str, *args: object) -> None:
+                return
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread.start()
+
+    @property
+    def url(self) -> str:
+        host, port = self._server.server_address[:2]
+        return f"http://{host}:{port}"
+
+    def match(self, method: str, path: str) -> Route | None:
+        candidates = [(p, r) for (m, p), r in self.routes.items() if m == method and path.startswith(p)]
+        return max(candidates, key=lambda c: len(c[0]))[1] if candidates else None
+
+    def route(self, method: str, prefix: str, handler: Route) -> None:
+        self.routes[(method, prefix)] = handler
+
+    def close(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
