@@ -7,6 +7,7 @@ from datetime import datetime, timezone
 from types import TracebackType
 
 from bot.core import Conversation
+from bot.intake import IntakeStore
 from bot.llm import ChatModel
 from bot.ocr import TextReader
 from bot.outbound import Outbound
@@ -29,10 +30,12 @@ def _now() -> datetime:
     return datetime.now(timezone.utc)
 
 
-def load_packs(services: Services) -> dict[str, Pack]:
-    """Import every pack that is installed; each module exposes create_pack(services)."""
+def load_packs(services: Services, names: list[str] | None = None) -> dict[str, Pack]:
+    """Import the named packs (default: every installed one); each module exposes create_pack(services)."""
     packs: dict[str, Pack] = {}
     for name, module_name in PACK_MODULES.items():
+        if names is not None and name not in names:
+            continue
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:
@@ -51,7 +54,13 @@ class App:
     conversation: Conversation
 
     @classmethod
-    async def start(cls, settings: Settings, start_local_memory: bool = True, registry: Registry | None = None) -> "App":
+    async def start(
+        cls,
+        settings: Settings,
+        start_local_memory: bool = True,
+        registry: Registry | None = None,
+        pack_names: list[str] | None = None,
+    ) -> "App":
         """Build everything; start the embedded memory server first when it is the one in use."""
         if settings.uses_local_memory and start_local_memory:
             local_memory.start(settings.local_server)
@@ -76,8 +85,10 @@ class App:
             scheduler=None,
             clock=_now,
             outbound=Outbound(state),
+            intake=IntakeStore(settings.intake_url, settings.state_dir / "intake-media") if settings.intake_url
+            else IntakeStore.sqlite(settings.state_dir),
         )
-        packs = load_packs(services)
+        packs = load_packs(services, pack_names)
         return cls(settings=settings, services=services, packs=packs, conversation=Conversation(services, packs))
 
     async def ensure_banks(self, tenant: str) -> None:
@@ -92,6 +103,7 @@ class App:
                 await client.aclose()
         self.services.state.close()
         self.services.outbox.close()
+        self.services.intake.close()
 
     async def __aenter__(self) -> "App":
         return self

@@ -8,6 +8,7 @@ import logging
 import sys
 from collections.abc import Awaitable, Callable
 
+from bot import queue_cli
 from bot.app import PACK_MODULES, App
 from bot.console import ConsoleSession, run_console
 from bot.settings import Settings, load_settings
@@ -145,6 +146,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--tenant", default="demo")
     demo.set_defaults(handler=_demo)
 
+    queue_cli.register(sub, _with_app)
     for module_name in PACK_MODULES.values():
         try:
             cli = importlib.import_module(f"{module_name}.cli")

@@ -1,7 +1,9 @@
 """The conversation core: every transport hands it an Incoming and sends back the Replies it returns.
 
-It checks who is speaking (strangers are refused, nothing stored), drops duplicate deliveries, answers the
-shared commands, finishes a pending card edit, and otherwise routes to the person's pack.
+It checks who is speaking (strangers are refused, nothing stored), records every delivery in the durable
+intake store before any external call (a duplicate delivery is dropped), answers the shared commands,
+finishes a pending card edit, and otherwise routes to the person's pack. When Groq or Hindsight is down the
+item stays in the intake store and the IntakeWorker retries it later.
 """
 
 import logging
@@ -10,8 +12,10 @@ from bot.i18n import LANGUAGES, text
 from bot.messages import Incoming, Reply
 from bot.registry import User
 from handlers import cards
+from bot.intake import RETRYABLE, IntakeItem
+from bot.llm import ChatUnavailable
 from handlers.base import CommandInfo, Pack, Services, Turn
-from memory import MemoryLayerError
+from memory import MemoryLayerError, MemoryUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -52,13 +56,37 @@ class Conversation:
         return SHARED_COMMANDS + self.packs[pack].commands()
 
     async def handle(self, incoming: Incoming) -> list[Reply]:
+        """Answer one delivery: refuse strangers, record it durably, drop a duplicate, then process it."""
         user = self.services.registry.lookup(incoming.transport, incoming.sender)
         if user is None:
             log.info("refused a message from an unregistered %s sender", incoming.transport)
             return [Reply(text=text("en", "core.not_registered"))]
-        if not self.services.state.first_delivery(incoming.transport, incoming.delivery_id):
+        recorded = self.services.intake.record(incoming, user.user_id)
+        if not recorded.is_new:
             log.info("dropped duplicate delivery %s on %s", incoming.delivery_id, incoming.transport)
             return []
+        return await self.process(recorded.item, user)
+
+    async def process(self, item: IntakeItem, user: User) -> list[Reply]:
+        """Process a recorded item; if a service it needs is down, keep it for a retry and say so."""
+        if not self.services.intake.claim(item.intake_id, RETRYABLE):
+            return []
+        try:
+            replies = await self._route(user, item.incoming)
+        except (ChatUnavailable, MemoryUnavailable) as exc:
+            log.warning("kept intake %s for later: %s", item.intake_id, exc)
+            return [self._kept_reply(user, self.services.intake.postpone(item.intake_id, str(exc)))]
+        except Exception as exc:
+            log.exception("processing intake %s failed", item.intake_id)
+            return [self._kept_reply(user, self.services.intake.postpone(item.intake_id, type(exc).__name__))]
+        self.services.intake.finish(item.intake_id)
+        return replies
+
+    def _kept_reply(self, user: User, item: IntakeItem) -> Reply:
+        key = "core.kept_gave_up" if item.state == "failed" else "core.kept_for_retry"
+        return Reply(text=text(self.language_of(user), key))
+
+    async def _route(self, user: User, incoming: Incoming) -> list[Reply]:
         self.services.outbound.remember_transport(user, incoming.transport)
         pack = self.packs[user.pack]
         try:

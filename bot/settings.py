@@ -42,7 +42,10 @@ class Settings(BaseModel):
     twilio_followup_template_sid: str | None = None
     public_base_url: str | None = None
 
+    intake_url: str | None = None
+    """A SQLAlchemy URL for the intake store (PostgreSQL in production); SQLite under state_dir by default."""
     max_media_bytes: int = 20 * 1024 * 1024
+    max_voice_seconds: float = 300.0
     max_text_chars: int = 4000
 
     @property
@@ -102,6 +105,7 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
         "twilio_base_url": _text(source, "SMRITI_TWILIO_BASE_URL"),
         "twilio_followup_template_sid": _text(source, "SMRITI_TWILIO_FOLLOWUP_TEMPLATE_SID"),
         "public_base_url": _text(source, "SMRITI_PUBLIC_BASE_URL"),
+        "intake_url": _text(source, "SMRITI_INTAKE_URL"),
     }
     numbers = {
         "local_api_port": _text(source, "SMRITI_LOCAL_PORT"),

@@ -17,6 +17,7 @@ from memory import BankProfile, MemoryClient, bank_id
 from memory.outbox import Outbox
 
 if TYPE_CHECKING:
+    from bot.intake import IntakeStore
     from bot.llm import ChatModel
     from bot.outbound import Outbound
     from bot.ocr import TextReader
@@ -59,6 +60,7 @@ class Services:
     scheduler: "FollowUpScheduler | None"
     clock: Callable[[], datetime]
     outbound: "Outbound"
+    intake: "IntakeStore"
 
     def bank_for(self, user: User) -> str:
         return self.bank_of(user.tenant, user.pack)

@@ -8,9 +8,9 @@ so a double-tap on Save stores one memory.
 from abc import ABC, abstractmethod
 from typing import Any
 
-from bot.messages import Button, Reply
+from bot.messages import Button, Incoming, Reply
 from bot.state import Card
-from handlers.base import Turn
+from handlers.base import Pack, Services, Turn
 from memory import MemoryItem
 
 CALLBACK_PREFIX = "c"
@@ -163,3 +163,22 @@ async def _save(turn: Turn, spec: CardSpec, card: Card) -> list[Reply]:
     replies = [Reply(text=f"{spec.render(turn.lang, card.payload)}\n\n{note}", card_id=card.card_id,
                      replaces_card=True)]
     return replies + await spec.after_save(turn, card.payload)
+
+
+async def resume_saving(services: Services, packs: dict[str, Pack]) -> int:
+    """Finish saves a crash interrupted: retain again (the document id makes it once) and mark them saved."""
+    resumed = 0
+    for card in services.state.open_cards():
+        if card.status != "saving" or card.pack not in packs:
+            continue
+        user = services.registry.by_id(card.user_id)
+        spec = packs[card.pack].card_specs().get(card.kind)
+        if user is None or spec is None:
+            continue
+        turn = Turn(user=user, services=services, lang=user.lang,
+                    incoming=Incoming(transport="cli", sender=user.user_id, delivery_id=f"resume:{card.card_id}"))
+        bank = services.bank_for(user)
+        await services.outbox.retain_or_queue(services.memory, bank, spec.memories(turn, card.payload))
+        services.state.move_card(card.card_id, "saving", "saved")
+        resumed += 1
+    return resumed

@@ -4,6 +4,7 @@ from datetime import date, datetime, time
 from typing import Any
 
 from bot.messages import Media, Reply
+from bot.prompts import Prompt
 from handlers.base import CommandInfo, Pack, Turn
 from handlers.cards import CardSpec, open_card
 from memory import BankProfile, MemoryItem, RecallRequest
@@ -52,6 +53,10 @@ class NotesPack(Pack):
         return {"note": NoteCard()}
 
     async def on_command(self, turn: Turn, command: str, args: str) -> list[Reply] | None:
+        if command == "think":
+            assert turn.services.chat is not None
+            answer = await turn.services.chat.text(Prompt(system="Answer briefly.", user=args))
+            return [Reply(text=f"model says: {answer}")]
         if command != "find":
             return None
         found = await turn.services.memory.recall(turn.bank_id, RecallRequest(query=args, tags=["kind:note"]))

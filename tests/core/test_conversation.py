@@ -24,7 +24,7 @@ def say(sender: str, text: str | None = None, callback: str | None = None, deliv
 
 @pytest.fixture
 async def notes_app(settings: Settings) -> App:
-    app = await App.start(settings)
+    app = await App.start(settings, pack_names=[])
     app.packs = {"agri": NotesPack(app.services)}
     app.conversation = Conversation(app.services, app.packs)
     yield app

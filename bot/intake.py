@@ -1,0 +1,204 @@
+"""The durable intake store: every incoming item is written here before any external call is made.
+
+An item is keyed by (transport, delivery id), so a redelivered Telegram update or Twilio message is one item.
+Media is copied into the store's own directory, so a voice note survives the transport's temporary file.
+States: received -> processing -> done | waiting (an external service was down; retried with backoff) |
+failed (gave up after the retry limit; still recoverable with `smriti queue retry`) | dropped.
+SQLite by default; any SQLAlchemy URL (PostgreSQL) works.
+"""
+
+import shutil
+import uuid
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel
+from sqlalchemy import Column, DateTime, Integer, MetaData, String, Table, Text, create_engine, select, update
+from sqlalchemy.exc import IntegrityError
+
+from bot.messages import Incoming, Media
+
+IntakeState = Literal["received", "processing", "done", "waiting", "failed", "dropped"]
+RETRYABLE: tuple[IntakeState, ...] = ("received", "processing", "waiting", "failed")
+
+_metadata = MetaData()
+_items = Table(
+    "intake_items", _metadata,
+    Column("intake_id", String(32), primary_key=True),
+    Column("transport", String(16), nullable=False),
+    Column("delivery_id", String(128), nullable=False),
+    Column("user_id", String(64), nullable=False),
+    Column("incoming", Text, nullable=False),
+    Column("state", String(16), nullable=False),
+    Column("attempts", Integer, nullable=False, default=0),
+    Column("last_error", Text),
+    Column("received_at", DateTime(timezone=True), nullable=False),
+    Column("next_attempt_at", DateTime(timezone=True)),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+_deliveries = Table(
+    "intake_deliveries", _metadata,
+    Column("transport", String(16), primary_key=True),
+    Column("delivery_id", String(128), primary_key=True),
+    Column("intake_id", String(32), nullable=False),
+)
+
+
+class IntakeItem(BaseModel):
+    intake_id: str
+    user_id: str
+    incoming: Incoming
+    state: IntakeState
+    attempts: int
+    last_error: str | None
+    received_at: datetime
+    next_attempt_at: datetime | None
+    updated_at: datetime
+
+
+class Recorded(BaseModel):
+    item: IntakeItem
+    is_new: bool
+
+
+def _utc(value: datetime | None) -> datetime | None:
+    if value is None:
+        return None
+    return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+
+
+class IntakeStore:
+    def __init__(self, url: str, media_dir: Path, max_attempts: int = 6, base_backoff_s: float = 15.0) -> None:
+        self.max_attempts = max_attempts
+        self.base_backoff_s = base_backoff_s
+        self._media_dir = media_dir
+        self._engine = create_engine(url, future=True)
+        _metadata.create_all(self._engine)
+
+    @classmethod
+    def sqlite(cls, state_dir: Path, **kwargs: float) -> "IntakeStore":
+        state_dir.mkdir(parents=True, exist_ok=True)
+        return cls(f"sqlite:///{state_dir / 'intake.sqlite'}", state_dir / "intake-media", **kwargs)  # type: ignore[arg-type]
+
+    def close(self) -> None:
+        self._engine.dispose()
+
+    def _keep_media(self, intake_id: str, media: Media) -> Media:
+        target_dir = self._media_dir / intake_id
+        target_dir.mkdir(parents=True, exist_ok=True)
+        target = target_dir / (media.file_name or media.path.name)
+        if media.path.resolve() != target.resolve():
+            shutil.copyfile(media.path, target)
+        return media.model_copy(update={"path": target})
+
+    def record(self, incoming: Incoming, user_id: str) -> Recorded:
+        """Store an incoming item durably; a delivery seen before returns the existing item, not a new one."""
+        existing = self.by_delivery(incoming.transport, incoming.delivery_id)
+        if existing is not None:
+            return Recorded(item=existing, is_new=False)
+        intake_id = uuid.uuid4().hex
+        kept = incoming
+        if incoming.media is not None and incoming.media.path.exists():
+            kept = incoming.model_copy(update={"media": self._keep_media(intake_id, incoming.media)})
+        now = datetime.now(timezone.utc)
+        try:
+            with self._engine.begin() as db:
+                db.execute(_deliveries.insert().values(
+                    transport=incoming.transport, delivery_id=incoming.delivery_id, intake_id=intake_id))
+                db.execute(_items.insert().values(
+                    intake_id=intake_id, transport=incoming.transport, delivery_id=incoming.delivery_id,
+                    user_id=user_id, incoming=kept.model_dump_json(), state="received", attempts=0,
+                    received_at=incoming.received_at, updated_at=now))
+        except IntegrityError:
+            # Two deliveries of the same message raced; the other one won.
+            raced = self.by_delivery(incoming.transport, incoming.delivery_id)
+            if raced is None:
+                raise
+            return Recorded(item=raced, is_new=False)
+        item = self.get(intake_id)
+        assert item is not None
+        return Recorded(item=item, is_new=True)
+
+    def _row_to_item(self, row: object) -> IntakeItem:
+        m = row._mapping  # type: ignore[attr-defined]
+        return IntakeItem(
+            intake_id=m["intake_id"], user_id=m["user_id"], incoming=Incoming.model_validate_json(m["incoming"]),
+            state=m["state"], attempts=m["attempts"], last_error=m["last_error"],
+            received_at=_utc(m["received_at"]), next_attempt_at=_utc(m["next_attempt_at"]),
+            updated_at=_utc(m["updated_at"]),
+        )
+
+    def get(self, intake_id: str) -> IntakeItem | None:
+        with self._engine.connect() as db:
+            row = db.execute(select(_items).where(_items.c.intake_id == intake_id)).first()
+        return self._row_to_item(row) if row else None
+
+    def by_delivery(self, transport: str, delivery_id: str) -> IntakeItem | None:
+        with self._engine.connect() as db:
+            row = db.execute(select(_deliveries.c.intake_id).where(
+                _deliveries.c.transport == transport, _deliveries.c.delivery_id == delivery_id)).first()
+        return self.get(row[0]) if row else None
+
+    def claim(self, intake_id: str, expected: tuple[IntakeState, ...]) -> bool:
+        """Move an item to processing if it is in one of the expected states; only one worker wins."""
+        with self._engine.begin() as db:
+            result = db.execute(update(_items).where(
+                _items.c.intake_id == intake_id, _items.c.state.in_(expected)
+            ).values(state="processing", updated_at=datetime.now(timezone.utc)))
+            return result.rowcount == 1
+
+    def finish(self, intake_id: str) -> None:
+        self._set(intake_id, state="done", last_error=None, next_attempt_at=None)
+
+    def postpone(self, intake_id: str, error: str) -> IntakeItem:
+        """Record a failed attempt; schedule the next with exponential backoff, or give up at the limit."""
+        item = self.get(intake_id)
+        assert item is not None
+        attempts = item.attempts + 1
+        if attempts >= self.max_attempts:
+            self._set(intake_id, state="failed", attempts=attempts, last_error=error, next_attempt_at=None)
+        else:
+            delay = timedelta(seconds=self.base_backoff_s * (2 ** (attempts - 1)))
+            self._set(intake_id, state="waiting", attempts=attempts, last_error=error,
+                      next_attempt_at=datetime.now(timezone.utc) + delay)
+        updated = self.get(intake_id)
+        assert updated is not None
+        return updated
+
+    def drop(self, intake_id: str) -> bool:
+        item = self.get(intake_id)
+        if item is None or item.state == "done":
+            return False
+        self._set(intake_id, state="dropped")
+        return True
+
+    def make_due(self, intake_id: str) -> bool:
+        """Ask for an immediate retry of an item that is waiting or has failed."""
+        item = self.get(intake_id)
+        if item is None or item.state not in ("waiting", "failed"):
+            return False
+        self._set(intake_id, state="waiting", next_attempt_at=datetime.now(timezone.utc))
+        return True
+
+    def _set(self, intake_id: str, **values: object) -> None:
+        with self._engine.begin() as db:
+            db.execute(update(_items).where(_items.c.intake_id == intake_id).values(
+                updated_at=datetime.now(timezone.utc), **values))
+
+    def listing(self, states: tuple[IntakeState, ...] | None = None) -> list[IntakeItem]:
+        query = select(_items).order_by(_items.c.received_at)
+        if states:
+            query = query.where(_items.c.state.in_(states))
+        with self._engine.connect() as db:
+            return [self._row_to_item(r) for r in db.execute(query).all()]
+
+    def due(self, now: datetime, stale_after: timedelta = timedelta(minutes=2)) -> list[IntakeItem]:
+        """Return items to process now: waiting ones whose time has come, and ones a crash left behind."""
+        picked = []
+        for item in self.listing(("received", "processing", "waiting")):
+            if item.state == "waiting" and item.next_attempt_at and item.next_attempt_at <= now:
+                picked.append(item)
+            elif item.state in ("received", "processing") and item.updated_at <= now - stale_after:
+                picked.append(item)
+        return picked

@@ -1,0 +1,52 @@
+"""`smriti queue list | retry [ID] | drop ID`: see and recover what could not be processed yet."""
+
+import argparse
+from collections.abc import Awaitable, Callable
+
+from bot.app import App
+from bot.settings import Settings
+from bot.worker import IntakeWorker
+
+WithApp = Callable[[Settings, Callable[[App], Awaitable[int]]], Awaitable[int]]
+
+
+def register(sub: argparse._SubParsersAction, with_app: WithApp) -> None:  # type: ignore[type-arg]
+    queue = sub.add_parser("queue", help="list, retry or drop items that are not processed yet")
+    queue.add_argument("action", choices=["list", "retry", "drop"])
+    queue.add_argument("intake_id", nargs="?", default=None, help="one item (retry: default all)")
+    queue.add_argument("--all", action="store_true", help="list: include processed items")
+
+    async def handler(args: argparse.Namespace, settings: Settings) -> int:
+        return await with_app(settings, lambda app: _run(app, args))
+
+    queue.set_defaults(handler=handler)
+
+
+async def _run(app: App, args: argparse.Namespace) -> int:
+    intake = app.services.intake
+    if args.action == "list":
+        items = intake.listing(None if args.all else ("received", "processing", "waiting", "failed"))
+        pending = app.services.outbox.pending()
+        if not items and not pending:
+            print("Nothing waiting.")
+        for item in items:
+            kind = item.incoming.media.kind if item.incoming.media else ("button" if item.incoming.callback else "text")
+            print(f"{item.intake_id}  {item.state:<10} {kind:<8} {item.user_id:<10} {item.incoming.transport:<9} "
+                  f"received {item.received_at:%Y-%m-%d %H:%M} attempts {item.attempts} {item.last_error or ''}")
+        for queued in pending:
+            print(f"retain queued: {queued.bank_id} {queued.item.document_id} "
+                  f"(event {queued.item.event_time.date()}, attempts {queued.attempts})")
+        return 0
+    if args.action == "drop":
+        if not args.intake_id or not intake.drop(args.intake_id):
+            print("No such unprocessed item.")
+            return 2
+        print(f"Dropped {args.intake_id}.")
+        return 0
+    targets = [args.intake_id] if args.intake_id else [i.intake_id for i in intake.listing(("waiting", "failed"))]
+    for intake_id in targets:
+        intake.make_due(intake_id)
+    report = await IntakeWorker(app.conversation).run_once()
+    print(f"Processed {report.processed}, delivered {report.delivered}, retains flushed {report.flushed} "
+          f"(still queued {report.still_queued}), interrupted saves finished {report.resumed_cards}.")
+    return 0

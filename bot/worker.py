@@ -1,0 +1,58 @@
+"""The intake worker: retries what could not be processed, flushes queued retains, and finishes saves a crash
+interrupted. Transports run it in the background; `smriti queue retry` runs it once."""
+
+import asyncio
+import logging
+from datetime import datetime, timezone
+
+from pydantic import BaseModel
+
+from bot.core import Conversation
+from handlers.cards import resume_saving
+
+log = logging.getLogger(__name__)
+
+
+class WorkerReport(BaseModel):
+    processed: int = 0
+    delivered: int = 0
+    flushed: int = 0
+    still_queued: int = 0
+    resumed_cards: int = 0
+
+
+class IntakeWorker:
+    def __init__(self, conversation: Conversation, interval_s: float = 15.0) -> None:
+        self.conversation = conversation
+        self.interval_s = interval_s
+
+    async def run_once(self, now: datetime | None = None) -> WorkerReport:
+        """Do one pass: flush the retain outbox, finish interrupted saves, retry due intake items."""
+        services = self.conversation.services
+        report = WorkerReport()
+        flush = await services.outbox.flush(services.memory)
+        report.flushed, report.still_queued = flush.stored, flush.still_queued
+        report.resumed_cards = await resume_saving(services, self.conversation.packs)
+        for item in services.intake.due(now or datetime.now(timezone.utc)):
+            user = services.registry.by_id(item.user_id)
+            if user is None:
+                services.intake.drop(item.intake_id)
+                continue
+            replies = await self.conversation.process(item, user)
+            report.processed += 1
+            if replies:
+                delivery = await services.outbound.send(user, replies, "notice")
+                report.delivered += int(delivery.delivered)
+        return report
+
+    async def run_forever(self, stop: asyncio.Event) -> None:
+        """Run passes until `stop` is set; a failing pass is logged and the next one tried."""
+        while not stop.is_set():
+            try:
+                await self.run_once()
+            except Exception:
+                log.exception("intake worker pass failed")
+            try:
+                await asyncio.wait_for(stop.wait(), timeout=self.interval_s)
+            except asyncio.TimeoutError:
+                pass
