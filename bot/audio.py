@@ -9,6 +9,8 @@ from pydub.exceptions import CouldntDecodeError
 
 log = logging.getLogger(__name__)
 
+_MB = 1024 * 1024
+
 
 class AudioRejected(ValueError):
     """The audio cannot be used; the message is safe to show the sender."""
@@ -25,7 +27,7 @@ def prepare_voice(source: Path, work_dir: Path, max_bytes: int, max_seconds: flo
     if size == 0:
         raise AudioRejected("the voice note is empty")
     if size > max_bytes:
-        raise AudioRejected(f"the voice note is {size / 1e6:.1f} MB; the limit is {max_bytes / 1e6:.0f} MB")
+        raise AudioRejected(f"the voice note is {size / _MB:.1f} MB; the limit is {max_bytes / _MB:.0f} MB")
     try:
         segment = AudioSegment.from_file(str(source))
     except (CouldntDecodeError, IndexError, OSError) as exc:
