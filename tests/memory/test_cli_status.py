@@ -21,7 +21,7 @@ def run_status(env_overrides: dict[str, str], tmp_path: Path) -> subprocess.Comp
 def test_status_with_the_server_stopped_says_so_and_exits_non_zero(tmp_path: Path) -> None:
     started = time.monotonic()
     result = run_status({"SMRITI_HINDSIGHT_URL": "http://127.0.0.1:9"}, tmp_path)
-    assert time.monotonic() - started < 20
+    assert time.monotonic() - started < 45  # the health probe gives up after 5 s; the rest is start-up
     assert result.returncode != 0
     assert "NOT ANSWERING" in result.stdout
     assert "remote" in result.stdout
