@@ -13,6 +13,7 @@ from bot.ocr import TextReader
 from bot.outbound import Outbound
 from bot.paths import SEEDS_DIR
 from bot.registry import Registry
+from bot.scheduler import FollowUpScheduler
 from bot.settings import Settings
 from bot.speech import SpeechToText
 from bot.state import StateStore
@@ -73,22 +74,27 @@ class App:
                              base_url=settings.groq_base_url, timeout_s=settings.groq_timeout_s)
             speech = SpeechToText(groq_key, settings.groq_whisper_model, base_url=settings.groq_base_url)
         state = StateStore(settings.state_dir / "conversation.sqlite")
+        registry = registry or Registry.load(SEEDS_DIR / "users.json")
+        outbound = Outbound(state)
+        scheduler = FollowUpScheduler(settings.state_dir, registry, outbound)
         services = Services(
             settings=settings,
-            registry=registry or Registry.load(SEEDS_DIR / "users.json"),
+            registry=registry,
             memory=memory,
             state=state,
             outbox=Outbox(settings.state_dir / "outbox.sqlite"),
             chat=chat,
             speech=speech,
             reader=TextReader(),
-            scheduler=None,
+            scheduler=scheduler,
             clock=_now,
-            outbound=Outbound(state),
+            outbound=outbound,
             intake=IntakeStore(settings.intake_url, settings.state_dir / "intake-media") if settings.intake_url
             else IntakeStore.sqlite(settings.state_dir),
         )
         packs = load_packs(services, pack_names)
+        # Started after the packs registered their composers, so jobs missed while down find them.
+        await scheduler.start()
         return cls(settings=settings, services=services, packs=packs, conversation=Conversation(services, packs))
 
     async def ensure_banks(self, tenant: str) -> None:
@@ -97,6 +103,8 @@ class App:
             await self.services.memory.ensure_bank(pack.bank_profile(self.services.bank_of(tenant, pack.name)))
 
     async def aclose(self) -> None:
+        if self.services.scheduler is not None:
+            await self.services.scheduler.shutdown()
         await self.services.memory.aclose()
         for client in (self.services.chat, self.services.speech):
             if client is not None:

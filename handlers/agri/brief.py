@@ -1,0 +1,89 @@
+"""The pre-visit brief: two recalls in parallel (this farmer; same village and crop without him), as of the
+visit date, then a template or model draft, then guardrails. Memory OFF skips both recalls; nothing else differs."""
+
+import asyncio
+import logging
+from datetime import date
+
+from bot.i18n import text
+from bot.llm import ChatModel, ChatUnavailable, StructuringFailed
+from bot.prompts import render
+from handlers.agri.brief_llm import llm_draft
+from handlers.agri.brief_models import Brief, FarmerRef, RecalledCounts
+from handlers.agri.compose import Composer
+from handlers.agri.facts import read_facts
+from handlers.agri.guardrails import guard_brief
+from handlers.agri.models import Farmer
+from handlers.agri.register import FieldBook
+from memory import MemoryClient, MemoryUnavailable, Recalled, RecallRequest, tags
+
+log = logging.getLogger(__name__)
+
+
+class BriefContext:
+    """What memory gave for one brief."""
+
+    def __init__(self, own: list[Recalled], similar: list[Recalled], unavailable: bool = False) -> None:
+        self.own, self.similar, self.unavailable = own, similar, unavailable
+
+    def known_dates(self) -> dict[date, list[str]]:
+        """Return every recalled memory's date with the document ids dated then (what a claim may cite)."""
+        known: dict[date, list[str]] = {}
+        for memory in self.own + self.similar:
+            if memory.event_date is not None:
+                known.setdefault(memory.event_date, []).append(memory.document_id or "")
+        return known
+
+
+async def gather(memory: MemoryClient, bank: str, book: FieldBook, farmer: Farmer, as_of: date) -> BriefContext:
+    """Recall this farmer's history and similar cases per crop, in parallel, with nothing after `as_of`."""
+    village = book.villages[farmer.village]
+    own_query = render("agri", "recall_farmer", farmer=farmer.name, farmer_id=farmer.id, village=village.name).system
+    requests = [RecallRequest(query=own_query, tags=[tags.farmer(farmer.id)], tags_match="any_strict", as_of=as_of)]
+    for crop in farmer.crops:
+        query = render("agri", "recall_similar", crop=crop, village=village.name).system
+        requests.append(RecallRequest(query=query, tags=[tags.village(village.slug), tags.crop(crop)],
+                                      tags_match="all_strict", as_of=as_of))
+    try:
+        found = await asyncio.gather(*(memory.recall(bank, r) for r in requests))
+    except MemoryUnavailable:
+        log.warning("memory unavailable for a brief; answering without history")
+        return BriefContext([], [], unavailable=True)
+    own_tag = tags.farmer(farmer.id)
+    similar: dict[str, Recalled] = {}
+    for memory_item in (m for batch in found[1:] for m in batch):
+        if own_tag not in memory_item.tags:
+            similar.setdefault(memory_item.document_id or memory_item.text, memory_item)
+    return BriefContext(list(found[0]), list(similar.values()))
+
+
+async def build_brief(memory: MemoryClient, bank: str, book: FieldBook, farmer: Farmer, as_of: date,
+                      memory_on: bool, lang: str = "en", chat: ChatModel | None = None) -> Brief:
+    """Return the brief for a visit to `farmer` on `as_of`."""
+    context = await gather(memory, bank, book, farmer, as_of) if memory_on else BriefContext([], [])
+    own, similar = read_facts(context.own), read_facts(context.similar)
+    notes: list[str] = []
+    if not memory_on:
+        notes.append(text(lang, "agri.memory_off"))
+    elif context.unavailable:
+        notes.append(text(lang, "agri.memory_unavailable"))
+    if not context.own:
+        notes.append(text(lang, "agri.no_history"))
+    draft = Composer(book, lang, farmer, own, similar, as_of).draft()
+    composer = "template"
+    if chat is not None:
+        try:
+            draft = await llm_draft(chat, book, farmer, as_of, context.own, context.similar, lang)
+            composer = "llm"
+        except (ChatUnavailable, StructuringFailed) as exc:
+            log.warning("brief model failed (%s); using the template brief", type(exc).__name__)
+            notes.append(text(lang, "agri.model_unavailable"))
+    guarded = guard_brief(book, draft, context.known_dates(), farmer.crops, text(lang, "agri.date_removed"))
+    return Brief(
+        farmer=FarmerRef(id=farmer.id, name=farmer.name, village=farmer.village, crops=farmer.crops),
+        as_of=as_of, memory="on" if memory_on else "off", claims=guarded.claims, products=guarded.products,
+        avoid=guarded.avoid, checks=guarded.checks,
+        confidence=draft.confidence if context.own or context.similar else "low",
+        recalled=RecalledCounts(farmer=len(context.own), similar=len(context.similar)),
+        unverified=guarded.unverified, composer=composer, notes=notes,  # type: ignore[arg-type]
+    )

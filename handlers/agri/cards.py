@@ -1,0 +1,231 @@
+"""The visit and outcome cards: shown before anything is stored, edited field by field, retained on Save."""
+
+from datetime import date, datetime, time, timedelta
+from typing import Any
+
+from bot.i18n import show_date, text
+from bot.messages import Reply
+from bot.scheduler import FollowUp
+from handlers.agri.extract import FieldReader
+from handlers.agri.models import Outcome, Visit
+from handlers.agri.narrative import outcome_memory, visit_memory
+from handlers.agri.textmatch import normalise, parse_day
+from handlers.base import Turn
+from handlers.cards import CardSpec
+from memory import MemoryItem
+from memory.asof import IST
+
+VISIT_FIELDS = ["farmer", "village", "crop", "stage", "issue", "severity", "products", "neighbour",
+                "next_step", "note", "date"]
+OUTCOME_FIELDS = ["result", "products", "note", "date"]
+_CLEAR = {"-", "none", "ledu", "లేదు"}
+_YES = {"yes", "y", "avunu", "అవును", "haa", "ha"}
+_NO = {"no", "n", "kadu", "కాదు", "ledu", "లేదు"}
+
+
+def followup_id(visit_id: str) -> str:
+    return f"agri-{visit_id}"
+
+
+def _t(lang: str, key: str, **values: object) -> str:
+    return text(lang, f"agri.{key}", **values)
+
+
+class _Shared:
+    def __init__(self, reader: FieldReader) -> None:
+        self.reader = reader
+        self.book = reader.book
+
+    def _dash(self, value: object) -> str:
+        return str(value) if value not in (None, "", []) else "—"
+
+    def _products(self, lang: str, advice: list[Any]) -> str:
+        parts = []
+        for item in advice:
+            name = f"{self.book.products[item.product_id].name} ({item.product_id})"
+            reaction = _t(lang, f"reaction_{item.reaction}")
+            objection = f" — {_t(lang, f'objection_{item.objection}')}" if item.objection else ""
+            parts.append(f"{name}: {reaction}{objection}")
+        return "; ".join(parts)
+
+    def _day(self, value: str, today: date) -> date:
+        day = parse_day(value, today.year)
+        if day is None:
+            raise ValueError("use a date like 2026-04-21 or 21 Apr")
+        if day > today:
+            raise ValueError("the date is in the future")
+        return day
+
+
+class VisitCard(_Shared, CardSpec):
+    kind = "visit"
+
+    def fields(self, payload: dict[str, Any]) -> list[str]:
+        return VISIT_FIELDS
+
+    def field_label(self, lang: str, field: str) -> str:
+        return _t(lang, f"field_{field}")
+
+    def render(self, lang: str, payload: dict[str, Any]) -> str:
+        visit = Visit.model_validate(payload["visit"])
+        book = self.book
+        farmer = f"{book.farmer_name(visit.farmer_id, lang)} ({visit.farmer_id})" if visit.farmer_id else None
+        severity = (f"{_t(lang, f'severity_{visit.severity}')}" if visit.severity else "") + (
+            f" ({visit.severity_pct}%)" if visit.severity_pct is not None else "")
+        rows = [
+            _t(lang, "visit_card_title", extractor=_t(lang, f"extractor_{payload.get('extractor', 'rules')}")),
+            f"{self.field_label(lang, 'farmer')}: {self._dash(farmer)}",
+            f"{self.field_label(lang, 'village')}: {self._dash(book.village_name(visit.village, lang))}",
+            f"{self.field_label(lang, 'crop')}: {self._dash(_t(lang, f'crop_{visit.crop}') if visit.crop else None)}",
+            f"{self.field_label(lang, 'stage')}: {self._dash(_t(lang, f'stage_{visit.stage}') if visit.stage else None)}",
+            f"{self.field_label(lang, 'issue')}: {self._dash(book.issue_name(visit.issue, lang))}",
+            f"{self.field_label(lang, 'severity')}: {self._dash(severity.strip())}",
+            f"{self.field_label(lang, 'products')}: {self._dash(self._products(lang, visit.products))}",
+            f"{self.field_label(lang, 'neighbour')}: {_t(lang, 'yes' if visit.neighbour_evidence else 'no')}",
+            f"{self.field_label(lang, 'next_step')}: {self._dash(visit.next_step)}",
+            f"{self.field_label(lang, 'note')}: {self._dash(visit.note)}",
+            f"{self.field_label(lang, 'date')}: {show_date(lang, visit.date)}",
+        ]
+        return "\n".join(rows)
+
+    def apply_edit(self, payload: dict[str, Any], field: str, value: str) -> dict[str, Any]:
+        visit = Visit.model_validate(payload["visit"])
+        territories: list[str] = payload.get("territories", [])
+        today = date.fromisoformat(payload["today"])
+        norm = normalise(value)
+        hits = self.reader.terms.find(norm)
+        update: dict[str, Any] = {}
+        cleared = norm in _CLEAR
+        if field == "farmer":
+            farmer = self.reader.farmer_in(value, territories)
+            if farmer is None:
+                raise ValueError("no farmer of your villages by that name or id")
+            update = {"farmer_id": farmer.id, "village": farmer.village}
+        elif field in ("village", "crop", "stage", "issue", "severity"):
+            category = {"issue": "issue", "village": "village", "crop": "crop", "stage": "stage",
+                        "severity": "severity"}[field]
+            found = next((h.key for h in hits if h.category == category), None)
+            if field == "severity":
+                pct = self.reader.percent(norm)
+                update = {"severity_pct": pct, "severity": found or (self.reader.severity_of(pct) if pct is not None else None)}
+                if pct is None and found is None and not cleared:
+                    raise ValueError("say low, medium, high or a share like 40%")
+            elif found is None and not cleared:
+                raise ValueError("not a known value")
+            elif field == "village" and found and territories and found not in territories:
+                raise ValueError("that village is not in your territory")
+            else:
+                update = {field: found}
+        elif field == "products":
+            advice = [] if cleared else self.reader.advice_in(norm)
+            if not advice and not cleared:
+                raise ValueError("name catalogue products, e.g. Blitox accepted, Amistar Top rejected price")
+            update = {"products": [a.model_dump() for a in advice]}
+        elif field == "neighbour":
+            if norm not in _YES | _NO:
+                raise ValueError("say yes or no")
+            update = {"neighbour_evidence": norm in _YES}
+        elif field in ("next_step", "note"):
+            update = {field: None if cleared else value[:400]}
+        elif field == "date":
+            update = {"date": self._day(value, today)}
+        else:
+            raise ValueError("this field cannot be edited")
+        changed = Visit.model_validate({**visit.model_dump(), **update})
+        return {**payload, "visit": changed.model_dump(mode="json")}
+
+    def save_allowed(self, payload: dict[str, Any]) -> str | None:
+        visit = Visit.model_validate(payload["visit"])
+        lang = payload.get("lang", "en")
+        missing = [self.field_label(lang, f) for f, v in
+                   (("farmer", visit.farmer_id), ("village", visit.village), ("crop", visit.crop)) if not v]
+        if missing:
+            return _t(lang, "card_missing", fields=", ".join(missing))
+        farmer = self.book.farmers[visit.farmer_id or ""]
+        if payload.get("territories") and farmer.village not in payload["territories"]:
+            return _t(lang, "not_your_farmer", farmer=farmer.name)
+        return None
+
+    def memories(self, turn: Turn, payload: dict[str, Any]) -> list[MemoryItem]:
+        return [visit_memory(self.book, Visit.model_validate(payload["visit"]))]
+
+    async def after_save(self, turn: Turn, payload: dict[str, Any]) -> list[Reply]:
+        scheduler = turn.services.scheduler
+        if scheduler is None:
+            return []
+        visit = Visit.model_validate(payload["visit"])
+        days = self.book.followup_days(visit.issue)
+        due = datetime.combine(visit.date + timedelta(days=days), time(9, 30), IST)
+        now = turn.services.clock()
+        if due <= now:
+            due = now + timedelta(minutes=1)
+        scheduler.schedule(FollowUp(followup_id=followup_id(visit.id), pack="agri", user_id=turn.user.user_id,
+                                    due_at=due, subject={"visit": visit.model_dump_json()}))
+        return [Reply(text=turn.t("agri.followup_scheduled", farmer=self.book.farmer_name(visit.farmer_id, turn.lang),
+                                  date=show_date(turn.lang, due.astimezone(IST).date()), days=days))]
+
+
+class OutcomeCard(_Shared, CardSpec):
+    kind = "outcome"
+
+    def fields(self, payload: dict[str, Any]) -> list[str]:
+        return OUTCOME_FIELDS
+
+    def field_label(self, lang: str, field: str) -> str:
+        return _t(lang, f"field_{field}")
+
+    def render(self, lang: str, payload: dict[str, Any]) -> str:
+        outcome = Outcome.model_validate(payload["outcome"])
+        visit = Visit.model_validate(payload["visit"])
+        applied = ", ".join(f"{self.book.products[p].name} ({p})" for p in outcome.products)
+        return "\n".join([
+            _t(lang, "outcome_card_title", farmer=self.book.farmer_name(visit.farmer_id, lang),
+               crop=_t(lang, f"crop_{visit.crop}") if visit.crop else "", visit_date=show_date(lang, visit.date),
+               extractor=_t(lang, f"extractor_{payload.get('extractor', 'rules')}")),
+            f"{self.field_label(lang, 'result')}: {self._dash(_t(lang, f'result_{outcome.result}') if outcome.result else None)}",
+            f"{self.field_label(lang, 'products')}: {self._dash(applied or _t(lang, 'nothing_applied'))}",
+            f"{self.field_label(lang, 'note')}: {self._dash(outcome.note)}",
+            f"{self.field_label(lang, 'date')}: {show_date(lang, outcome.date)}",
+        ])
+
+    def apply_edit(self, payload: dict[str, Any], field: str, value: str) -> dict[str, Any]:
+        outcome = Outcome.model_validate(payload["outcome"])
+        visit = Visit.model_validate(payload["visit"])
+        norm = normalise(value)
+        update: dict[str, Any]
+        if field == "result":
+            found = [h.key for h in self.reader.terms.find(norm) if h.category == "result"]
+            choice = found[-1] if found else (norm.replace(" ", "_") if norm.replace(" ", "_") in
+                                              ("controlled", "partial", "no_effect", "worse") else None)
+            if choice is None:
+                raise ValueError("say controlled, partial, no effect or worse")
+            update = {"result": choice}
+        elif field == "products":
+            update = {"products": [] if norm in _CLEAR else [a.product_id for a in self.reader.advice_in(norm)]}
+            if norm not in _CLEAR and not update["products"]:
+                raise ValueError("name catalogue products, or - for nothing applied")
+        elif field == "note":
+            update = {"note": None if norm in _CLEAR else value[:400]}
+        elif field == "date":
+            day = self._day(value, date.fromisoformat(payload["today"]))
+            if day <= visit.date:
+                raise ValueError("the outcome must come after the visit")
+            update = {"date": day}
+        else:
+            raise ValueError("this field cannot be edited")
+        changed = Outcome.model_validate({**outcome.model_dump(), **update})
+        return {**payload, "outcome": changed.model_dump(mode="json")}
+
+    def save_allowed(self, payload: dict[str, Any]) -> str | None:
+        if Outcome.model_validate(payload["outcome"]).result is None:
+            return _t(payload.get("lang", "en"), "card_missing", fields=self.field_label(payload.get("lang", "en"), "result"))
+        return None
+
+    def memories(self, turn: Turn, payload: dict[str, Any]) -> list[MemoryItem]:
+        visit = Visit.model_validate(payload["visit"])
+        return [outcome_memory(self.book, Outcome.model_validate(payload["outcome"]), visit.date)]
+
+    async def after_save(self, turn: Turn, payload: dict[str, Any]) -> list[Reply]:
+        if turn.services.scheduler is not None and payload.get("followup_id"):
+            turn.services.scheduler.mark(payload["followup_id"], "answered")
+        return [Reply(text=turn.t("agri.outcome_saved"))]

@@ -1,0 +1,89 @@
+"""`smriti brief` and `smriti insights`: the field pack's answers at the command line."""
+
+import argparse
+import json
+import sys
+from collections.abc import Awaitable, Callable
+from datetime import date, datetime, timezone
+
+from bot.app import App
+from bot.settings import Settings
+from handlers.agri.brief import build_brief
+from handlers.agri.insights import insights_text, village_insights
+from handlers.agri.pack import AgriPack
+from handlers.agri.render import brief_text
+from memory.asof import IST
+
+WithApp = Callable[[Settings, Callable[[App], Awaitable[int]]], Awaitable[int]]
+
+
+def _pack(app: App) -> AgriPack | None:
+    pack = app.packs.get("agri")
+    return pack if isinstance(pack, AgriPack) else None
+
+
+def _today() -> date:
+    return datetime.now(timezone.utc).astimezone(IST).date()
+
+
+def register(subparsers: argparse._SubParsersAction, with_app: WithApp) -> None:  # type: ignore[type-arg]
+    """Add the field pack's commands to the `smriti` parser."""
+
+    async def brief(args: argparse.Namespace, settings: Settings) -> int:
+        async def body(app: App) -> int:
+            pack = _pack(app)
+            if pack is None:
+                print("The agri pack is not installed.", file=sys.stderr)
+                return 2
+            farmer = pack.reader.farmer_in(args.farmer)
+            if farmer is None:
+                print(f"No farmer {args.farmer!r} in the register.", file=sys.stderr)
+                return 2
+            if args.as_user:
+                user = app.services.registry.by_id(args.as_user)
+                if user is None or not pack.may_see(user, farmer):
+                    print(f"{args.as_user} may not brief {farmer.name}: not in their territory.", file=sys.stderr)
+                    return 3
+            found = await build_brief(app.services.memory, app.services.bank_of(args.tenant, "agri"), pack.book,
+                                      farmer, args.as_of or _today(), not args.no_memory, args.lang,
+                                      app.services.chat)
+            if args.json:
+                print(json.dumps(found.model_dump(mode="json"), indent=2, ensure_ascii=False))
+            else:
+                print(brief_text(pack.book, found, args.lang))
+            return 0
+
+        return await with_app(settings, body)
+
+    async def insights(args: argparse.Namespace, settings: Settings) -> int:
+        async def body(app: App) -> int:
+            pack = _pack(app)
+            slug = pack.reader.village_in(args.village) if pack else None
+            if pack is None or slug is None:
+                print(f"No village {args.village!r} in the register.", file=sys.stderr)
+                return 2
+            found = await village_insights(app.services.memory, app.services.bank_of(args.tenant, "agri"),
+                                           pack.book, slug, args.as_of or _today(), args.lang)
+            print(json.dumps(found.model_dump(mode="json"), indent=2, ensure_ascii=False) if args.json
+                  else insights_text(pack.book, found, args.lang))
+            return 0
+
+        return await with_app(settings, body)
+
+    parser = subparsers.add_parser("brief", help="agri: a farmer's pre-visit brief from memory")
+    parser.add_argument("--farmer", required=True, help="farmer id (F001) or name")
+    parser.add_argument("--as-of", type=date.fromisoformat, default=None, help="brief as of this date (YYYY-MM-DD)")
+    parser.add_argument("--no-memory", action="store_true", help="skip both recalls (memory OFF)")
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--tenant", default="demo")
+    parser.add_argument("--lang", choices=["en", "te"], default="en")
+    parser.add_argument("--as", dest="as_user", default=None, help="check the territory of this registered user")
+    parser.set_defaults(handler=brief)
+
+    parser = subparsers.add_parser("insights", help="agri: what works in a village, from memory")
+    parser.add_argument("--village", required=True)
+    parser.add_argument("--as-of", type=date.fromisoformat, default=None)
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--tenant", default="demo")
+    parser.add_argument("--lang", choices=["en", "te"], default="en")
+    parser.set_defaults(handler=insights)

@@ -1,0 +1,193 @@
+"""The template brief: composed only from what recall returned, so every claim is grounded by construction.
+
+Memory OFF and memory ON run this same code; OFF simply has no memories to read.
+"""
+
+from collections import defaultdict
+from datetime import date, timedelta
+
+from bot.i18n import show_date, text
+from handlers.agri.brief_models import BriefDraft, Confidence, DraftClaim, DraftProduct
+from handlers.agri.facts import Facts, OutcomeFact, VisitFact
+from handlers.agri.models import Farmer
+from handlers.agri.register import FieldBook
+
+NEARBY_DAYS = 45
+MAX_NEIGHBOUR_CLAIMS = 3
+
+
+class Composer:
+    """Writes one brief in one language from a farmer's facts and the similar cases nearby."""
+
+    def __init__(self, book: FieldBook, lang: str, farmer: Farmer, own: Facts, similar: Facts, as_of: date) -> None:
+        self.book, self.lang, self.farmer = book, lang, farmer
+        self.own, self.similar, self.as_of = own, similar, as_of
+
+    def t(self, key: str, **values: object) -> str:
+        return text(self.lang, f"agri.{key}", **values)
+
+    def day(self, value: date) -> str:
+        return show_date(self.lang, value)
+
+    def crop(self, slug: str) -> str:
+        return self.t(f"crop_{slug}") if slug in self.book.lexicon.crops else slug
+
+    def product(self, product_id: str) -> str:
+        product = self.book.products.get(product_id)
+        return f"{product.name} ({product_id})" if product else product_id
+
+    def _extent(self, pct: int | None) -> str:
+        return self.t("extent", pct=pct) if pct is not None else ""
+
+    def _visit_claim(self, fact: VisitFact) -> DraftClaim:
+        actions = []
+        for pid in fact.rejected:
+            objection = fact.objections.get(pid)
+            actions.append(self.t("action_rejected", product=self.product(pid),
+                                  objection=self.t(f"objection_{objection}")) if objection
+                           else self.t("action_rejected_plain", product=self.product(pid)))
+        for pid in fact.accepted:
+            key = "action_accepted_neighbour" if fact.neighbour else "action_accepted"
+            actions.append(self.t(key, product=self.product(pid)))
+        for pid in fact.undecided:
+            actions.append(self.t("action_undecided", product=self.product(pid)))
+        body = self.t("claim_visit", crop=self.crop(fact.crop), issue=self.book.issue_name(fact.issue, self.lang),
+                      extent=self._extent(fact.severity_pct), actions=" ".join(actions))
+        return DraftClaim(text=body.strip(), source_date=fact.day, document_id=fact.document_id)
+
+    def _outcome_text(self, fact: OutcomeFact) -> str:
+        values = {"crop": self.crop(fact.crop), "issue": self.book.issue_name(fact.issue, self.lang),
+                  "result": self.t(f"result_{fact.result}"), "note": fact.note}
+        if fact.applied:
+            return self.t("claim_outcome", products=", ".join(self.product(p) for p in fact.applied), **values)
+        return self.t("claim_outcome_none", **values)
+
+    def claims(self) -> list[DraftClaim]:
+        own = [self._visit_claim(v) for v in self.own.visits]
+        own += [DraftClaim(text=self._outcome_text(o).strip(), source_date=o.day, document_id=o.document_id)
+                for o in self.own.outcomes]
+        own.sort(key=lambda c: c.source_date or date.min, reverse=True)
+        helped = [o for o in reversed(self.similar.outcomes) if o.applied and o.result in ("controlled", "partial")]
+        nearby = [DraftClaim(text=self.t("claim_neighbour", name=self.book.farmer_name(o.farmer_id, self.lang),
+                                         outcome=self._outcome_text(o)).strip(),
+                             source_date=o.day, document_id=o.document_id)
+                  for o in helped[:MAX_NEIGHBOUR_CLAIMS]]
+        return own + nearby
+
+    def _rejected_for_good(self) -> dict[str, VisitFact]:
+        """Return products the farmer turned down and never took up afterwards, with the latest refusal."""
+        refused: dict[str, VisitFact] = {}
+        for visit in self.own.visits:
+            for pid in visit.rejected:
+                refused[pid] = visit
+            for pid in visit.accepted:
+                refused.pop(pid, None)
+        return refused
+
+    def _failed_for_him(self) -> dict[str, OutcomeFact]:
+        return {p: o for o in self.own.outcomes if o.result in ("no_effect", "worse") for p in o.applied}
+
+    def avoid(self) -> list[str]:
+        lines = []
+        for pid, visit in self._rejected_for_good().items():
+            product = self.book.products[pid]
+            objection = visit.objections.get(pid)
+            lines.append(self.t("avoid_rejected", product=self.product(pid), price=product.price_text(),
+                                date=self.day(visit.day),
+                                objection=self.t(f"objection_{objection}") if objection else "-"))
+        for pid, outcome in self._failed_for_him().items():
+            lines.append(self.t("avoid_failed", product=self.product(pid), date=self.day(outcome.day)))
+        return lines
+
+    def _scores(self) -> dict[str, float]:
+        scores: dict[str, float] = defaultdict(float)
+        weights = {"controlled": 3.0, "partial": 1.0, "no_effect": -3.0, "worse": -3.0}
+        for outcome in self.own.outcomes:
+            for pid in outcome.applied:
+                scores[pid] += weights.get(outcome.result, 0.0)
+        for visit in self.own.visits:
+            for pid in visit.accepted:
+                scores[pid] += 1.0
+        for outcome in self.similar.outcomes:
+            for pid in outcome.applied:
+                scores[pid] += weights.get(outcome.result, 0.0) / 3
+        return scores
+
+    def _crop_for(self, pid: str) -> str:
+        """Return the farmer's crop this product is pitched for: where it worked for him, else its first label."""
+        own = [o.crop for o in self.own.outcomes if pid in o.applied] + [v.crop for v in self.own.visits if pid in v.accepted]
+        labelled = [c for c in self.farmer.crops if c in self.book.products[pid].dosage]
+        return next((c for c in reversed(own) if c in labelled), labelled[0])
+
+    def _pitch(self, pid: str, crop: str) -> str:
+        product = self.book.products[pid]
+        parts = []
+        price_objector = any(o == "price" for v in self.own.visits for o in v.objections.values())
+        if price_objector or product.tier == "budget":
+            parts.append(self.t("pitch_price", price=product.price_text()))
+        own = [o for o in self.own.outcomes if pid in o.applied and o.result in ("controlled", "partial")]
+        nearby = [o for o in self.similar.outcomes if pid in o.applied and o.result in ("controlled", "partial")]
+        if own:
+            parts.append(self.t("pitch_own", crop=self.crop(own[-1].crop), date=self.day(own[-1].day),
+                                note=own[-1].note or self.t(f"result_{own[-1].result}")))
+        elif nearby:
+            best = nearby[-1]
+            parts.append(self.t("pitch_neighbour", name=self.book.farmer_name(best.farmer_id, self.lang),
+                                date=self.day(best.day), note=best.note or self.t(f"result_{best.result}")))
+        said_yes = [v for v in self.own.visits if v.neighbour and pid in v.accepted]
+        if said_yes:
+            parts.append(self.t("pitch_neighbour_yes", date=self.day(said_yes[-1].day)))
+        return " ".join(parts) or self.t("pitch_generic", crop=self.crop(crop))
+
+    def products(self) -> list[DraftProduct]:
+        crops = self.farmer.crops
+        blocked = set(self._rejected_for_good()) | set(self._failed_for_him())
+        scores = self._scores()
+        ranked = sorted(
+            (pid for pid, score in scores.items() if score > 0 and pid not in blocked
+             and any(c in self.book.products[pid].dosage for c in crops)),
+            key=lambda pid: (-scores[pid], min(crops.index(c) for c in crops if c in self.book.products[pid].dosage),
+                             self.book.products[pid].price_rs),
+        )[:3]
+        if ranked:
+            return [DraftProduct(id=pid, pitch=self._pitch(pid, self._crop_for(pid)), crop=self._crop_for(pid))
+                    for pid in ranked]
+        generic: list[DraftProduct] = []
+        options = {c: [p for p in self.book.products_for(c) if p.tier == "budget" and p.id not in blocked] for c in crops}
+        while len(generic) < 3 and any(options.values()):
+            for crop in crops:
+                if options[crop] and len(generic) < 3:
+                    product = options[crop].pop(0)
+                    if all(g.id != product.id for g in generic):
+                        generic.append(DraftProduct(id=product.id, crop=crop,
+                                                    pitch=self.t("pitch_generic", crop=self.crop(crop))))
+        return generic
+
+    def checks(self) -> list[str]:
+        lines = []
+        for crop in self.farmer.crops:
+            seen = [v for v in self.own.visits if v.crop == crop and v.issue]
+            if seen:
+                last = seen[-1]
+                lines.append(self.t("check_return", crop=self.crop(crop), issue=self.book.issue_name(last.issue, self.lang),
+                                    date=self.day(last.day), extent=self._extent(last.severity_pct)))
+        recent = [v for v in self.similar.visits if v.issue and v.day >= self.as_of - timedelta(days=NEARBY_DAYS)]
+        grouped: dict[tuple[str, str], list[VisitFact]] = defaultdict(list)
+        for visit in recent:
+            grouped[(visit.crop, visit.issue)].append(visit)
+        for (crop, issue), visits in sorted(grouped.items(), key=lambda kv: -len(kv[1])):
+            days = ", ".join(self.day(v.day) for v in sorted(visits, key=lambda v: v.day, reverse=True)[:3])
+            lines.append(self.t("check_nearby", crop=self.crop(crop), village=self.book.village_name(self.farmer.village, self.lang),
+                                issue=self.book.issue_name(issue, self.lang), count=len({v.farmer_id for v in visits}), dates=days))
+        return lines or [self.t("check_generic")]
+
+    def confidence(self) -> Confidence:
+        if len(self.own.visits) >= 2 and self.own.outcomes:
+            return "high"
+        if self.own.visits or self.own.outcomes or self.similar.outcomes:
+            return "medium"
+        return "low"
+
+    def draft(self) -> BriefDraft:
+        return BriefDraft(claims=self.claims(), products=self.products(), avoid=self.avoid(),
+                          checks=self.checks(), confidence=self.confidence())

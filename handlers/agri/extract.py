@@ -1,0 +1,234 @@
+"""The deterministic reader: a field note (English, Telugu or a mix) -> a draft visit or outcome, using only
+the catalogue, the farmer and village registers and the lexicon. It is the keyless default path."""
+
+import re
+from datetime import date, timedelta
+
+from handlers.agri.models import Advice, Farmer, Outcome, Visit
+from handlers.agri.register import FieldBook
+from handlers.agri.textmatch import Hit, TermMatcher, find_dates, has_telugu, normalise
+from memory.ids import content_digest
+
+_SENTENCE_END = re.compile(r"[.!?।\n;]")
+# A reaction belongs to the product of its own clause: "Coragen too costly, she took Proclaim".
+_CLAUSE_END = re.compile(r"[.!?।\n;,]|\s(?:but|then|kani|aithe|కానీ|తర్వాత)\s")
+_PERCENT = re.compile(r"(\d{1,3})\s*(?:%|percent|per cent|శాతం|shatam|satam|saatam)")
+_FARMER_ID = re.compile(r"(?<![a-z0-9])f(\d{3})(?![0-9])")
+_PRODUCT_ID = re.compile(r"(?<![a-z0-9])p(\d{3})(?![0-9])")
+_MAX_NOTE = 400
+
+
+def visit_id(farmer_id: str | None, day: date, text: str) -> str:
+    """Return a deterministic id for a captured visit: the same note sent twice is the same visit."""
+    return f"{farmer_id or 'F000'}-{day:%Y%m%d}-{content_digest(text, 6)}"
+
+
+def severity_of(pct: int) -> str:
+    return "low" if pct < 15 else "medium" if pct < 30 else "high"
+
+
+class FieldReader:
+    """Reads notes against one FieldBook; build once, use for every note."""
+
+    def __init__(self, book: FieldBook) -> None:
+        self.book = book
+        lex = book.lexicon
+        self.terms = TermMatcher()
+        for crop, words in lex.crops.items():
+            self.terms.add("crop", crop, words)
+        for issue, words in lex.issues.items():
+            self.terms.add("issue", issue, words)
+        self.terms.add("disease", "generic", lex.generic_disease + lex.generic_pest)
+        for name, words in lex.objections.items():
+            self.terms.add("objection", name, words)
+        for name, words in lex.reactions.items():
+            self.terms.add("reaction", name, words)
+        self.terms.add("neighbour", "yes", lex.neighbour)
+        for name, words in lex.severity.items():
+            self.terms.add("severity", name, words)
+        for name, words in lex.stages.items():
+            self.terms.add("stage", name, words)
+        for name, words in lex.results.items():
+            self.terms.add("result", name, words)
+        self.terms.add("no_spray", "yes", lex.no_spray)
+        self.terms.add("next", "yes", lex.next_step_cues)
+        self.terms.add("yesterday", "yes", lex.yesterday)
+        for product in book.products.values():
+            self.terms.add("product", product.id, [product.name, *product.aliases])
+        for village in book.villages.values():
+            self.terms.add("village", village.slug, [village.name, village.name_te])
+        for farmer in book.farmers.values():
+            first_en, first_te = farmer.name.split()[0], farmer.name_te.split()[0]
+            self.terms.add("farmer", farmer.id, [farmer.name, farmer.name_te])
+            self.terms.add("farmer_first", farmer.id, [first_en, first_te])
+
+    def _farmer(self, text: str, hits: list[Hit], territories: list[str] | None) -> str | None:
+        explicit = [f"F{m.group(1)}" for m in _FARMER_ID.finditer(text) if f"F{m.group(1)}" in self.book.farmers]
+        if explicit:
+            return explicit[0]
+        allowed = set(territories) if territories else set(self.book.villages)
+        villages = {h.key for h in hits if h.category == "village"}
+        for category in ("farmer", "farmer_first"):
+            candidates = list(dict.fromkeys(h.key for h in hits if h.category == category))
+            candidates = [c for c in candidates if self.book.farmers[c].village in allowed] or candidates
+            if villages:
+                candidates = [c for c in candidates if self.book.farmers[c].village in villages] or candidates
+            if len(candidates) == 1:
+                return candidates[0]
+            if len(candidates) > 1 and category == "farmer":
+                return candidates[0]
+        return None
+
+    def farmer_in(self, text: str, territories: list[str] | None = None) -> Farmer | None:
+        """Return the farmer a text names (id, full or first name, either script), preferring these villages."""
+        norm = normalise(text)
+        found = self._farmer(norm, self.terms.find(norm), territories)
+        return self.book.farmers.get(found or "")
+
+    def village_in(self, text: str) -> str | None:
+        norm = normalise(text)
+        return next((h.key for h in self.terms.find(norm) if h.category == "village"), None)
+
+    def percent(self, norm: str) -> int | None:
+        match = _PERCENT.search(norm)
+        return min(int(match.group(1)), 100) if match else None
+
+    def severity_of(self, pct: int) -> str:
+        return severity_of(pct)
+
+    def advice_in(self, norm: str) -> list[Advice]:
+        """Return the catalogue products a normalised text names, each with the reaction said about it."""
+        return self._advice(norm, self.terms.find(norm))
+
+    def _day(self, text: str, hits: list[Hit], today: date) -> date:
+        if any(h.category == "yesterday" for h in hits):
+            return today - timedelta(days=1)
+        for mention in find_dates(text):
+            try:
+                day = date(mention.year or today.year, mention.month, mention.day)
+            except ValueError:
+                continue
+            if day <= today:
+                return day
+        return today
+
+    def read_visit(self, text: str, officer_id: str, today: date, territories: list[str] | None = None) -> Visit:
+        """Return the visit a note describes; fields the note does not give stay empty for the officer to fill."""
+        norm = normalise(text)
+        hits = self.terms.find(norm)
+        farmer_id = self._farmer(norm, hits, territories)
+        farmer = self.book.farmers.get(farmer_id or "")
+        village = next((h.key for h in hits if h.category == "village"), farmer.village if farmer else None)
+        crops = [h.key for h in hits if h.category == "crop"]
+        if farmer is not None:
+            crops = [c for c in crops if c in farmer.crops] or crops
+        crop = crops[0] if crops else (farmer.crops[0] if farmer and len(farmer.crops) == 1 else None)
+        issue = next((h.key for h in hits if h.category == "issue"), None)
+        pct = self.percent(norm)
+        severity = severity_of(pct) if pct is not None else next(
+            (h.key for h in hits if h.category == "severity"), None)
+        stage = next((h.key for h in hits if h.category == "stage"), None)
+        day = self._day(norm, hits, today)
+        return Visit(
+            id=visit_id(farmer_id, day, norm),
+            date=day,
+            officer_id=officer_id,
+            farmer_id=farmer_id,
+            village=village,
+            crop=crop,
+            stage=stage,  # type: ignore[arg-type]
+            issue=issue,
+            severity=severity,  # type: ignore[arg-type]
+            severity_pct=pct,
+            products=self._advice(norm, hits),
+            neighbour_evidence=any(h.category == "neighbour" for h in hits),
+            next_step=self._next_step(text),
+            note=_note(text),
+        )
+
+    def _product_hits(self, text: str, hits: list[Hit]) -> list[Hit]:
+        found = [h for h in hits if h.category == "product"]
+        for m in _PRODUCT_ID.finditer(text):
+            pid = f"P{m.group(1)}"
+            if pid in self.book.products:
+                found.append(Hit("product", pid, m.start(), m.end()))
+        return sorted(found, key=lambda h: h.start)
+
+    def _advice(self, text: str, hits: list[Hit]) -> list[Advice]:
+        products = self._product_hits(text, hits)
+        if not products:
+            return []
+        order = list(dict.fromkeys(h.key for h in products))
+        reaction: dict[str, str] = {}
+        objection: dict[str, str] = {}
+        for cue in (h for h in hits if h.category in ("reaction", "objection")):
+            target = _nearest(text, products, cue)
+            if target is None:
+                continue
+            if cue.category == "objection":
+                objection.setdefault(target, cue.key)
+            else:
+                reaction[target] = cue.key
+        advice = []
+        for pid in order:
+            said = reaction.get(pid)
+            if said is None and pid in objection:
+                said = "undecided" if objection[pid] == "wait" else "rejected"
+            advice.append(Advice(product_id=pid, reaction=said or "undecided",  # type: ignore[arg-type]
+                                 objection=objection.get(pid)))  # type: ignore[arg-type]
+        return advice
+
+    def _next_step(self, text: str) -> str | None:
+        for sentence in _sentences(text):
+            if any(h.category == "next" for h in self.terms.find(normalise(sentence))):
+                return sentence[:200]
+        return None
+
+    def read_outcome(self, text: str, subject: Visit, officer_id: str, today: date) -> Outcome:
+        """Return the outcome an answer to a follow-up describes, linked to the visit it follows."""
+        norm = normalise(text)
+        hits = self.terms.find(norm)
+        # The last word on the result is the final state: "spread at first, then stopped" is controlled.
+        results = [h.key for h in hits if h.category == "result"]
+        result = results[-1] if results else None
+        named = list(dict.fromkeys(h.key for h in self._product_hits(norm, hits)))
+        if any(h.category == "no_spray" for h in hits):
+            applied: list[str] = []
+        else:
+            applied = named or [a.product_id for a in subject.products if a.reaction == "accepted"]
+        return Outcome(
+            visit_id=subject.id, date=self._day(norm, hits, today), officer_id=officer_id,
+            farmer_id=subject.farmer_id or "", village=subject.village or "", crop=subject.crop or "",
+            issue=subject.issue, products=applied, result=result, note=_note(text),
+        )
+
+
+def _sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
+
+
+def _bounds(text: str, position: int) -> tuple[int, int]:
+    starts = [m.end() for m in _CLAUSE_END.finditer(text) if m.end() <= position]
+    ends = [m.start() for m in _CLAUSE_END.finditer(text) if m.start() >= position]
+    return (starts[-1] if starts else 0, ends[0] if ends else len(text))
+
+
+def _nearest(text: str, products: list[Hit], cue: Hit) -> str | None:
+    """Return the product a reaction or objection is about: in its clause first, else the last one named."""
+    low, high = _bounds(text, cue.start)
+    same = [p for p in products if low <= p.start < high]
+    before = [p for p in same if p.start < cue.start]
+    if before:
+        return before[-1].key
+    if same:
+        return same[0].key
+    earlier = [p for p in products if p.start < cue.start]
+    return earlier[-1].key if earlier else None
+
+
+def _note(text: str) -> str | None:
+    """Keep the officer's own words when they are English; Telugu notes live in the structured fields."""
+    cleaned = " ".join(text.split())
+    if not cleaned or has_telugu(cleaned):
+        return None
+    return cleaned[:_MAX_NOTE]

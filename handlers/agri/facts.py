@@ -1,0 +1,84 @@
+"""Recalled memories read back as the visits and outcomes they were written from (via their metadata)."""
+
+from dataclasses import dataclass, field
+from datetime import date
+
+from memory import Recalled
+
+
+def _ids(value: str | None) -> list[str]:
+    return [v for v in (value or "").split(",") if v]
+
+
+@dataclass(frozen=True)
+class VisitFact:
+    day: date
+    document_id: str
+    visit_id: str
+    farmer_id: str
+    village: str
+    crop: str
+    issue: str
+    severity_pct: int | None
+    accepted: list[str]
+    rejected: list[str]
+    undecided: list[str]
+    objections: dict[str, str]
+    neighbour: bool
+
+
+@dataclass(frozen=True)
+class OutcomeFact:
+    day: date
+    document_id: str
+    visit_id: str
+    farmer_id: str
+    village: str
+    crop: str
+    issue: str
+    result: str
+    applied: list[str]
+    note: str
+
+
+@dataclass
+class Facts:
+    """The structured content of a set of memories; memories without our metadata are counted, not read."""
+
+    visits: list[VisitFact] = field(default_factory=list)
+    outcomes: list[OutcomeFact] = field(default_factory=list)
+    unreadable: int = 0
+
+    @property
+    def dates(self) -> set[date]:
+        return {f.day for f in self.visits} | {f.day for f in self.outcomes}
+
+
+def read_facts(memories: list[Recalled]) -> Facts:
+    """Return the visits and outcomes behind recalled memories, one per document, in date order."""
+    facts = Facts()
+    seen: set[str] = set()
+    for memory in memories:
+        meta = memory.metadata
+        doc = memory.document_id or ""
+        if memory.event_date is None or not doc or doc in seen or meta.get("kind") not in ("visit", "outcome"):
+            facts.unreadable += 0 if doc in seen else 1
+            continue
+        seen.add(doc)
+        common = {"day": memory.event_date, "document_id": doc, "visit_id": meta.get("visit_id", ""),
+                  "farmer_id": meta.get("farmer_id", ""), "village": meta.get("village", ""),
+                  "crop": meta.get("crop", ""), "issue": meta.get("issue", "")}
+        if meta["kind"] == "visit":
+            pct = meta.get("severity_pct", "")
+            objections = dict(pair.split("=", 1) for pair in _ids(meta.get("objections")) if "=" in pair)
+            facts.visits.append(VisitFact(
+                **common, severity_pct=int(pct) if pct.isdigit() else None, accepted=_ids(meta.get("accepted")),
+                rejected=_ids(meta.get("rejected")), undecided=_ids(meta.get("undecided")),
+                objections=objections, neighbour=meta.get("neighbour") == "yes",
+            ))
+        else:
+            facts.outcomes.append(OutcomeFact(**common, result=meta.get("result", ""),
+                                              applied=_ids(meta.get("applied")), note=meta.get("note", "")))
+    facts.visits.sort(key=lambda f: f.day)
+    facts.outcomes.sort(key=lambda f: f.day)
+    return facts

@@ -1,0 +1,165 @@
+"""Village insights: reflect with the village tag when the memory server can reflect; otherwise a
+deterministic aggregation of recalled visits and outcomes. Every point cites the dates behind it."""
+
+import asyncio
+import logging
+from collections import Counter, defaultdict
+from datetime import date, timedelta
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from bot.i18n import show_date, text
+from bot.prompts import render
+from handlers.agri.facts import Facts, read_facts
+from handlers.agri.guardrails import strip_unknown_dates
+from handlers.agri.register import FieldBook
+from memory import MemoryClient, MemoryUnavailable, RecallRequest, ReflectAnswer, tags
+
+log = logging.getLogger(__name__)
+
+QUESTIONS = ("works", "objections", "watch")
+WATCH_DAYS = 30
+MAX_DATES = 4
+
+
+class Insights(BaseModel):
+    village: str
+    as_of: date
+    source: Literal["reflect", "aggregate", "none"]
+    works: list[str] = Field(default_factory=list)
+    objections: list[str] = Field(default_factory=list)
+    watch: list[str] = Field(default_factory=list)
+    recalled: int = 0
+    unverified: list[str] = Field(default_factory=list)
+
+
+class Aggregator:
+    """Counts what the village's memories say, in one language."""
+
+    def __init__(self, book: FieldBook, facts: Facts, lang: str, as_of: date) -> None:
+        self.book, self.facts, self.lang, self.as_of = book, facts, lang, as_of
+
+    def t(self, key: str, **values: object) -> str:
+        return text(self.lang, f"agri.{key}", **values)
+
+    def days(self, days: list[date]) -> str:
+        return ", ".join(show_date(self.lang, d) for d in sorted(set(days), reverse=True)[:MAX_DATES])
+
+    def product(self, pid: str) -> str:
+        product = self.book.products.get(pid)
+        return f"{product.name} ({pid})" if product else pid
+
+    def works(self) -> list[str]:
+        counts = Counter(v.issue for v in self.facts.visits if v.issue)
+        if not counts:
+            return []
+        issue, seen = counts.most_common(1)[0]
+        lines = [self.t("insight_top_problem", issue=self.book.issue_name(issue, self.lang), count=seen,
+                        dates=self.days([v.day for v in self.facts.visits if v.issue == issue]))]
+        by_product: dict[str, dict[str, list[date]]] = defaultdict(lambda: defaultdict(list))
+        for outcome in self.facts.outcomes:
+            if outcome.issue == issue:
+                for pid in outcome.applied:
+                    by_product[pid][outcome.result].append(outcome.day)
+        ranked = sorted(by_product.items(), key=lambda kv: (-len(kv[1].get("controlled", [])), kv[0]))
+        for pid, results in ranked:
+            parts = [self.t("insight_result_count", result=self.t(f"result_{r}"), count=len(d), dates=self.days(d))
+                     for r, d in sorted(results.items(), key=lambda kv: -len(kv[1]))]
+            lines.append(f"{self.product(pid)}: {'; '.join(parts)}")
+        untreated = [o.day for o in self.facts.outcomes if o.issue == issue and not o.applied]
+        if untreated:
+            lines.append(self.t("insight_untreated", count=len(untreated), dates=self.days(untreated)))
+        return lines
+
+    def objections(self) -> list[str]:
+        lines = []
+        refusals: dict[tuple[str, str], list[date]] = defaultdict(list)
+        for visit in self.facts.visits:
+            for pid in visit.rejected:
+                refusals[(pid, visit.objections.get(pid, "none"))].append(visit.day)
+        for (pid, objection), days in sorted(refusals.items(), key=lambda kv: -len(kv[1])):
+            reason = self.t(f"objection_{objection}") if objection != "none" else "-"
+            lines.append(self.t("insight_refused", product=self.product(pid), count=len(days), reason=reason,
+                                dates=self.days(days)))
+        for neighbour, key in ((True, "insight_with_neighbour"), (False, "insight_without_neighbour")):
+            pitched = [v for v in self.facts.visits if v.neighbour == neighbour and (v.accepted or v.rejected or v.undecided)]
+            if pitched:
+                took = [v for v in pitched if v.accepted]
+                lines.append(self.t(key, accepted=len(took), pitched=len(pitched),
+                                    dates=self.days([v.day for v in took] or [v.day for v in pitched])))
+        return lines
+
+    def watch(self) -> list[str]:
+        since = self.as_of - timedelta(days=WATCH_DAYS)
+        recent: dict[tuple[str, str], list[date]] = defaultdict(list)
+        farms: dict[tuple[str, str], set[str]] = defaultdict(set)
+        for visit in self.facts.visits:
+            if visit.issue and visit.day >= since:
+                recent[(visit.crop, visit.issue)].append(visit.day)
+                farms[(visit.crop, visit.issue)].add(visit.farmer_id)
+        lines = [self.t("insight_watch", crop=self.t(f"crop_{crop}"), issue=self.book.issue_name(issue, self.lang),
+                        farms=len(farms[(crop, issue)]), dates=self.days(days))
+                 for (crop, issue), days in sorted(recent.items(), key=lambda kv: -len(kv[1]))]
+        return lines or [self.t("insight_watch_quiet", days=WATCH_DAYS)]
+
+
+async def _reflect_all(memory: MemoryClient, bank: str, village_tag: str, village_name: str) -> list[ReflectAnswer]:
+    first = await memory.reflect(bank, render("agri", "insight_works", village=village_name).system,
+                                 tags=[village_tag], tags_match="any_strict")
+    if not first.available:
+        return [first]
+    rest = await asyncio.gather(*(
+        memory.reflect(bank, render("agri", f"insight_{q}", village=village_name).system, tags=[village_tag],
+                       tags_match="any_strict") for q in QUESTIONS[1:]))
+    return [first, *rest]
+
+
+async def village_insights(memory: MemoryClient, bank: str, book: FieldBook, village_slug: str, as_of: date,
+                           lang: str = "en") -> Insights:
+    """Return what works, how objections go and what to watch in one village, each point dated."""
+    village = book.villages[village_slug]
+    village_tag = tags.village(village_slug)
+    query = render("agri", "recall_village", village=village.name).system
+    try:
+        recalled, answers = await asyncio.gather(
+            memory.recall(bank, RecallRequest(query=query, tags=[village_tag], tags_match="all_strict",
+                                              as_of=as_of, max_tokens=12000)),
+            _reflect_all(memory, bank, village_tag, village.name),
+        )
+    except MemoryUnavailable:
+        log.warning("memory unavailable for village insights")
+        return Insights(village=village_slug, as_of=as_of, source="none")
+    facts = read_facts(recalled)
+    if answers and all(a.available and a.text for a in answers):
+        unverified: list[str] = []
+        checked = []
+        for answer in answers:
+            result = strip_unknown_dates(answer.text or "", facts.dates, text(lang, "agri.date_removed"))
+            unverified += result.removed
+            checked.append([result.text])
+        return Insights(village=village_slug, as_of=as_of, source="reflect", works=checked[0],
+                        objections=checked[1], watch=checked[2], recalled=len(recalled), unverified=unverified)
+    agg = Aggregator(book, facts, lang, as_of)
+    return Insights(village=village_slug, as_of=as_of, source="aggregate", works=agg.works(),
+                    objections=agg.objections(), watch=agg.watch(), recalled=len(recalled))
+
+
+def insights_text(book: FieldBook, insights: Insights, lang: str) -> str:
+    """Return the insights as one message."""
+
+    def t(key: str, **values: object) -> str:
+        return text(lang, f"agri.{key}", **values)
+
+    lines = [t("insights_header", village=book.village_name(insights.village, lang),
+               as_of=show_date(lang, insights.as_of), source=t(f"insights_source_{insights.source}"))]
+    if insights.source == "none":
+        lines.append(t("memory_unavailable"))
+        return "\n".join(lines)
+    for section in QUESTIONS:
+        lines.append(t(f"insights_{section}"))
+        lines += [f"• {point}" for point in getattr(insights, section)] or [f"• {t('insights_nothing')}"]
+    if insights.unverified:
+        lines.append(t("brief_unverified"))
+        lines += [f"• {u}" for u in insights.unverified]
+    return "\n".join(lines)

@@ -1,0 +1,145 @@
+"""The field pack's domain: catalogue, registers, and the visit and outcome records it confirms and retains."""
+
+from datetime import date
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+Tier = Literal["budget", "standard", "premium"]
+Reaction = Literal["accepted", "rejected", "undecided"]
+Objection = Literal["price", "doubt", "wait", "availability"]
+Severity = Literal["low", "medium", "high"]
+Stage = Literal["nursery", "vegetative", "flowering", "fruiting", "harvest"]
+Result = Literal["controlled", "partial", "no_effect", "worse"]
+
+
+class Product(BaseModel):
+    """One catalogue product with its label dosage per crop: the only products and doses the bot may name."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str = Field(pattern=r"^P\d{3}$")
+    name: str
+    active_ingredient: str
+    kind: str
+    tier: Tier
+    price_rs: int = Field(gt=0)
+    pack_size: str
+    dosage: dict[str, str]
+    """Crop slug -> label dose, e.g. {"chilli": "500 g/acre"}."""
+    problems: list[str]
+    """Issue ids the label covers."""
+    aliases: list[str] = Field(default_factory=list)
+
+    def price_text(self) -> str:
+        return f"Rs {self.price_rs:,} per {self.pack_size}"
+
+
+class Issue(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    name: str
+    name_te: str
+    crops: list[str]
+    followup_days: int | None = None
+    """Days until the outcome follow-up; None uses the catalogue default."""
+
+
+class IssueBook(BaseModel):
+    default_followup_days: int = Field(default=21, gt=0)
+    issues: list[Issue]
+
+
+class Village(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    slug: str = Field(pattern=r"^[a-z0-9-]+$")
+    name: str
+    name_te: str
+    mandal: str
+
+
+class Farmer(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    id: str = Field(pattern=r"^F\d{3}$")
+    name: str
+    name_te: str
+    village: str
+    crops: list[str] = Field(min_length=1)
+    acres: float = Field(gt=0)
+
+
+class Officer(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    name: str
+    territories: list[str]
+
+
+class Advice(BaseModel):
+    """One product offered on a visit and how the farmer took it."""
+
+    product_id: str = Field(pattern=r"^P\d{3}$")
+    reaction: Reaction = "undecided"
+    objection: Objection | None = None
+
+
+class Visit(BaseModel):
+    """A field visit as confirmed by the officer: what was seen, what was advised, how it was received."""
+
+    id: str = Field(pattern=r"^[A-Za-z0-9-]+$")
+    date: date
+    officer_id: str
+    farmer_id: str | None = None
+    village: str | None = None
+    crop: str | None = None
+    stage: Stage | None = None
+    issue: str | None = None
+    severity: Severity | None = None
+    severity_pct: int | None = Field(default=None, ge=0, le=100)
+    products: list[Advice] = Field(default_factory=list)
+    neighbour_evidence: bool = False
+    """The pitch came with a neighbour's result (what Chevella farmers respond to)."""
+    next_step: str | None = None
+    note: str | None = None
+
+    @property
+    def reaction(self) -> Reaction | None:
+        """Return the farmer's overall reaction: accepted if anything was taken up."""
+        reactions = {a.reaction for a in self.products}
+        for choice in ("accepted", "rejected", "undecided"):
+            if choice in reactions:
+                return choice  # type: ignore[return-value]
+        return None
+
+    @property
+    def objection(self) -> Objection | None:
+        return next((a.objection for a in self.products if a.objection), None)
+
+
+class Outcome(BaseModel):
+    """How the crop responded to a visit's advice, recorded weeks later and linked to that visit."""
+
+    visit_id: str = Field(pattern=r"^[A-Za-z0-9-]+$")
+    date: date
+    officer_id: str
+    farmer_id: str
+    village: str
+    crop: str
+    issue: str | None = None
+    products: list[str] = Field(default_factory=list)
+    """Product ids the farmer actually applied."""
+    result: Result | None = None
+    """None until the officer says how the crop responded; a card cannot be saved without it."""
+    note: str | None = None
+
+    @field_validator("products")
+    @classmethod
+    def _catalogue_ids(cls, value: list[str]) -> list[str]:
+        for product_id in value:
+            if not (len(product_id) == 4 and product_id[0] == "P" and product_id[1:].isdigit()):
+                raise ValueError(f"not a catalogue id: {product_id}")
+        return value

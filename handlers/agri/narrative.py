@@ -1,0 +1,164 @@
+"""Visits and outcomes as memories: a plain-English narrative a person would write, four-way tags, the
+real event date, and structured metadata so briefs can be composed from what recall returns."""
+
+from datetime import date, datetime, time
+
+from handlers.agri.models import Outcome, Visit
+from handlers.agri.register import FieldBook
+from memory import MemoryItem, ids, tags
+from memory.asof import IST
+
+_OBJECTION_TEXT = {
+    "price": "price too high",
+    "doubt": "doubts that it works",
+    "wait": "wants to wait and see",
+    "availability": "not available locally",
+}
+_RESULT_TEXT = {
+    "controlled": "was controlled",
+    "partial": "was partly controlled",
+    "no_effect": "did not respond",
+    "worse": "got worse",
+}
+
+
+def event_time(day: date) -> datetime:
+    """Return the time a field event is stamped with: mid-morning in India on its real date."""
+    return datetime.combine(day, time(10, 0), IST)
+
+
+def visit_tags(visit: Visit, kind: str = "visit") -> list[str]:
+    assert visit.farmer_id and visit.village and visit.crop
+    return [tags.farmer(visit.farmer_id), tags.village(visit.village), tags.crop(visit.crop),
+            tags.officer(visit.officer_id), tags.kind(kind)]
+
+
+def _product_phrase(book: FieldBook, product_id: str, crop: str) -> str:
+    product = book.products[product_id]
+    dose = product.dosage.get(crop)
+    dose_text = f", label dose {dose} for {crop}" if dose else ""
+    return f"{product.name} ({product.id}, {product.tier} tier, {product.price_text()}{dose_text})"
+
+
+def visit_narrative(book: FieldBook, visit: Visit) -> str:
+    """Return the visit as a short report in plain English."""
+    farmer = book.farmers[visit.farmer_id or ""]
+    village = book.villages[visit.village or ""]
+    crop = visit.crop or "crop"
+    parts = [f"Field visit on {visit.date.isoformat()} to {farmer.name} ({farmer.id}) in {village.name} "
+             f"by officer {book.officer_name(visit.officer_id)} ({visit.officer_id})."]
+    stage = f", at the {visit.stage} stage" if visit.stage else ""
+    parts.append(f"Crop: {crop}{stage}.")
+    if visit.issue:
+        extent = f", about {visit.severity_pct}% of plants affected" if visit.severity_pct is not None else ""
+        severity = f" ({visit.severity})" if visit.severity else ""
+        parts.append(f"Problem: {book.issue_name(visit.issue)}{severity}{extent}.")
+    for advice in visit.products:
+        parts.append(f"Advised {_product_phrase(book, advice.product_id, crop)}.")
+        if advice.objection:
+            parts.append(f"Farmer objected: {_OBJECTION_TEXT[advice.objection]}.")
+        if advice.reaction == "accepted":
+            parts.append(f"Farmer accepted {book.products[advice.product_id].name}.")
+        elif advice.reaction == "rejected":
+            parts.append(f"Farmer rejected {book.products[advice.product_id].name}.")
+        else:
+            parts.append(f"Farmer has not decided on {book.products[advice.product_id].name}.")
+    if visit.neighbour_evidence:
+        parts.append("The pitch came with a neighbour's result.")
+    if visit.note:
+        parts.append(f"Note: {visit.note.rstrip('.')}.")
+    if visit.next_step:
+        parts.append(f"Next step: {visit.next_step.rstrip('.')}.")
+    return " ".join(parts)
+
+
+def visit_metadata(visit: Visit) -> dict[str, str]:
+    """Return the structured facts of a visit as string metadata (composition reads these back)."""
+
+    def ids_with(reaction: str) -> str:
+        return ",".join(a.product_id for a in visit.products if a.reaction == reaction)
+
+    return {
+        "kind": "visit",
+        "visit_id": visit.id,
+        "farmer_id": visit.farmer_id or "",
+        "village": visit.village or "",
+        "crop": visit.crop or "",
+        "officer_id": visit.officer_id,
+        "issue": visit.issue or "",
+        "severity": visit.severity or "",
+        "severity_pct": "" if visit.severity_pct is None else str(visit.severity_pct),
+        "accepted": ids_with("accepted"),
+        "rejected": ids_with("rejected"),
+        "undecided": ids_with("undecided"),
+        "objections": ",".join(f"{a.product_id}={a.objection}" for a in visit.products if a.objection),
+        "neighbour": "yes" if visit.neighbour_evidence else "no",
+    }
+
+
+def visit_memory(book: FieldBook, visit: Visit) -> MemoryItem:
+    """Return the memory Save retains for a confirmed visit."""
+    return MemoryItem(
+        content=visit_narrative(book, visit),
+        event_time=event_time(visit.date),
+        context="field visit",
+        document_id=ids.visit(visit.id),
+        tags=visit_tags(visit),
+        metadata=visit_metadata(visit),
+        observation_scopes="per_tag",
+    )
+
+
+def outcome_narrative(book: FieldBook, outcome: Outcome, visit_date: date | None) -> str:
+    farmer = book.farmers[outcome.farmer_id]
+    village = book.villages[outcome.village]
+    if outcome.result is None:
+        raise ValueError("an outcome needs a result before it is retained")
+    when = f"the {visit_date.isoformat()} visit" if visit_date else "the visit"
+    problem = book.issue_name(outcome.issue) if outcome.issue else "problem"
+    parts = [f"Crop outcome on {outcome.date.isoformat()} for {farmer.name} ({farmer.id}) in {village.name}, "
+             f"following up {when} ({outcome.visit_id}); recorded by officer "
+             f"{book.officer_name(outcome.officer_id)} ({outcome.officer_id})."]
+    if outcome.products:
+        used = ", ".join(f"{book.products[p].name} ({p})" for p in outcome.products)
+        parts.append(f"The {outcome.crop} {problem} {_RESULT_TEXT[outcome.result]} after {used}.")
+    else:
+        parts.append(f"Nothing advised was applied; the {outcome.crop} {problem} {_RESULT_TEXT[outcome.result]}.")
+    if outcome.note:
+        parts.append(f"Result: {outcome.note.rstrip('.')}.")
+    return " ".join(parts)
+
+
+def outcome_memory(book: FieldBook, outcome: Outcome, visit_date: date | None = None) -> MemoryItem:
+    """Return the memory of an outcome, linked to its visit by id."""
+    return MemoryItem(
+        content=outcome_narrative(book, outcome, visit_date),
+        event_time=event_time(outcome.date),
+        context="crop outcome",
+        document_id=ids.outcome(outcome.visit_id),
+        tags=[tags.farmer(outcome.farmer_id), tags.village(outcome.village), tags.crop(outcome.crop),
+              tags.officer(outcome.officer_id), tags.kind("outcome")],
+        metadata={
+            "kind": "outcome",
+            "visit_id": outcome.visit_id,
+            "visit_date": visit_date.isoformat() if visit_date else "",
+            "farmer_id": outcome.farmer_id,
+            "village": outcome.village,
+            "crop": outcome.crop,
+            "officer_id": outcome.officer_id,
+            "issue": outcome.issue or "",
+            "result": outcome.result or "",
+            "applied": ",".join(outcome.products),
+            "note": outcome.note or "",
+        },
+        observation_scopes="per_tag",
+    )
+
+
+def season_memories(book: FieldBook) -> list[MemoryItem]:
+    """Return every seeded visit and outcome as memories, in date order."""
+    season = book.season
+    dates = {v.id: v.date for v in season.visits}
+    items = [visit_memory(book, v) for v in season.visits]
+    items += [outcome_memory(book, o, dates.get(o.visit_id)) for o in season.outcomes]
+    return sorted(items, key=lambda i: i.event_time)

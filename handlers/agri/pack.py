@@ -1,0 +1,277 @@
+"""The field pack: capture a visit (voice or typed) -> confirm -> retain; brief before a visit; ask for the
+outcome weeks later; village insights. Handlers stay thin: the work is in the modules they call."""
+
+import json
+import logging
+import shutil
+from datetime import date
+
+from pydantic import BaseModel
+
+from bot.audio import AudioRejected, prepare_voice
+from bot.i18n import show_date, text
+from bot.messages import Button, Media, Reply
+from bot.registry import User
+from bot.scheduler import FollowUp
+from handlers.agri.brief import build_brief
+from handlers.agri.cards import OutcomeCard, VisitCard
+from handlers.agri.extract import FieldReader
+from handlers.agri.insights import insights_text, village_insights
+from handlers.agri.models import Farmer, Visit
+from handlers.agri.narrative import season_memories
+from handlers.agri.register import SEED_DIR, FieldBook
+from handlers.agri.render import brief_text
+from handlers.agri.structure import structure_outcome, structure_visit
+from handlers.agri.textmatch import parse_day
+from handlers.agri.demo import run_demo
+from handlers.base import CommandInfo, Pack, SeedReport, Services, Turn, Write
+from handlers.cards import CardSpec, open_card
+from memory import BankProfile
+from memory.asof import IST
+
+log = logging.getLogger(__name__)
+
+AWAITING_OUTCOME = "agri.awaiting_outcome"
+PENDING_VOICE = "agri.pending_voice"
+ANSWER_PREFIX = "ag:o:"
+MAX_VOICE_SECONDS = 300.0
+
+
+class _BankFile(BaseModel):
+    mission: str
+    directives: dict[str, str]
+
+
+class BriefArgs(BaseModel):
+    farmer_query: str
+    as_of: date | None
+    memory_on: bool
+
+
+def parse_brief_args(args: str, year: int) -> BriefArgs:
+    """Split `/brief <farmer> [date] [off]` into its parts."""
+    words = args.split()
+    memory_on = not any(w.lower() in ("off", "--no-memory", "nomemory") for w in words)
+    words = [w for w in words if w.lower() not in ("off", "on", "--no-memory", "nomemory")]
+    as_of = None
+    rest = []
+    for word in words:
+        day = parse_day(word, year) if any(c.isdigit() for c in word) and not word.upper().startswith("F") else None
+        if day is not None:
+            as_of = day
+        else:
+            rest.append(word)
+    return BriefArgs(farmer_query=" ".join(rest), as_of=as_of, memory_on=memory_on)
+
+
+class AgriPack(Pack):
+    """Field memory for agri-input officers."""
+
+    name = "agri"
+
+    def __init__(self, services: Services, book: FieldBook | None = None) -> None:
+        super().__init__(services)
+        self.book = book or FieldBook()
+        self.reader = FieldReader(self.book)
+        self._cards: dict[str, CardSpec] = {"visit": VisitCard(self.reader), "outcome": OutcomeCard(self.reader)}
+        if services.scheduler is not None:
+            services.scheduler.register(self.name, self.compose_followup)
+
+    def commands(self) -> list[CommandInfo]:
+        return [CommandInfo(command=c, description_key=f"agri.cmd_{c}")
+                for c in ("brief", "followups", "insights", "farmers")]
+
+    def bank_profile(self, bank_id: str) -> BankProfile:
+        data = _BankFile.model_validate_json((SEED_DIR / "bank.json").read_text(encoding="utf-8"))
+        return BankProfile(bank_id=bank_id, mission=data.mission, directives=data.directives)
+
+    def card_specs(self) -> dict[str, CardSpec]:
+        return self._cards
+
+    def today(self) -> date:
+        return self.services.clock().astimezone(IST).date()
+
+    def _officer(self, user: User) -> str:
+        return user.officer_id or user.user_id
+
+    def may_see(self, user: User, farmer: Farmer) -> bool:
+        return user.role == "admin" or farmer.village in user.territories
+
+    async def on_command(self, turn: Turn, command: str, args: str) -> list[Reply] | None:
+        if command == "brief":
+            return await self._brief(turn, args)
+        if command == "followups":
+            return self._followups(turn)
+        if command == "insights":
+            return await self._insights(turn, args)
+        if command == "farmers":
+            return self._farmers(turn)
+        return None
+
+    async def _brief(self, turn: Turn, args: str) -> list[Reply]:
+        """Answer /brief <farmer> [date] [off]."""
+        parsed = parse_brief_args(args, self.today().year)
+        if not parsed.farmer_query:
+            return [Reply(text=turn.t("agri.brief_usage"))]
+        farmer = self.reader.farmer_in(parsed.farmer_query, turn.user.territories)
+        if farmer is None:
+            return [Reply(text=turn.t("agri.farmer_unknown", query=parsed.farmer_query))]
+        if not self.may_see(turn.user, farmer):
+            log.info("refused a brief outside the officer's territory")
+            return [Reply(text=turn.t("agri.not_your_farmer", farmer=farmer.name))]
+        brief = await build_brief(self.services.memory, turn.bank_id, self.book, farmer,
+                                  parsed.as_of or self.today(), parsed.memory_on, turn.lang, self.services.chat)
+        return [Reply(text=brief_text(self.book, brief, turn.lang))]
+
+    def _followups(self, turn: Turn) -> list[Reply]:
+        """List the officer's pending follow-ups, each with a button to answer it now."""
+        scheduler = self.services.scheduler
+        pending = scheduler.pending(turn.user.user_id, self.name) if scheduler else []
+        if not pending:
+            return [Reply(text=turn.t("agri.followups_none"))]
+        lines, buttons = [turn.t("agri.followups_header", count=len(pending))], []
+        for followup in pending:
+            visit = Visit.model_validate_json(followup.subject["visit"])
+            lines.append(turn.t("agri.followups_item", farmer=self.book.farmer_name(visit.farmer_id, turn.lang),
+                                crop=turn.t(f"agri.crop_{visit.crop}"), visit_date=show_date(turn.lang, visit.date),
+                                due=show_date(turn.lang, followup.due_at.astimezone(IST).date()),
+                                status=turn.t(f"agri.followup_status_{followup.status}")))
+            buttons.append([Button(label=turn.t("agri.button_answer_for", farmer=self.book.farmer_name(visit.farmer_id, turn.lang)),
+                                   data=f"{ANSWER_PREFIX}{followup.followup_id}")])
+        return [Reply(text="\n".join(lines), buttons=buttons)]
+
+    async def _insights(self, turn: Turn, args: str) -> list[Reply]:
+        slug = self.reader.village_in(args) if args.strip() else None
+        if slug is None:
+            return [Reply(text=turn.t("agri.insights_usage"))]
+        if turn.user.role != "admin" and slug not in turn.user.territories:
+            return [Reply(text=turn.t("agri.not_your_village", village=self.book.village_name(slug, turn.lang)))]
+        found = await village_insights(self.services.memory, turn.bank_id, self.book, slug, self.today(), turn.lang)
+        return [Reply(text=insights_text(self.book, found, turn.lang))]
+
+    def _farmers(self, turn: Turn) -> list[Reply]:
+        mine = [f for f in self.book.farmers.values() if self.may_see(turn.user, f)]
+        lines = [turn.t("agri.farmers_header", count=len(mine))]
+        lines += [f"{f.id} {self.book.farmer_name(f.id, turn.lang)} · {self.book.village_name(f.village, turn.lang)} · "
+                  f"{', '.join(turn.t(f'agri.crop_{c}') for c in f.crops)}" for f in mine]
+        return [Reply(text="\n".join(lines))]
+
+    async def on_text(self, turn: Turn, body: str) -> list[Reply]:
+        awaiting = self.services.state.pref(turn.user.user_id, AWAITING_OUTCOME)
+        if awaiting:
+            answered = await self._outcome(turn, awaiting, body)
+            if answered is not None:
+                return answered
+        return await self._visit(turn, body)
+
+    async def _visit(self, turn: Turn, note: str, heard: bool = False) -> list[Reply]:
+        """Structure a visit note and show it as a card."""
+        structured = await structure_visit(self.services.chat, self.reader, note, self._officer(turn.user),
+                                           self.today(), turn.user.territories)
+        visit = structured.visit
+        if not (visit.farmer_id or visit.crop or visit.products or visit.issue):
+            return [Reply(text=turn.t("agri.not_a_note"))]
+        if visit.farmer_id and not self.may_see(turn.user, self.book.farmers[visit.farmer_id]):
+            return [Reply(text=turn.t("agri.not_your_farmer", farmer=self.book.farmer_name(visit.farmer_id)))]
+        payload = {"visit": visit.model_dump(mode="json"), "territories": turn.user.territories,
+                   "extractor": structured.extractor, "lang": turn.lang, "today": self.today().isoformat()}
+        intro = [turn.t("agri.heard", transcript=note)] if heard else []
+        if structured.model_failed:
+            intro.append(turn.t("agri.model_failed_rules"))
+        intro.append(turn.t("agri.visit_intro"))
+        return [open_card(turn, self._cards["visit"], payload, intro="\n".join(intro))]
+
+    async def _outcome(self, turn: Turn, followup_id: str, answer: str, heard: bool = False) -> list[Reply] | None:
+        """Turn an answer to a follow-up into an outcome card; None when the follow-up is gone."""
+        self.services.state.set_pref(turn.user.user_id, AWAITING_OUTCOME, "")
+        scheduler = self.services.scheduler
+        followup = scheduler.get(followup_id) if scheduler else None
+        if followup is None or followup.user_id != turn.user.user_id or followup.status == "answered":
+            return None
+        visit = Visit.model_validate_json(followup.subject["visit"])
+        structured = await structure_outcome(self.services.chat, self.reader, answer, visit,
+                                             self._officer(turn.user), self.today())
+        payload = {"outcome": structured.outcome.model_dump(mode="json"), "visit": visit.model_dump(mode="json"),
+                   "followup_id": followup_id, "extractor": structured.extractor, "lang": turn.lang,
+                   "today": self.today().isoformat()}
+        intro = [turn.t("agri.heard", transcript=answer)] if heard else []
+        if structured.model_failed:
+            intro.append(turn.t("agri.model_failed_rules"))
+        return [open_card(turn, self._cards["outcome"], payload, intro="\n".join(intro) or None)]
+
+    async def on_media(self, turn: Turn, media: Media) -> list[Reply]:
+        if media.kind not in ("voice", "audio"):
+            return [Reply(text=turn.t("agri.media_unsupported"))]
+        speech = self.services.speech
+        if speech is None:
+            self._keep_voice(turn, media)
+            return [Reply(text=turn.t("agri.voice_no_key"))]
+        settings = self.services.settings
+        try:
+            prepared = prepare_voice(media.path, settings.state_dir / "agri-audio", settings.max_media_bytes,
+                                     MAX_VOICE_SECONDS)
+        except AudioRejected as exc:
+            return [Reply(text=turn.t("agri.voice_rejected", reason=str(exc)))]
+        try:
+            # Groq being down raises ChatUnavailable: the intake store keeps the note and retries it later.
+            transcript = await speech.transcribe(prepared, language=turn.lang)
+        finally:
+            prepared.path.unlink(missing_ok=True)
+        if not transcript.text:
+            return [Reply(text=turn.t("agri.voice_empty"))]
+        awaiting = self.services.state.pref(turn.user.user_id, AWAITING_OUTCOME)
+        if awaiting:
+            answered = await self._outcome(turn, awaiting, transcript.text, heard=True)
+            if answered is not None:
+                return answered
+        return await self._visit(turn, transcript.text, heard=True)
+
+    def _keep_voice(self, turn: Turn, media: Media) -> None:
+        """Keep a voice note that could not be transcribed, so it is not lost (its path goes in state)."""
+        folder = self.services.settings.state_dir / "agri-voice"
+        folder.mkdir(parents=True, exist_ok=True)
+        target = folder / f"{turn.user.user_id}-{turn.incoming.delivery_id}{media.path.suffix or '.ogg'}"
+        shutil.copyfile(media.path, target)
+        kept = json.loads(self.services.state.pref(turn.user.user_id, PENDING_VOICE) or "[]")
+        kept.append(str(target))
+        self.services.state.set_pref(turn.user.user_id, PENDING_VOICE, json.dumps(kept))
+        log.info("kept an untranscribed voice note for %s", turn.user.user_id)
+
+    async def on_callback(self, turn: Turn, data: str) -> list[Reply]:
+        if not data.startswith(ANSWER_PREFIX) or self.services.scheduler is None:
+            return [Reply(text=turn.t("core.card_gone"))]
+        followup = self.services.scheduler.get(data[len(ANSWER_PREFIX):])
+        if followup is None or followup.user_id != turn.user.user_id or followup.status == "answered":
+            return [Reply(text=turn.t("core.card_gone"))]
+        self.services.state.set_pref(turn.user.user_id, AWAITING_OUTCOME, followup.followup_id)
+        return [Reply(text=self._question(followup, turn.lang, ask_now=True))]
+
+    def _question(self, followup: FollowUp, lang: str, ask_now: bool = False) -> str:
+        visit = Visit.model_validate_json(followup.subject["visit"])
+        products = ", ".join(self.book.products[a.product_id].name for a in visit.products) or text(lang, "agri.nothing_advised")
+        return text(lang, "agri.followup_answer_now" if ask_now else "agri.followup_question",
+                    farmer=self.book.farmer_name(visit.farmer_id, lang), village=self.book.village_name(visit.village, lang),
+                    crop=text(lang, f"agri.crop_{visit.crop}"), issue=self.book.issue_name(visit.issue, lang) or "-",
+                    products=products, date=show_date(lang, visit.date))
+
+    def compose_followup(self, followup: FollowUp, user: User) -> list[Reply]:
+        """Word a due follow-up for the officer and take their next message as its answer."""
+        lang = self.services.state.pref(user.user_id, "lang") or user.lang
+        self.services.state.set_pref(user.user_id, AWAITING_OUTCOME, followup.followup_id)
+        return [Reply(text=self._question(followup, lang), buttons=[[Button(
+            label=text(lang, "agri.button_answer"), data=f"{ANSWER_PREFIX}{followup.followup_id}")]])]
+
+    async def load_seeds(self, tenant: str) -> SeedReport:
+        """Retain the seeded season (visits and outcomes) into the tenant's bank; re-running replaces."""
+        bank = self.services.bank_of(tenant, self.name)
+        await self.services.memory.ensure_bank(self.bank_profile(bank))
+        items = season_memories(self.book)
+        report = await self.services.memory.retain(bank, items)
+        season = self.book.season
+        return SeedReport(bank_id=bank, retained=report.items,
+                          details={"visits": len(season.visits), "outcomes": len(season.outcomes)})
+
+    async def demo(self, tenant: str, write: Write) -> None:
+        """Show Ramesh's brief with memory OFF and ON side by side, and the brief as of 20 April."""
+        await run_demo(self.services.memory, self.services.bank_of(tenant, self.name), self.book,
+                       self.services.chat, write)

@@ -1,0 +1,168 @@
+"""The pack's reference data, loaded from seeds/agri/ and validated: catalogue, issues, villages, farmers, lexicon."""
+
+import json
+from functools import cached_property
+from pathlib import Path
+
+from pydantic import BaseModel, Field, model_validator
+
+from bot.paths import SEEDS_DIR
+from handlers.agri.models import Farmer, IssueBook, Issue, Officer, Outcome, Product, Village, Visit
+
+SEED_DIR = SEEDS_DIR / "agri"
+
+
+class Lexicon(BaseModel):
+    """Telugu, transliterated and English words for the things a field note talks about."""
+
+    crops: dict[str, list[str]]
+    issues: dict[str, list[str]]
+    generic_disease: list[str]
+    generic_pest: list[str]
+    objections: dict[str, list[str]]
+    reactions: dict[str, list[str]]
+    neighbour: list[str]
+    severity: dict[str, list[str]]
+    stages: dict[str, list[str]]
+    results: dict[str, list[str]]
+    no_spray: list[str]
+    next_step_cues: list[str]
+    yesterday: list[str]
+    today: list[str]
+
+
+class _Catalogue(BaseModel):
+    products: list[Product] = Field(min_length=1)
+
+
+class _Villages(BaseModel):
+    villages: list[Village]
+
+
+class _Farmers(BaseModel):
+    farmers: list[Farmer]
+
+
+class _Officers(BaseModel):
+    officers: list[Officer]
+
+
+class Season(BaseModel):
+    """The seeded season of visits and outcomes; every reference must resolve."""
+
+    visits: list[Visit]
+    outcomes: list[Outcome]
+
+    @model_validator(mode="after")
+    def _outcomes_follow_visits(self) -> "Season":
+        by_id = {v.id: v for v in self.visits}
+        if len(by_id) != len(self.visits):
+            raise ValueError("visit ids must be unique")
+        for outcome in self.outcomes:
+            visit = by_id.get(outcome.visit_id)
+            if visit is None or visit.farmer_id != outcome.farmer_id or outcome.date <= visit.date:
+                raise ValueError(f"outcome for {outcome.visit_id} does not follow its visit")
+        return self
+
+
+def _read(name: str, root: Path) -> str:
+    return (root / name).read_text(encoding="utf-8")
+
+
+def _jsonl(name: str, root: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in _read(name, root).splitlines() if line.strip()]
+
+
+class FieldBook:
+    """Everything the pack knows without memory: the catalogue and the registers, checked for consistency."""
+
+    def __init__(self, root: Path = SEED_DIR) -> None:
+        self.root = root
+        self.products = {p.id: p for p in _Catalogue.model_validate_json(_read("catalogue.json", root)).products}
+        self.issue_book = IssueBook.model_validate_json(_read("issues.json", root))
+        self.issues = {i.id: i for i in self.issue_book.issues}
+        self.villages = {v.slug: v for v in _Villages.model_validate_json(_read("villages.json", root)).villages}
+        self.farmers = {f.id: f for f in _Farmers.model_validate_json(_read("farmers.json", root)).farmers}
+        self.officers = {o.id: o for o in _Officers.model_validate_json(_read("officers.json", root)).officers}
+        self.lexicon = Lexicon.model_validate_json(_read("lexicon.json", root))
+        self._check()
+
+    def _check(self) -> None:
+        crops = set(self.lexicon.crops)
+        for farmer in self.farmers.values():
+            if farmer.village not in self.villages or not set(farmer.crops) <= crops:
+                raise ValueError(f"farmer {farmer.id} names an unknown village or crop")
+        for product in self.products.values():
+            if not set(product.dosage) <= crops or not set(product.problems) <= set(self.issues):
+                raise ValueError(f"product {product.id} names an unknown crop or problem")
+        if set(self.lexicon.issues) != set(self.issues):
+            raise ValueError("the lexicon and the issue book must cover the same issues")
+
+    @cached_property
+    def season(self) -> Season:
+        """Return the seeded season, validated against the registers."""
+        season = Season(visits=_jsonl("visits.jsonl", self.root), outcomes=_jsonl("outcomes.jsonl", self.root))
+        for visit in season.visits:
+            self.check_visit(visit)
+        return season
+
+    def check_visit(self, visit: Visit) -> None:
+        """Raise ValueError when a visit names something outside the registers or the catalogue."""
+        if visit.farmer_id is not None and visit.farmer_id not in self.farmers:
+            raise ValueError(f"unknown farmer {visit.farmer_id}")
+        if visit.village is not None and visit.village not in self.villages:
+            raise ValueError(f"unknown village {visit.village}")
+        if visit.crop is not None and visit.crop not in self.lexicon.crops:
+            raise ValueError(f"unknown crop {visit.crop}")
+        if visit.issue is not None and visit.issue not in self.issues:
+            raise ValueError(f"unknown issue {visit.issue}")
+        for advice in visit.products:
+            if advice.product_id not in self.products:
+                raise ValueError(f"{advice.product_id} is not in the catalogue")
+
+    def issue(self, issue_id: str | None) -> Issue | None:
+        return self.issues.get(issue_id) if issue_id else None
+
+    def issue_name(self, issue_id: str | None, lang: str = "en") -> str:
+        issue = self.issue(issue_id)
+        if issue is None:
+            return issue_id or ""
+        return issue.name_te if lang == "te" else issue.name
+
+    def farmer_name(self, farmer_id: str | None, lang: str = "en") -> str:
+        farmer = self.farmers.get(farmer_id or "")
+        if farmer is None:
+            return farmer_id or ""
+        return farmer.name_te if lang == "te" else farmer.name
+
+    def village_name(self, slug: str | None, lang: str = "en") -> str:
+        village = self.villages.get(slug or "")
+        if village is None:
+            return slug or ""
+        return village.name_te if lang == "te" else village.name
+
+    def officer_name(self, officer_id: str) -> str:
+        officer = self.officers.get(officer_id)
+        return officer.name if officer else officer_id
+
+    def followup_days(self, issue_id: str | None) -> int:
+        """Return the days until an outcome follow-up for this issue type (the issue book's default otherwise)."""
+        issue = self.issue(issue_id)
+        if issue is not None and issue.followup_days:
+            return issue.followup_days
+        return self.issue_book.default_followup_days
+
+    def products_for(self, crop: str, issue_id: str | None = None) -> list[Product]:
+        """Return catalogue products labelled for a crop (and issue), cheapest tier first."""
+        order = {"budget": 0, "standard": 1, "premium": 2}
+        found = [p for p in self.products.values()
+                 if crop in p.dosage and (issue_id is None or issue_id in p.problems)]
+        return sorted(found, key=lambda p: (order[p.tier], p.price_rs, p.id))
+
+    def dosages(self) -> set[str]:
+        """Return every label dose in the catalogue, normalised for comparison."""
+        return {normalise_dose(d) for p in self.products.values() for d in p.dosage.values()}
+
+
+def normalise_dose(text: str) -> str:
+    return "".join(text.lower().split()).replace("per", "/")

@@ -1,0 +1,135 @@
+"""Finding known words and dates in mixed Telugu/English text, where Telugu suffixes attach to words."""
+
+import re
+from dataclasses import dataclass
+from datetime import date
+
+_LETTER = "a-z0-9\u0c00-\u0c7f"
+_TELUGU = re.compile("[\u0c00-\u0c7f]")
+_TELUGU_DIGITS = str.maketrans("౦౧౨౩౪౫౬౭౮౯", "0123456789")
+# Latin transliterations take Telugu case endings too (pattilo, mirapaku); English takes plurals and tenses.
+_LATIN_SUFFIX = "(?:s|es|ed|ing|lo|ki|ku|ni|nu|ga|na|la|ke)?"
+
+
+def normalise(text: str) -> str:
+    """Return text lowercased, with Telugu digits as ASCII and runs of spaces folded."""
+    return " ".join(text.translate(_TELUGU_DIGITS).lower().replace("\u200c", "").split())
+
+
+def has_telugu(text: str) -> bool:
+    return bool(_TELUGU.search(text))
+
+
+def _pattern(term: str) -> str:
+    body = r"\s+".join(re.escape(part) for part in normalise(term).split())
+    if has_telugu(term[-1:]):
+        # A Telugu word keeps its meaning with a suffix attached (మిరపలో, పత్తికి).
+        return f"(?<![{_LETTER}]){body}"
+    return f"(?<![{_LETTER}]){body}{_LATIN_SUFFIX}(?![{_LETTER}])"
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One term found in a text: what it means (category, key) and where it is."""
+
+    category: str
+    key: str
+    start: int
+    end: int
+
+
+class TermMatcher:
+    """Finds every registered term in a text; overlapping hits resolve to the longest."""
+
+    def __init__(self) -> None:
+        self._terms: list[tuple[str, str, re.Pattern[str]]] = []
+
+    def add(self, category: str, key: str, terms: list[str]) -> None:
+        for term in terms:
+            if term.strip():
+                self._terms.append((category, key, re.compile(_pattern(term))))
+
+    def find(self, text: str) -> list[Hit]:
+        """Return non-overlapping hits in text order; `text` must already be normalised."""
+        found = [Hit(c, k, m.start(), m.end()) for c, k, rx in self._terms for m in rx.finditer(text)]
+        found.sort(key=lambda h: (-(h.end - h.start), h.start))
+        kept: list[Hit] = []
+        for hit in found:
+            # The same words may name two things (two farmers called Ramesh): keep both, let the caller choose.
+            if all(hit.end <= k.start or hit.start >= k.end or (hit.start, hit.end) == (k.start, k.end)
+                   for k in kept):
+                kept.append(hit)
+        return sorted(kept, key=lambda h: h.start)
+
+
+_EN_MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september",
+              "october", "november", "december"]
+_TE_MONTHS = ["జనవరి", "ఫిబ్రవరి", "మార్చి", "ఏప్రిల్", "మే", "జూన్", "జూలై", "ఆగస్టు", "సెప్టెంబర్",
+              "అక్టోబర్", "నవంబర్", "డిసెంబర్"]
+_MONTH_WORDS: dict[str, int] = {}
+for _n, _name in enumerate(_EN_MONTHS, start=1):
+    _MONTH_WORDS[_name] = _n
+    _MONTH_WORDS[_name[:3]] = _n
+    _MONTH_WORDS["sept"] = 9
+for _n, _name in enumerate(_TE_MONTHS, start=1):
+    _MONTH_WORDS[_name] = _n
+_MONTH_RX = "|".join(sorted((re.escape(m) for m in _MONTH_WORDS), key=len, reverse=True))
+_DATE_PATTERNS = [
+    re.compile(r"(?<!\d)(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})(?!\d)"),
+    re.compile(r"(?<!\d)(?P<d>\d{1,2})/(?P<m>\d{1,2})/(?P<y>\d{4})(?!\d)"),
+    re.compile(rf"(?<![\w])(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon>{_MONTH_RX})\.?(?![a-z])"
+               rf"(?:,?\s+(?P<y>\d{{4}}))?", re.IGNORECASE),
+    re.compile(rf"(?<![a-z])(?P<mon>{_MONTH_RX})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?!\d)"
+               rf"(?:,?\s+(?P<y>\d{{4}}))?", re.IGNORECASE),
+]
+
+
+@dataclass(frozen=True)
+class DateMention:
+    """A date written in free text; `year` is None when the writer left it out."""
+
+    start: int
+    end: int
+    text: str
+    year: int | None
+    month: int
+    day: int
+
+    def matches(self, known: set[date]) -> bool:
+        """Return True when some known date is this one (any year, if the text gave none)."""
+        if self.year is not None:
+            return any(k == date(self.year, self.month, self.day) for k in known if _valid(self))
+        return any((k.month, k.day) == (self.month, self.day) for k in known)
+
+
+def _valid(mention: DateMention) -> bool:
+    try:
+        date(mention.year or 2000, mention.month, mention.day)
+    except ValueError:
+        return False
+    return True
+
+
+def find_dates(text: str) -> list[DateMention]:
+    """Return every date written in the text, in English or Telugu month names, ISO or d/m/y."""
+    source = text.translate(_TELUGU_DIGITS)
+    mentions: list[DateMention] = []
+    for rx in _DATE_PATTERNS:
+        for m in rx.finditer(source):
+            if any(m.start() < x.end and m.end() > x.start for x in mentions):
+                continue
+            groups = m.groupdict()
+            month = int(groups["m"]) if groups.get("m") else _MONTH_WORDS[groups["mon"].lower().rstrip(".")]
+            year = int(groups["y"]) if groups.get("y") else None
+            mentions.append(DateMention(m.start(), m.end(), text[m.start():m.end()], year, month, int(groups["d"])))
+    return sorted(mentions, key=lambda x: x.start)
+
+
+def parse_day(text: str, default_year: int) -> date | None:
+    """Return the first full date written in text (a missing year is `default_year`), or None."""
+    for mention in find_dates(text):
+        try:
+            return date(mention.year or default_year, mention.month, mention.day)
+        except ValueError:
+            continue
+    return None

@@ -1,0 +1,126 @@
+"""The accounts-payable pack: invoice -> three-way match -> gated vendor recall -> risk -> decision -> selective retain.
+
+A clerk forwards an invoice (a PDF, a photo, or JSON); the pack answers with a decision card and Approve /
+Hold / Send-to-review buttons. Memory holds each vendor's history, past exceptions with their resolutions,
+and the blocks, exceptions and review routes the agent made, never routine approvals.
+"""
+
+from bot.messages import Media, Reply
+from bot.prompts import render
+from handlers.ap import card, intake, narratives
+from handlers.ap.audit import AuditLog
+from handlers.ap.decision import DecisionReport
+from handlers.ap.demo import run_demo
+from handlers.ap.intake import IntakeResult
+from handlers.ap.ledger import Ledger, load_policy
+from handlers.ap.models import Invoice
+from handlers.ap.money import masked
+from handlers.ap.pipeline import PACK, DecideRequest, Decider
+from handlers.base import CommandInfo, Pack, SeedReport, Services, Turn, Write
+from handlers.cards import CardSpec
+from memory import BankProfile, MemoryClient
+
+_AUDIT_SHOWN = 12
+
+
+def bank_profile(bank_id: str) -> BankProfile:
+    """Return the AP bank's mission and the directives that keep vendors apart."""
+    return BankProfile(
+        bank_id=bank_id, mission=render("ap", "bank_mission").system,
+        directives={"vendor-scope": render("ap", "directive_vendor_scope").system,
+                    "no-self-evidence": render("ap", "directive_no_self_evidence").system},
+    )
+
+
+async def seed_bank(memory: MemoryClient, bank_id: str, ledger: Ledger) -> SeedReport:
+    """Retain each paid vendor's history and each past exception; writes fail loud (no queue for seeds)."""
+    await memory.ensure_bank(bank_profile(bank_id))
+    items = narratives.seed_memories(ledger)
+    report = await memory.retain(bank_id, items)
+    kinds = [i.metadata.get("kind", "") for i in items]
+    return SeedReport(bank_id=bank_id, retained=report.items,
+                      details={"vendor_histories": kinds.count("vendor_history"),
+                               "past_exceptions": kinds.count("past_exception")})
+
+
+class APPack(Pack):
+    """Accounts payable: decisions on vendor invoices, with a memory of what normal looks like per vendor."""
+
+    name = PACK
+
+    def __init__(self, services: Services) -> None:
+        super().__init__(services)
+        self.ledger = Ledger.load()
+        self.policy = load_policy()
+        self.audit = AuditLog(services.settings.state_dir / "ap_audit.sqlite")
+        self.decider = Decider(services, self.ledger, self.policy, self.audit)
+
+    def commands(self) -> list[CommandInfo]:
+        return [CommandInfo(command="vendors", description_key="ap.cmd_vendors"),
+                CommandInfo(command="audit", description_key="ap.cmd_audit")]
+
+    def bank_profile(self, bank_id: str) -> BankProfile:
+        return bank_profile(bank_id)
+
+    def card_specs(self) -> dict[str, CardSpec]:
+        # Decisions are not confirm-before-retain cards: the clerk's buttons are the pack's own (ap:...).
+        return {}
+
+    async def decide(self, invoice: Invoice, tenant: str, use_memory: bool = True, user_id: str = "cli",
+                     lang: str = "en") -> DecisionReport:
+        """Decide one invoice for a tenant (the CLI, the demo and the chat all come through here)."""
+        return await self.decider.decide(
+            invoice, DecideRequest(tenant=tenant, use_memory=use_memory, user_id=user_id, lang=lang))
+
+    async def on_command(self, turn: Turn, command: str, args: str) -> list[Reply] | None:
+        if command == "vendors":
+            lines = [turn.t("ap.vendors_header")]
+            lines += [turn.t("ap.vendor_line", id=v.vendor_id, name=v.name, payments=v.payment_count,
+                             account=masked(v.bank_account.account_number)) for v in self.ledger.vendors]
+            return [Reply(text="\n".join(lines))]
+        if command == "audit":
+            entries = self.audit.entries(bank_id=turn.bank_id, invoice_number=args.strip() or None,
+                                         limit=_AUDIT_SHOWN)
+            if not entries:
+                return [Reply(text=turn.t("ap.audit_empty"))]
+            lines = [turn.t("ap.audit_header")]
+            lines += [f"{e.at:%Y-%m-%d %H:%M:%S} {e.invoice_number or '-'} {e.action}" for e in entries]
+            return [Reply(text="\n".join(lines))]
+        return None
+
+    async def on_text(self, turn: Turn, body: str) -> list[Reply]:
+        if not body.lstrip().startswith("{"):
+            return [Reply(text=turn.t("ap.send_invoice"))]
+        return await self._answer(turn, intake.from_json_text(body))
+
+    async def on_media(self, turn: Turn, media: Media) -> list[Reply]:
+        if media.kind in ("voice", "audio"):
+            return [Reply(text=turn.t("ap.send_invoice"))]
+        limit = self.services.settings.max_media_bytes
+        if media.size_bytes > limit:
+            return [Reply(text=turn.t("ap.file_too_large", limit_mb=limit // (1024 * 1024)))]
+        result = await intake.from_file(media.path, media.mime_type, self.services.reader, self.ledger.data.buyer,
+                                        self.services.chat, photo=media.kind == "photo")
+        return await self._answer(turn, result)
+
+    async def _answer(self, turn: Turn, result: IntakeResult) -> list[Reply]:
+        if result.invoice is None:
+            refusal = result.refusal or intake.Refusal(reason="unreadable", values={"detail": "-"})
+            self.audit.record("-", turn.bank_id, "INVOICE_REFUSED", reason=refusal.reason, **refusal.values)
+            return [Reply(text=card.render_refusal(turn.lang, refusal))]
+        report = await self.decide(result.invoice, turn.user.tenant, user_id=turn.user.user_id, lang=turn.lang)
+        return [card.decision_reply(turn, report)]
+
+    async def on_callback(self, turn: Turn, data: str) -> list[Reply]:
+        return await card.on_clerk_choice(turn, self.audit, data)
+
+    async def load_seeds(self, tenant: str) -> SeedReport:
+        """Retain each paid vendor's history and each past exception; re-running replaces, never duplicates."""
+        return await seed_bank(self.services.memory, self.services.bank_of(tenant, self.name), self.ledger)
+
+    async def demo(self, tenant: str, write: Write) -> None:
+        await run_demo(self, tenant, write)
+
+
+def create_pack(services: Services) -> APPack:
+    return APPack(services)

@@ -1,0 +1,106 @@
+"""The decision card a clerk sees in chat, its Approve / Hold / Send-to-review buttons, and their answers.
+
+Button data is `ap:<a|h|r>:<run id>`. A clerk's choice is recorded once in the audit log; when it differs
+from what the agent decided, it is retained as a resolution so later invoices from the vendor can learn it.
+"""
+
+import logging
+
+from bot.i18n import catalogue, text
+from bot.messages import Button, Reply
+from handlers.ap import narratives
+from handlers.ap.audit import AuditLog
+from handlers.ap.decision import DecisionReport
+from handlers.ap.intake import Refusal
+from handlers.ap.money import format_inr
+from handlers.base import Turn
+from memory import MemoryLayerError
+
+log = logging.getLogger(__name__)
+
+PREFIX = "ap"
+ACTIONS = {"a": "approve", "h": "hold", "r": "review"}
+AGREEING_ACTION = {"APPROVE": "approve", "PAYMENT_BLOCKED": "hold", "EXCEPTION": "hold", "HUMAN_REVIEW": "review"}
+"""The clerk action that goes along with each agent status; any other choice overrides the agent."""
+
+_MEMORY_SHOWN = 160
+
+
+def render_report(lang: str, report: DecisionReport) -> str:
+    """Return the card text: status, match, flags with evidence, memory used, recommendation."""
+    lines = [
+        text(lang, "ap.card_title", status=text(lang, f"ap.status_{report.status}"),
+             confidence=round(report.confidence * 100), number=report.invoice_number, vendor=report.vendor_name,
+             total=format_inr(report.total)),
+        text(lang, f"ap.match_{report.match.status}", po=report.match.po_number or "-",
+             grns=", ".join(report.match.grn_numbers) or "-"),
+    ]
+    if report.flags:
+        lines.append(text(lang, "ap.card_flags"))
+        lines += [f"• {f.code}: {f.evidence}" for f in report.flags]
+    lines.append(text(lang, f"ap.memory_{report.memory_source}", count=len(report.memories)))
+    for memory in report.memories:
+        shown = memory.text if len(memory.text) <= _MEMORY_SHOWN else memory.text[:_MEMORY_SHOWN].rstrip() + "…"
+        lines.append(f"  – {shown}")
+    lines.append(text(lang, "ap.card_recommendation", recommendation=report.recommendation))
+    if report.retained:
+        lines.append(text(lang, "ap.card_retained"))
+    elif report.retain_queued:
+        lines.append(text(lang, "ap.card_retain_queued"))
+    return "\n".join(lines)
+
+
+def render_refusal(lang: str, refusal: Refusal) -> str:
+    values = dict(refusal.values)
+    if refusal.reason == "not_invoice":
+        kind = values.get("kind", "unknown")
+        if kind == "model":
+            return text(lang, "ap.refuse_not_invoice_model", detail=values.get("detail", "-"))
+        known = f"ap.kind_{kind}"
+        label = text(lang, known) if known in catalogue(lang) else kind.replace("_", " ")
+        return text(lang, "ap.refuse_not_invoice", kind=label)
+    return text(lang, f"ap.refuse_{refusal.reason}", **values)
+
+
+def decision_reply(turn: Turn, report: DecisionReport) -> Reply:
+    buttons = [[
+        Button(label=turn.t("ap.button_approve"), data=f"{PREFIX}:a:{report.run_id}"),
+        Button(label=turn.t("ap.button_hold"), data=f"{PREFIX}:h:{report.run_id}"),
+        Button(label=turn.t("ap.button_review"), data=f"{PREFIX}:r:{report.run_id}"),
+    ]]
+    return Reply(text=render_report(turn.lang, report), buttons=buttons, card_id=report.run_id)
+
+
+async def on_clerk_choice(turn: Turn, audit: AuditLog, data: str) -> list[Reply]:
+    """Record the clerk's choice once; retain it as a resolution when it overrides the agent."""
+    parts = data.split(":")
+    if len(parts) != 3 or parts[0] != PREFIX or parts[1] not in ACTIONS:
+        return [Reply(text=turn.t("core.card_gone"))]
+    action, run_id = ACTIONS[parts[1]], parts[2]
+    run = audit.run(run_id)
+    if run is None:
+        return [Reply(text=turn.t("core.card_gone"))]
+    if run.user_id != turn.user.user_id or run.bank_id != turn.bank_id:
+        return [Reply(text=turn.t("core.card_not_yours"))]
+    action_label = turn.t(f"ap.action_{action}")
+    if not audit.claim_clerk_action(run_id, action, turn.user.user_id):
+        earlier = audit.run(run_id)
+        done = earlier.clerk_action if earlier and earlier.clerk_action else action
+        return [Reply(text=turn.t("ap.choice_already", action=turn.t(f"ap.action_{done}")))]
+    report = DecisionReport.model_validate(run.report)
+    overrides = AGREEING_ACTION[report.status] != action
+    audit.record(run_id, run.bank_id, "CLERK_ACTION", vendor_id=report.vendor_id, invoice_number=report.invoice_number,
+                 action=action, clerk=turn.user.user_id, agent_status=report.status, overrides=overrides)
+    status = turn.t(f"ap.status_{report.status}")
+    if not overrides:
+        return [Reply(text=turn.t("ap.choice_agrees", action=action_label, status=status))]
+    item = narratives.resolution_memory(report, action, turn.user.name, turn.services.clock())
+    try:
+        outcome = await turn.services.outbox.retain_or_queue(turn.services.memory, run.bank_id, [item])
+    except MemoryLayerError as exc:
+        log.warning("memory refused a clerk resolution: %s", type(exc).__name__)
+        return [Reply(text=turn.t("ap.choice_override_failed", action=action_label, status=status))]
+    audit.record(run_id, run.bank_id, "RESOLUTION_RETAINED" if outcome.fully_stored else "RESOLUTION_QUEUED",
+                 vendor_id=report.vendor_id, invoice_number=report.invoice_number, document_id=item.document_id)
+    key = "ap.choice_override" if outcome.fully_stored else "ap.choice_override_queued"
+    return [Reply(text=turn.t(key, action=action_label, status=status, vendor=report.vendor_name))]

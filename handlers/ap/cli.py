@@ -1,0 +1,113 @@
+"""`smriti ap ...`: decide an invoice file from the command line, or read the audit trail.
+
+    smriti ap decide FILE [--no-memory] [--json] [--tenant T] [--lang en|te]
+    smriti ap audit [--invoice NUMBER] [--tenant T]
+"""
+
+import argparse
+import json
+import mimetypes
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from bot.i18n import LANGUAGES, text
+from bot.settings import Settings
+from handlers.ap import card, intake
+from memory import MemoryLayerError
+
+if TYPE_CHECKING:
+    from bot.app import App
+    from handlers.ap import APPack
+
+WithApp = Callable[[Settings, Callable[["App"], Awaitable[int]]], Awaitable[int]]
+
+EXIT_REFUSED = 3
+
+
+def _pack(app: "App") -> "APPack":
+    from handlers.ap import APPack
+
+    pack = app.packs.get("ap")
+    if not isinstance(pack, APPack):
+        raise RuntimeError("the ap pack is not installed")
+    return pack
+
+
+def _print_json(value: Any) -> None:
+    print(json.dumps(value, indent=2, ensure_ascii=False, default=str))
+
+
+def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]", with_app: WithApp) -> None:
+    """Add the `ap` command and its actions to the smriti command line."""
+    ap = subparsers.add_parser("ap", help="accounts payable: decide invoices, read the audit trail")
+    actions = ap.add_subparsers(dest="ap_action", required=True)
+
+    decide = actions.add_parser("decide", help="decide one invoice (JSON, PDF with text, or photo)")
+    decide.add_argument("file", type=Path)
+    decide.add_argument("--no-memory", action="store_true", help="decide without recall or retain, to compare")
+    decide.add_argument("--json", action="store_true", help="print the decision as JSON")
+    decide.add_argument("--tenant", default=None)
+    decide.add_argument("--lang", choices=LANGUAGES, default="en")
+    decide.set_defaults(handler=lambda args, settings: _decide(args, settings, with_app))
+
+    audit = actions.add_parser("audit", help="show the audit trail, optionally for one invoice")
+    audit.add_argument("--invoice", default=None)
+    audit.add_argument("--tenant", default=None)
+    audit.add_argument("--limit", type=int, default=50)
+    audit.set_defaults(handler=lambda args, settings: _audit(args, settings, with_app))
+
+
+async def _decide(args: argparse.Namespace, settings: Settings, with_app: WithApp) -> int:
+    path: Path = args.file.expanduser()
+    if not path.is_file():
+        print(text(args.lang, "ap.cli_no_file", path=str(path)), file=sys.stderr)
+        return 1
+    tenant = args.tenant or settings.default_tenant
+
+    async def body(app: "App") -> int:
+        pack = _pack(app)
+        result = await intake.from_file(path, mimetypes.guess_type(path.name)[0], app.services.reader,
+                                        pack.ledger.data.buyer, app.services.chat)
+        if result.invoice is None or result.refusal is not None:
+            refusal = result.refusal or intake.Refusal(reason="unreadable", values={"detail": "-"})
+            pack.audit.record("-", app.services.bank_of(tenant, pack.name), "INVOICE_REFUSED", reason=refusal.reason,
+                              **refusal.values)
+            if args.json:
+                _print_json({"refused": True, "reason": refusal.reason, "detail": card.render_refusal(args.lang, refusal)})
+            else:
+                print(card.render_refusal(args.lang, refusal), file=sys.stderr)
+            return EXIT_REFUSED
+        if not args.no_memory:
+            bank = app.services.bank_of(tenant, pack.name)
+            try:
+                await app.services.memory.ensure_bank(pack.bank_profile(bank))
+            except MemoryLayerError:
+                pass  # the run itself reports memory_error; deciding must not depend on memory being up
+        report = await pack.decide(result.invoice, tenant, use_memory=not args.no_memory, lang=args.lang)
+        if args.json:
+            _print_json(report.model_dump(mode="json"))
+        else:
+            print(card.render_report(args.lang, report))
+        return 0
+
+    return await with_app(settings, body)
+
+
+async def _audit(args: argparse.Namespace, settings: Settings, with_app: WithApp) -> int:
+    tenant = args.tenant or settings.default_tenant
+
+    async def body(app: "App") -> int:
+        pack = _pack(app)
+        bank = app.services.bank_of(tenant, pack.name)
+        entries = pack.audit.entries(bank_id=bank, invoice_number=args.invoice, limit=args.limit)
+        if not entries:
+            print(text("en", "ap.audit_empty"))
+            return 0
+        for entry in entries:
+            detail = json.dumps(entry.detail, ensure_ascii=False, default=str)
+            print(f"{entry.at:%Y-%m-%d %H:%M:%S} {entry.run_id} {entry.invoice_number or '-'} {entry.action} {detail}")
+        return 0
+
+    return await with_app(settings, body)

@@ -1,0 +1,114 @@
+"""From flags to a decision: the most severe effect wins, and the recommendation names the specifics."""
+
+from datetime import date
+from decimal import Decimal
+
+from pydantic import BaseModel, Field
+
+from bot.i18n import show_date, text
+from handlers.ap import facts
+from handlers.ap.match import MatchResult
+from handlers.ap.models import Invoice, Policy, Vendor
+from handlers.ap.money import format_inr, masked
+from handlers.ap.risk import DATE_FACTS, Flag, RiskResult, Status, Trust
+from handlers.ap.vendor_memory import MemorySource, VendorMemory
+
+SEVERITY: dict[Status, int] = {"APPROVE": 0, "EXCEPTION": 1, "HUMAN_REVIEW": 2, "PAYMENT_BLOCKED": 3}
+
+RETAINED_STATUSES: tuple[Status, ...] = ("PAYMENT_BLOCKED", "EXCEPTION", "HUMAN_REVIEW")
+"""Only surprises are written back: a clean approval would crowd out the memories that carry signal."""
+
+
+class Decision(BaseModel):
+    status: Status
+    confidence: float
+    deciding: list[Flag] = Field(default_factory=list)
+    """The flags whose effect is the final status, most confident first (the first one leads)."""
+    flags: list[Flag]
+    trust: Trust
+
+
+class FlagOut(BaseModel):
+    code: str
+    evidence: str
+
+
+class MemoryOut(BaseModel):
+    text: str
+    document_id: str | None
+    event_date: date | None
+    kind: str
+
+
+class DecisionReport(BaseModel):
+    """What one run decided, as the CLI prints it and the chat card shows it."""
+
+    run_id: str
+    invoice_number: str
+    vendor_id: str | None
+    vendor_name: str
+    total: Decimal
+    status: Status
+    confidence: float
+    flags: list[FlagOut]
+    match: MatchResult
+    memory_source: MemorySource
+    memories: list[MemoryOut] = Field(max_length=10)
+    recommendation: str
+    retained: bool
+    """True when this run wrote the decision to memory (a re-run of a retained decision writes nothing)."""
+    retain_queued: bool = False
+    """True when memory was down and the decision waits in the outbox, to be stored once it is back."""
+    memory_document_id: str | None = None
+    trust: Trust
+    used_memory: bool
+
+
+def decide(risk: RiskResult, vendor_memory: VendorMemory, policy: Policy) -> Decision:
+    """Pick the status of the most severe flag, with the confidence of its most confident flag."""
+    effective = [f for f in risk.flags if f.effect is not None]
+    if not effective:
+        history = risk.history is not None and vendor_memory.source == "recalled"
+        confidence = policy.confidence_of("APPROVE_WITH_HISTORY" if history else "APPROVE")
+        return Decision(status="APPROVE", confidence=confidence, flags=risk.flags, trust=risk.trust)
+    status = max((f.effect for f in effective if f.effect is not None), key=lambda s: SEVERITY[s])
+    deciding = sorted((f for f in effective if f.effect == status), key=lambda f: -f.confidence)
+    return Decision(status=status, confidence=deciding[0].confidence, deciding=deciding, flags=risk.flags,
+                    trust=risk.trust)
+
+
+def render_facts(lang: str, values: dict[str, str]) -> dict[str, str]:
+    """Return the facts with dates shown in the reader's language."""
+    shown = dict(values)
+    for key in DATE_FACTS:
+        if key in shown and shown[key] != "-":
+            shown[key] = show_date(lang, date.fromisoformat(shown[key]))
+    return shown
+
+
+def evidence(lang: str, flag: Flag) -> str:
+    return text(lang, flag.evidence_key, **render_facts(lang, flag.facts))
+
+
+def recommendation(lang: str, decision: Decision, invoice: Invoice, vendor: Vendor | None) -> str:
+    """Return the recommendation: the leading flag's, then any other deciding flag's, without repeats."""
+    if decision.status == "APPROVE":
+        account = vendor.bank_account.account_number if vendor else (invoice.bank.account_number if invoice.bank else "")
+        return text(lang, "ap.rec_APPROVE", total=format_inr(invoice.total), account=masked(account))
+    parts: list[str] = []
+    seen: set[str] = set()
+    # A line with a remembered resolution gets that resolution, not the generic escalation as well.
+    resolved_items = {f.facts.get("item") for f in decision.deciding if f.code == "RECURRING_MISMATCH"}
+    for flag in decision.deciding:
+        if flag.recommendation_key is None or flag.recommendation_key in seen:
+            continue
+        if flag.code in ("QUANTITY_MISMATCH", "PRICE_MISMATCH") and flag.facts.get("item") in resolved_items:
+            continue
+        seen.add(flag.recommendation_key)
+        parts.append(text(lang, flag.recommendation_key, **render_facts(lang, flag.facts)))
+    return " ".join(parts)
+
+
+def memories_out(vendor_memory: VendorMemory) -> list[MemoryOut]:
+    return [MemoryOut(text=m.text, document_id=m.document_id, event_date=m.event_date, kind=facts.kind_of(m))
+            for m in vendor_memory.kept]

@@ -1,0 +1,120 @@
+"""Intake: an invoice as JSON, a PDF with text, a photo or plain text becomes a validated Invoice, or a refusal.
+
+A document that is not an invoice (a PO, a delivery challan, a proforma, a letter) is refused with the
+reason. With a chat model, unstructured text is read by the model first (guarded); without one, or when
+its answer is refused, the deterministic parser reads it.
+"""
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field, ValidationError
+
+from bot.llm import ChatModel
+from bot.ocr import DocumentRejected, TextReader
+from handlers.ap.llmparse import parse_with_model
+from handlers.ap.models import Buyer, Invoice, InvoiceSource
+from handlers.ap.textparse import document_kind, parse_invoice_text
+
+Method = Literal["json", "deterministic", "llm"]
+RefusalReason = Literal["not_invoice", "missing_fields", "unreadable", "invalid_json", "invalid_invoice"]
+
+_JSON_OTHER_KINDS = {"grn_number": "goods_receipt", "received_on": "goods_receipt", "po_date": "purchase_order"}
+"""Keys that mark another document, when the object has neither an invoice number nor an invoice date."""
+
+
+class Refusal(BaseModel):
+    """Why a document was not taken as an invoice; rendered from the catalogue as `ap.refuse_<reason>`."""
+
+    reason: RefusalReason
+    values: dict[str, str] = Field(default_factory=dict)
+
+
+class IntakeResult(BaseModel):
+    invoice: Invoice | None = None
+    refusal: Refusal | None = None
+    method: Method | None = None
+    model_note: str | None = None
+    """Why the model's reading was not used, when there was a model and it was not."""
+
+
+def _validation_summary(exc: ValidationError) -> str:
+    fields = sorted({".".join(str(p) for p in error["loc"][:1]) or "document" for error in exc.errors()})
+    return ", ".join(fields[:8])
+
+
+def from_json_data(data: Any) -> IntakeResult:
+    """Validate a JSON object as an invoice; a PO, receipt or other document type is refused."""
+    if not isinstance(data, dict):
+        return IntakeResult(refusal=Refusal(reason="invalid_json", values={"detail": "not a JSON object"}))
+    declared = str(data.get("document_type", "invoice")).strip().lower().replace(" ", "_")
+    if declared not in ("invoice", "tax_invoice"):
+        return IntakeResult(refusal=Refusal(reason="not_invoice", values={"kind": declared}))
+    if not {"invoice_number", "invoice_date"} & data.keys():
+        kind = next((k for key, k in _JSON_OTHER_KINDS.items() if key in data), None)
+        if kind is not None:
+            return IntakeResult(refusal=Refusal(reason="not_invoice", values={"kind": kind}))
+    payload = {k: v for k, v in data.items() if k != "document_type"}
+    payload["source"] = "json"
+    try:
+        return IntakeResult(invoice=Invoice.model_validate(payload), method="json")
+    except ValidationError as exc:
+        return IntakeResult(refusal=Refusal(reason="invalid_invoice", values={"fields": _validation_summary(exc)}))
+
+
+def from_json_text(raw: str) -> IntakeResult:
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        return IntakeResult(refusal=Refusal(reason="invalid_json", values={"detail": f"line {exc.lineno}: {exc.msg}"}))
+    return from_json_data(data)
+
+
+def _deterministic(text: str, buyer: Buyer, source: InvoiceSource) -> IntakeResult:
+    parsed = parse_invoice_text(text, buyer_gstin=buyer.gstin)
+    if parsed.missing:
+        return IntakeResult(refusal=Refusal(reason="missing_fields", values={"fields": ", ".join(parsed.missing)}))
+    try:
+        invoice = Invoice.model_validate({**parsed.fields, "source": source})
+    except ValidationError as exc:
+        return IntakeResult(refusal=Refusal(reason="invalid_invoice", values={"fields": _validation_summary(exc)}))
+    return IntakeResult(invoice=invoice, method="deterministic")
+
+
+async def from_text(text: str, source: InvoiceSource, buyer: Buyer, chat: ChatModel | None) -> IntakeResult:
+    """Read an invoice out of text: refuse other documents, then the model (if any, guarded), then rules."""
+    kind = document_kind(text)
+    if kind != "invoice":
+        return IntakeResult(refusal=Refusal(reason="not_invoice", values={"kind": kind}))
+    if chat is None:
+        return _deterministic(text, buyer, source)
+    read = await parse_with_model(chat, text, buyer, source)
+    if read.invoice is not None:
+        return IntakeResult(invoice=read.invoice, method="llm")
+    if read.not_invoice_reason is not None:
+        values = {"kind": "model", "detail": read.not_invoice_reason}
+        return IntakeResult(refusal=Refusal(reason="not_invoice", values=values))
+    fallback = _deterministic(text, buyer, source)
+    return fallback.model_copy(update={"model_note": read.rejected_because})
+
+
+def _is_json(path: Path, mime_type: str | None) -> bool:
+    return path.suffix.lower() == ".json" or (mime_type or "").endswith("json")
+
+
+async def from_file(path: Path, mime_type: str | None, reader: TextReader, buyer: Buyer, chat: ChatModel | None,
+                    photo: bool = False) -> IntakeResult:
+    """Read an invoice file: JSON directly, a PDF by its text layer, an image by OCR."""
+    if _is_json(path, mime_type):
+        try:
+            return from_json_text(path.read_text(encoding="utf-8"))
+        except UnicodeDecodeError:
+            return IntakeResult(refusal=Refusal(reason="invalid_json", values={"detail": "not UTF-8"}))
+    try:
+        read = await asyncio.to_thread(reader.read, path, mime_type)
+    except DocumentRejected as exc:
+        return IntakeResult(refusal=Refusal(reason="unreadable", values={"detail": str(exc)}))
+    source: InvoiceSource = "pdf" if read.method == "pdf" else ("photo" if read.method == "tesseract" or photo else "text")
+    return await from_text(read.text, source, buyer, chat)

@@ -1,0 +1,136 @@
+"""The three-way match: every invoice line against its PO line and what the goods receipts say arrived."""
+
+from decimal import Decimal
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from handlers.ap.ledger import Ledger
+from handlers.ap.models import Invoice, InvoiceLine, POLine, Tolerances, normalise_name
+
+Issue = Literal["QUANTITY_MISMATCH", "PRICE_MISMATCH", "TOTAL_MISMATCH", "LINE_NOT_ON_PO"]
+MatchStatus = Literal["matched", "mismatch", "no_po", "no_grn"]
+
+HUNDRED = Decimal("100")
+
+
+class LineMatch(BaseModel):
+    """One invoice line beside its PO line and the quantity received against it."""
+
+    line: int
+    description: str
+    sku: str | None
+    po_line: int | None
+    invoiced_quantity: Decimal
+    ordered_quantity: Decimal | None = None
+    received_quantity: Decimal | None = None
+    invoiced_unit_price: Decimal
+    po_unit_price: Decimal | None = None
+    invoiced_amount: Decimal
+    issues: list[Issue] = Field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.issues
+
+
+class TotalsMatch(BaseModel):
+    lines_total: Decimal
+    subtotal: Decimal
+    tax: Decimal
+    total: Decimal
+    expected_total: Decimal
+    ok: bool
+
+
+class MatchResult(BaseModel):
+    status: MatchStatus
+    po_number: str | None
+    grn_numbers: list[str] = Field(default_factory=list)
+    lines: list[LineMatch] = Field(default_factory=list)
+    totals: TotalsMatch
+
+    def issues(self) -> list[Issue]:
+        found: list[Issue] = [i for line in self.lines for i in line.issues]
+        if not self.totals.ok:
+            found.append("TOTAL_MISMATCH")
+        return list(dict.fromkeys(found))
+
+
+def _within(actual: Decimal, expected: Decimal, pct: Decimal) -> bool:
+    return abs(actual - expected) <= abs(expected) * pct / HUNDRED
+
+
+def _find_po_line(line: InvoiceLine, po_lines: list[POLine], used: set[int]) -> POLine | None:
+    free = [p for p in po_lines if p.line_no not in used]
+    if line.sku:
+        by_sku = next((p for p in free if p.sku.upper() == line.sku.strip().upper()), None)
+        if by_sku is not None:
+            return by_sku
+    wanted = set(normalise_name(line.description).split())
+    best, best_score = None, 0.0
+    for candidate in free:
+        words = set(normalise_name(candidate.description).split())
+        score = len(wanted & words) / max(len(wanted | words), 1)
+        if score > best_score:
+            best, best_score = candidate, score
+    return best if best_score >= 0.5 else None
+
+
+def _totals(invoice: Invoice, tolerances: Tolerances) -> TotalsMatch:
+    lines_total = invoice.lines_total
+    subtotal = invoice.subtotal if invoice.subtotal is not None else lines_total
+    expected = subtotal + invoice.tax
+    slack = max(tolerances.total_abs, abs(expected) * tolerances.total_pct / HUNDRED)
+    ok = abs(lines_total - subtotal) <= tolerances.total_abs and abs(invoice.total - expected) <= slack
+    return TotalsMatch(lines_total=lines_total, subtotal=subtotal, tax=invoice.tax, total=invoice.total,
+                       expected_total=expected, ok=ok)
+
+
+def three_way_match(
+    invoice: Invoice, ledger: Ledger, tolerances: Tolerances, vendor_id: str | None
+) -> MatchResult:
+    """Match the invoice line by line against its PO and goods receipts, within the policy's tolerances."""
+    totals = _totals(invoice, tolerances)
+    po = ledger.purchase_order(invoice.po_number)
+    # A PO raised on another vendor is no PO for this one, and a vendor not in the master has none.
+    if po is None or po.vendor_id != vendor_id:
+        return MatchResult(status="no_po", po_number=invoice.po_number, totals=totals)
+    receipts = ledger.receipts_for(po.po_number)
+    received: dict[int, Decimal] = {}
+    for grn in receipts:
+        for grn_line in grn.lines:
+            received[grn_line.po_line] = received.get(grn_line.po_line, Decimal("0")) + grn_line.quantity_received
+    used: set[int] = set()
+    lines: list[LineMatch] = []
+    for number, line in enumerate(invoice.lines, start=1):
+        po_line = _find_po_line(line, po.lines, used)
+        if po_line is None:
+            lines.append(LineMatch(line=number, description=line.description, sku=line.sku, po_line=None,
+                                   invoiced_quantity=line.quantity, invoiced_unit_price=line.unit_price,
+                                   invoiced_amount=line.amount, issues=["LINE_NOT_ON_PO"]))
+            continue
+        used.add(po_line.line_no)
+        got = received.get(po_line.line_no, Decimal("0"))
+        issues: list[Issue] = []
+        allowed = min(po_line.quantity, got) * (1 + tolerances.quantity_pct / HUNDRED)
+        if line.quantity > allowed:
+            issues.append("QUANTITY_MISMATCH")
+        if not _within(line.unit_price, po_line.unit_price, tolerances.unit_price_pct):
+            issues.append("PRICE_MISMATCH")
+        if abs(line.quantity * line.unit_price - line.amount) > tolerances.total_abs:
+            issues.append("TOTAL_MISMATCH")
+        lines.append(LineMatch(
+            line=number, description=line.description, sku=po_line.sku, po_line=po_line.line_no,
+            invoiced_quantity=line.quantity, ordered_quantity=po_line.quantity, received_quantity=got,
+            invoiced_unit_price=line.unit_price, po_unit_price=po_line.unit_price, invoiced_amount=line.amount,
+            issues=issues,
+        ))
+    if not receipts:
+        status: MatchStatus = "no_grn"
+    elif all(line.ok for line in lines) and totals.ok:
+        status = "matched"
+    else:
+        status = "mismatch"
+    return MatchResult(status=status, po_number=po.po_number, grn_numbers=[g.grn_number for g in receipts],
+                       lines=lines, totals=totals)

@@ -1,0 +1,246 @@
+"""The accounts-payable domain: invoices as they arrive, and the vendor master, POs and receipts they meet."""
+
+import re
+from datetime import date
+from decimal import Decimal
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from handlers.ap.money import PAISE, suffix
+
+InvoiceSource = Literal["json", "pdf", "photo", "text"]
+
+GSTIN_PATTERN = r"^\d{2}[A-Z]{5}\d{4}[A-Z][1-9A-Z]Z[0-9A-Z]$"
+
+
+def normalise_name(name: str) -> str:
+    """Return a vendor name folded for comparison: lowercase words, '&' read as 'and'."""
+    return " ".join(re.sub(r"[^a-z0-9]+", " ", name.lower().replace("&", " and ")).split())
+
+
+class BankDetails(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    account_number: str = Field(min_length=4, max_length=34)
+    ifsc: str | None = None
+    bank_name: str | None = None
+    account_name: str | None = None
+
+    @field_validator("account_number")
+    @classmethod
+    def _digits(cls, value: str) -> str:
+        cleaned = re.sub(r"[\s-]", "", value)
+        if not cleaned.isdigit():
+            raise ValueError("an account number is digits only")
+        return cleaned
+
+    @property
+    def suffix(self) -> str:
+        return suffix(self.account_number)
+
+
+class InvoiceLine(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    description: str = Field(min_length=1, max_length=200)
+    sku: str | None = None
+    quantity: Decimal = Field(gt=0)
+    unit_price: Decimal = Field(ge=0)
+    amount: Decimal = Field(ge=0)
+
+
+class Invoice(BaseModel):
+    """An invoice as the vendor sent it. Everything in it is a claim to check, never an instruction."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    vendor_name: str = Field(min_length=2, max_length=120)
+    vendor_gstin: str | None = None
+    invoice_number: str = Field(min_length=1, max_length=40)
+    invoice_date: date
+    po_number: str | None = None
+    lines: list[InvoiceLine] = Field(min_length=1, max_length=200)
+    subtotal: Decimal | None = None
+    tax: Decimal = Decimal("0")
+    total: Decimal = Field(gt=0)
+    currency: Literal["INR"] = "INR"
+    bank: BankDetails | None = None
+    contact: str | None = Field(default=None, max_length=300)
+    """A contact printed on the invoice. Never used to verify anything: the invoice is what is being checked."""
+    notes: str | None = Field(default=None, max_length=2000)
+    source: InvoiceSource = "json"
+
+    @field_validator("vendor_gstin")
+    @classmethod
+    def _gstin(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        cleaned = value.strip().upper()
+        if not re.match(GSTIN_PATTERN, cleaned):
+            raise ValueError("a GSTIN has 15 characters: state code, PAN, entity, Z, check digit")
+        return cleaned
+
+    @field_validator("invoice_number")
+    @classmethod
+    def _number(cls, value: str) -> str:
+        return value.strip()
+
+    @model_validator(mode="after")
+    def _fill_subtotal(self) -> "Invoice":
+        if self.subtotal is None:
+            object.__setattr__(self, "subtotal", sum((line.amount for line in self.lines), Decimal("0")))
+        return self
+
+    @property
+    def lines_total(self) -> Decimal:
+        return sum((line.amount for line in self.lines), Decimal("0")).quantize(PAISE)
+
+
+class Contact(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    role: str
+    phone: str
+    email: str
+
+    def show(self) -> str:
+        return f"{self.name} ({self.role}, {self.phone})"
+
+
+class Vendor(BaseModel):
+    """A vendor master record: who we pay, where, and whom we call to verify a change."""
+
+    model_config = ConfigDict(frozen=True)
+
+    vendor_id: str = Field(pattern=r"^[A-Z0-9-]{2,20}$")
+    name: str
+    aliases: list[str] = Field(default_factory=list)
+    gstin: str = Field(pattern=GSTIN_PATTERN)
+    bank_account: BankDetails
+    verified_contact: Contact
+    onboarded_on: date
+    first_paid: date | None
+    payment_count: int = Field(ge=0)
+
+    @property
+    def never_paid(self) -> bool:
+        return self.first_paid is None or self.payment_count == 0
+
+    def names(self) -> list[str]:
+        return [self.name, *self.aliases]
+
+
+class POLine(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    line_no: int = Field(ge=1)
+    sku: str
+    description: str
+    quantity: Decimal = Field(gt=0)
+    unit: str
+    unit_price: Decimal = Field(ge=0)
+
+
+class PurchaseOrder(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    po_number: str
+    vendor_id: str
+    po_date: date
+    lines: list[POLine] = Field(min_length=1)
+
+
+class GRNLine(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    po_line: int = Field(ge=1)
+    quantity_received: Decimal = Field(ge=0)
+
+
+class GoodsReceipt(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    grn_number: str
+    po_number: str
+    received_on: date
+    lines: list[GRNLine] = Field(min_length=1)
+
+
+class PastException(BaseModel):
+    """An exception AP raised on a past invoice, and how it was resolved."""
+
+    model_config = ConfigDict(frozen=True)
+
+    mismatch: Literal["quantity", "price", "total"]
+    sku: str
+    item: str
+    invoiced_quantity: Decimal
+    received_quantity: Decimal
+    resolution_code: Literal["request_corrected_invoice", "short_pay", "credit_note", "approved_as_invoiced"]
+    resolved_on: date
+    note: str = Field(min_length=10)
+
+
+class PastInvoice(BaseModel):
+    """One invoice in the payment ledger: paid, or rejected with the exception that stopped it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    invoice_number: str
+    vendor_id: str
+    invoice_date: date
+    po_number: str | None = None
+    total: Decimal = Field(gt=0)
+    outcome: Literal["paid", "rejected"]
+    paid_on: date | None = None
+    paid_to_account: str | None = None
+    exception: PastException | None = None
+
+    @model_validator(mode="after")
+    def _consistent(self) -> "PastInvoice":
+        if self.outcome == "paid" and (self.paid_on is None or self.paid_to_account is None):
+            raise ValueError(f"{self.invoice_number}: a paid invoice needs paid_on and paid_to_account")
+        if self.outcome == "rejected" and self.exception is None:
+            raise ValueError(f"{self.invoice_number}: a rejected invoice needs the exception that stopped it")
+        return self
+
+
+class Buyer(BaseModel):
+    name: str
+    gstin: str = Field(pattern=GSTIN_PATTERN)
+
+
+class Tolerances(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    quantity_pct: Decimal = Field(ge=0)
+    unit_price_pct: Decimal = Field(ge=0)
+    total_abs: Decimal = Field(ge=0)
+    total_pct: Decimal = Field(ge=0)
+
+
+class Trust(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    established: int
+    some_history: int
+    unknown: int
+    after_first_bank_change: int
+
+
+class Policy(BaseModel):
+    """Every number a rule compares against, in one data file (seeds/ap/policy.json)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    tolerances: Tolerances
+    first_bank_change_min_payments: int = Field(ge=1)
+    amount_outlier_factor: Decimal = Field(gt=1)
+    max_memories: int = Field(ge=1, le=10)
+    confidence: dict[str, float]
+    trust: Trust
+
+    def confidence_of(self, code: str) -> float:
+        return self.confidence[code]

@@ -1,0 +1,240 @@
+"""Risk rules: each looks at the invoice, the master, the match and the kept memories, and may raise a named flag.
+
+A flag carries the status it pushes toward, its confidence (from policy.json) and the facts its evidence and
+recommendation are written from. Numbers come from the ledger or from memory metadata, never from prose.
+The verification contact is always the one on the vendor master: the invoice is the thing being challenged.
+"""
+
+import re
+from decimal import Decimal
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from handlers.ap import facts
+from handlers.ap.ledger import Ledger, VendorMatch
+from handlers.ap.match import MatchResult
+from handlers.ap.models import Invoice, Policy, Vendor
+from handlers.ap.money import format_inr, masked
+from handlers.ap.vendor_memory import VendorMemory
+from memory import Recalled
+
+Status = Literal["APPROVE", "EXCEPTION", "PAYMENT_BLOCKED", "HUMAN_REVIEW"]
+
+FlagCode = Literal[
+    "UNKNOWN_VENDOR", "NEW_VENDOR", "GSTIN_MISMATCH", "FIRST_BANK_CHANGE", "BANK_CHANGE", "DUPLICATE_INVOICE",
+    "AMOUNT_OUTLIER", "QUANTITY_MISMATCH", "PRICE_MISMATCH", "TOTAL_MISMATCH", "LINE_NOT_ON_PO",
+    "PO_NOT_FOUND", "GRN_NOT_FOUND", "RECURRING_MISMATCH", "INSTRUCTION_IN_DOCUMENT", "MEMORY_UNAVAILABLE",
+]
+
+RESOLUTIONS = ("request_corrected_invoice", "short_pay", "credit_note", "approved_as_invoiced")
+"""Resolution codes a remembered resolution may recommend (each has its own recommendation text)."""
+
+_INSTRUCTION = re.compile(
+    r"(ignore (all |any )?(the )?(previous|prior|above|earlier) (instructions|rules)|approve (this|the) (invoice|payment)"
+    r"|disregard (the |all )?(rules|instructions)|system prompt|you are (an? )?(ai|assistant|language model)"
+    r"|do not (flag|block|hold)|mark (it|this) as (approved|paid)|skip (the )?(verification|checks?))",
+    re.IGNORECASE,
+)
+
+
+class Flag(BaseModel):
+    """One named risk finding, with the facts its evidence is written from."""
+
+    code: FlagCode
+    effect: Status | None
+    """The status this flag pushes the decision to; None for a note that changes nothing."""
+    confidence: float
+    evidence_key: str
+    recommendation_key: str | None = None
+    facts: dict[str, str] = Field(default_factory=dict)
+
+
+class Trust(BaseModel):
+    before: int
+    after: int
+
+
+class RiskResult(BaseModel):
+    flags: list[Flag]
+    trust: Trust
+    history: Recalled | None = None
+    """The remembered vendor-history memory the numbers came from, if any."""
+
+
+DATE_FACTS = ("on", "resolved_on", "onboarded")
+"""Facts holding ISO dates; they are shown in the reader's language when rendered."""
+
+
+def _flag(policy: Policy, code: FlagCode, effect: Status | None, variant: str = "", rec: bool = True,
+          **values: str) -> Flag:
+    key = f"{code}{'_' + variant if variant else ''}"
+    return Flag(code=code, effect=effect, confidence=policy.confidence_of(code), evidence_key=f"ap.evidence_{key}",
+                recommendation_key=f"ap.rec_{key}" if rec else None, facts=values)
+
+
+def remembered_history(vendor_memory: VendorMemory) -> Recalled | None:
+    found = vendor_memory.of_kind("vendor_history")
+    return found[0] if found else None
+
+
+def _identity(policy: Policy, invoice: Invoice, match: VendorMatch) -> list[Flag]:
+    if match.vendor is None:
+        return [_flag(policy, "UNKNOWN_VENDOR", "HUMAN_REVIEW", name=invoice.vendor_name,
+                      gstin=invoice.vendor_gstin or "-")]
+    vendor = match.vendor
+    found: list[Flag] = []
+    if match.gstin_conflict:
+        found.append(_flag(policy, "GSTIN_MISMATCH", "HUMAN_REVIEW", name=vendor.name,
+                           invoice_gstin=invoice.vendor_gstin or "-", master_gstin=vendor.gstin,
+                           contact=vendor.verified_contact.show()))
+    if vendor.never_paid:
+        found.append(_flag(policy, "NEW_VENDOR", "HUMAN_REVIEW", name=vendor.name,
+                           onboarded=vendor.onboarded_on.isoformat(), contact=vendor.verified_contact.show()))
+    return found
+
+
+def _bank(policy: Policy, invoice: Invoice, vendor: Vendor, history: Recalled | None) -> list[Flag]:
+    if invoice.bank is None or invoice.bank.account_number == vendor.bank_account.account_number:
+        return []
+    values = {"name": vendor.name, "old": masked(vendor.bank_account.account_number),
+              "new": masked(invoice.bank.account_number), "contact": vendor.verified_contact.show()}
+    if history is not None:
+        clean = facts.int_fact(history, facts.CLEAN_PAYMENTS)
+        changes = facts.int_fact(history, facts.BANK_CHANGES)
+        remembered_suffix = history.metadata.get(facts.ACCOUNT_SUFFIX)
+        if (clean is not None and clean >= policy.first_bank_change_min_payments and changes == 0
+                and remembered_suffix == vendor.bank_account.suffix):
+            return [_flag(policy, "FIRST_BANK_CHANGE", "PAYMENT_BLOCKED", payments=str(clean),
+                          remembered=f"••••{remembered_suffix}", **values)]
+        if clean is not None:
+            return [_flag(policy, "BANK_CHANGE", "HUMAN_REVIEW", "few", payments=str(clean), **values)]
+    if vendor.never_paid:
+        return [_flag(policy, "BANK_CHANGE", "HUMAN_REVIEW", "few", payments="0", **values)]
+    return [_flag(policy, "BANK_CHANGE", "HUMAN_REVIEW", "unknown", **values)]
+
+
+def _duplicate(policy: Policy, invoice: Invoice, vendor: Vendor, ledger: Ledger) -> list[Flag]:
+    past = ledger.past_invoice(vendor.vendor_id, invoice.invoice_number)
+    if past is None:
+        return []
+    if past.outcome == "paid" and past.paid_on is not None:
+        return [_flag(policy, "DUPLICATE_INVOICE", "PAYMENT_BLOCKED", "paid", number=past.invoice_number,
+                      name=vendor.name, on=past.paid_on.isoformat(), amount=format_inr(past.total))]
+    return [_flag(policy, "DUPLICATE_INVOICE", "PAYMENT_BLOCKED", "rejected", number=past.invoice_number,
+                  name=vendor.name, on=past.invoice_date.isoformat(), amount=format_inr(past.total))]
+
+
+def _outlier(policy: Policy, invoice: Invoice, vendor: Vendor, history: Recalled | None) -> list[Flag]:
+    if history is None:
+        return []
+    low, high = facts.decimal_fact(history, facts.AMOUNT_MIN), facts.decimal_fact(history, facts.AMOUNT_MAX)
+    payments = facts.int_fact(history, facts.PAYMENT_COUNT)
+    if low is None or high is None or not payments:
+        return []
+    factor = policy.amount_outlier_factor
+    if low / factor <= invoice.total <= high * factor:
+        return []
+    return [_flag(policy, "AMOUNT_OUTLIER", "HUMAN_REVIEW", name=vendor.name, total=format_inr(invoice.total),
+                  low=format_inr(low), high=format_inr(high), payments=str(payments), factor=f"{factor.normalize()}",
+                  contact=vendor.verified_contact.show())]
+
+
+def _qty(value: Decimal | None) -> str:
+    return "-" if value is None else f"{value.normalize():f}"
+
+
+def _match(policy: Policy, invoice: Invoice, match: MatchResult) -> list[Flag]:
+    po = match.po_number or invoice.po_number or "-"
+    if match.status == "no_po":
+        return [_flag(policy, "PO_NOT_FOUND", "EXCEPTION", po=invoice.po_number or "-")]
+    found: list[Flag] = []
+    if match.status == "no_grn":
+        found.append(_flag(policy, "GRN_NOT_FOUND", "EXCEPTION", po=po))
+    for line in match.lines:
+        for issue in line.issues:
+            if issue == "QUANTITY_MISMATCH":
+                found.append(_flag(policy, issue, "EXCEPTION", item=line.description, invoiced=_qty(line.invoiced_quantity),
+                                   received=_qty(line.received_quantity), ordered=_qty(line.ordered_quantity), po=po))
+            elif issue == "PRICE_MISMATCH":
+                found.append(_flag(policy, issue, "EXCEPTION", item=line.description,
+                                   invoiced=format_inr(line.invoiced_unit_price),
+                                   agreed=format_inr(line.po_unit_price or Decimal("0")), po=po,
+                                   tolerance=f"{policy.tolerances.unit_price_pct.normalize()}"))
+            elif issue == "LINE_NOT_ON_PO":
+                found.append(_flag(policy, issue, "EXCEPTION", item=line.description, po=po))
+            elif issue == "TOTAL_MISMATCH":
+                found.append(_flag(policy, issue, "EXCEPTION", "line", item=line.description,
+                                   amount=format_inr(line.invoiced_amount),
+                                   expected=format_inr(line.invoiced_quantity * line.invoiced_unit_price)))
+    if not match.totals.ok:
+        found.append(_flag(policy, "TOTAL_MISMATCH", "EXCEPTION", "invoice", total=format_inr(match.totals.total),
+                           expected=format_inr(match.totals.expected_total),
+                           lines_total=format_inr(match.totals.lines_total)))
+    return found
+
+
+def _recurring(policy: Policy, vendor: Vendor, match: MatchResult, memory: VendorMemory) -> list[Flag]:
+    resolutions = [m for m in memory.of_kind(*facts.RESOLUTION_KINDS)
+                   if m.metadata.get(facts.RESOLUTION_CODE) in RESOLUTIONS]
+    found: list[Flag] = []
+    for line in match.lines:
+        if "QUANTITY_MISMATCH" not in line.issues and "PRICE_MISMATCH" not in line.issues:
+            continue
+        kind = "quantity" if "QUANTITY_MISMATCH" in line.issues else "price"
+        same = [m for m in resolutions if m.metadata.get(facts.MISMATCH) == kind
+                and m.metadata.get(facts.SKU, line.sku or "") == (line.sku or "")]
+        if not same:
+            continue
+        latest = max(same, key=lambda m: m.event_date.isoformat() if m.event_date else "")
+        code = latest.metadata[facts.RESOLUTION_CODE]
+        found.append(_flag(
+            policy, "RECURRING_MISMATCH", "EXCEPTION", code, name=vendor.name, item=line.description,
+            invoiced=_qty(line.invoiced_quantity), received=_qty(line.received_quantity),
+            past_invoice=latest.metadata.get(facts.INVOICE_NUMBER, "-"),
+            resolved_on=latest.event_date.isoformat() if latest.event_date else "-",
+        ))
+    return found
+
+
+def _instructions(policy: Policy, invoice: Invoice) -> list[Flag]:
+    texts = [invoice.vendor_name, invoice.notes or "", invoice.contact or "", *(l.description for l in invoice.lines)]
+    for text in texts:
+        hit = _INSTRUCTION.search(text)
+        if hit:
+            start = max(0, hit.start() - 20)
+            quote = " ".join(text[start:hit.end() + 40].split())
+            return [_flag(policy, "INSTRUCTION_IN_DOCUMENT", "HUMAN_REVIEW", quote=quote[:120])]
+    return []
+
+
+def _trust(policy: Policy, history: Recalled | None, flags: list[Flag]) -> Trust:
+    levels = policy.trust
+    before = levels.unknown
+    if history is not None:
+        clean = facts.int_fact(history, facts.CLEAN_PAYMENTS) or 0
+        before = levels.established if clean >= policy.first_bank_change_min_payments else (
+            levels.some_history if clean > 0 else levels.unknown)
+    after = levels.after_first_bank_change if any(f.code == "FIRST_BANK_CHANGE" for f in flags) else before
+    return Trust(before=before, after=min(before, after))
+
+
+def evaluate(
+    invoice: Invoice, identity: VendorMatch, match: MatchResult, vendor_memory: VendorMemory, ledger: Ledger,
+    policy: Policy,
+) -> RiskResult:
+    """Run every rule and return the flags raised, in rule order, with the vendor's trust before and after."""
+    history = remembered_history(vendor_memory)
+    flags = _identity(policy, invoice, identity)
+    vendor = identity.vendor
+    if vendor is not None:
+        flags += _bank(policy, invoice, vendor, history)
+        flags += _duplicate(policy, invoice, vendor, ledger)
+        flags += _outlier(policy, invoice, vendor, history)
+    flags += _match(policy, invoice, match)
+    if vendor is not None:
+        flags += _recurring(policy, vendor, match, vendor_memory)
+    flags += _instructions(policy, invoice)
+    if vendor_memory.source == "memory_error":
+        flags.append(_flag(policy, "MEMORY_UNAVAILABLE", None, rec=False))
+    return RiskResult(flags=flags, trust=_trust(policy, history, flags), history=history)

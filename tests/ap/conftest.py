@@ -1,0 +1,53 @@
+"""Fixtures for the AP pack: an App with only the ap pack, fresh seeded tenants, and the sample invoices."""
+
+import uuid
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.app import App
+from bot.settings import Settings
+from handlers.ap import APPack, seed_bank
+from handlers.ap.ledger import Ledger, load_policy
+from handlers.ap.models import Policy
+from memory import MemoryClient, bank_id
+
+
+@pytest.fixture
+async def ap_app(settings: Settings) -> AsyncIterator[App]:
+    """A running App (no Groq key) with just the accounts-payable pack."""
+    running = await App.start(settings, pack_names=["ap"])
+    yield running
+    await running.aclose()
+
+
+@pytest.fixture
+def pack(ap_app: App) -> APPack:
+    found = ap_app.packs["ap"]
+    assert isinstance(found, APPack)
+    return found
+
+
+@pytest.fixture
+async def tenant(pack: APPack) -> str:
+    """A tenant of its own with the AP seeds retained, so tests never see each other's decisions."""
+    name = f"ap{uuid.uuid4().hex[:8]}"
+    await pack.load_seeds(name)
+    return name
+
+
+@pytest.fixture(scope="session")
+async def demo(session_memory: MemoryClient, bank_prefix: str) -> str:
+    """The demo tenant (Anita's), seeded once per session; tests may add decisions but never rely on none."""
+    await seed_bank(session_memory, bank_id("demo", "ap", prefix=bank_prefix), Ledger.load())
+    return "demo"
+
+
+@pytest.fixture(scope="session")
+def ledger() -> Ledger:
+    return Ledger.load()
+
+
+@pytest.fixture(scope="session")
+def policy() -> Policy:
+    return load_policy()

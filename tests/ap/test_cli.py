@@ -1,0 +1,79 @@
+"""`smriti ap decide FILE [--no-memory] [--json] [--tenant T]` and `smriti ap audit`, through the real parser."""
+
+import argparse
+import json
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+
+from bot.app import App
+from bot.cli import build_parser
+from bot.settings import Settings
+from handlers.ap import cli as ap_cli
+from handlers.ap.demo import SAMPLES, load_sample
+from tests.ap.documents import invoice_lines, make_pdf
+
+pytestmark = pytest.mark.hindsight
+
+
+async def only_ap(settings: Settings, body: Callable[[App], Awaitable[int]]) -> int:
+    """bot.cli._with_app, but with just this pack loaded (the other packs are not under test here)."""
+    app = await App.start(settings, pack_names=["ap"])
+    async with app:
+        return await body(app)
+
+
+def parser() -> argparse.ArgumentParser:
+    root = argparse.ArgumentParser(prog="smriti")
+    ap_cli.register(root.add_subparsers(dest="command", required=True), only_ap)
+    return root
+
+
+async def run(settings: Settings, *argv: str) -> int:
+    args = parser().parse_args(list(argv))
+    return await args.handler(args, settings)
+
+
+def test_the_smriti_parser_has_the_ap_command() -> None:
+    args = build_parser().parse_args(["ap", "decide", "invoice.json", "--no-memory", "--json", "--tenant", "t1"])
+    assert args.ap_action == "decide" and args.no_memory and args.json and args.tenant == "t1"
+
+
+async def test_decide_json_with_and_without_memory(settings: Settings, demo: str,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    file = str(SAMPLES / "ravi_new_account.json")
+    assert await run(settings, "ap", "decide", file, "--json", "--tenant", demo) == 0
+    blocked = json.loads(capsys.readouterr().out)
+    assert set(blocked) >= {"status", "confidence", "flags", "match", "memory_source", "memories",
+                            "recommendation", "retained"}
+    assert blocked["status"] == "PAYMENT_BLOCKED" and blocked["memory_source"] == "recalled"
+    assert blocked["flags"][0]["code"] == "FIRST_BANK_CHANGE" and "evidence" in blocked["flags"][0]
+    assert 1 <= len(blocked["memories"]) <= 4 and blocked["match"]["status"] == "matched"
+    assert isinstance(blocked["retained"], bool)
+
+    assert await run(settings, "ap", "decide", file, "--json", "--no-memory", "--tenant", demo) == 0
+    reviewed = json.loads(capsys.readouterr().out)
+    assert reviewed["status"] == "HUMAN_REVIEW" and reviewed["memories"] == [] and reviewed["retained"] is False
+
+
+async def test_decide_a_pdf_prints_the_card_and_audit_shows_the_steps(
+        settings: Settings, demo: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pdf = make_pdf(tmp_path / "abc.pdf", invoice_lines(load_sample("abc_repeat_mismatch")))
+    assert await run(settings, "ap", "decide", str(pdf), "--tenant", demo) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("EXCEPTION") and "Request a corrected invoice from ABC Technologies" in out
+    assert await run(settings, "ap", "audit", "--invoice", "ABC/26-27/007", "--tenant", demo) == 0
+    trail = capsys.readouterr().out
+    assert "MATCH_DONE" in trail and "MEMORY_RECALLED" in trail and "DECISION_MADE" in trail
+
+
+async def test_a_non_invoice_is_refused_with_its_reason(settings: Settings, tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    letter = make_pdf(tmp_path / "letter.pdf", ["Quotation", "Ravi Steel & Components", "MS Plate 10mm at 68,500/MT"])
+    assert await run(settings, "ap", "decide", str(letter), "--json") == ap_cli.EXIT_REFUSED
+    refused = json.loads(capsys.readouterr().out)
+    assert refused == {"refused": True, "reason": "not_invoice",
+                       "detail": "This is not an invoice (a quotation), so nothing was decided. "
+                                 "Send the vendor's tax invoice."}
+    assert await run(settings, "ap", "decide", str(tmp_path / "missing.json")) == 1
