@@ -14,8 +14,11 @@ matplotlib.use("Agg")
 
 import matplotlib.dates as mdates  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib import font_manager  # noqa: E402
 from pydantic import BaseModel  # noqa: E402
 
+# Debian's fonts-telu; DejaVu has no Telugu glyphs, so labels in Telugu fall back to this font.
+TELUGU_FONT = Path("/usr/share/fonts/truetype/lohit-telugu/Lohit-Telugu.ttf")
 HEARING_COLOUR = "#1f5fbf"
 NEXT_DATE_COLOUR = "#d9480f"
 _DPI = 100
@@ -44,6 +47,17 @@ class Chart(BaseModel):
     path: Path
     plotted: int
     """How many data points the chart shows (hearings, problems, payments)."""
+
+
+def _use_fonts() -> None:
+    families = ["DejaVu Sans"]
+    if TELUGU_FONT.exists():
+        font_manager.fontManager.addfont(str(TELUGU_FONT))
+        families.append("Lohit Telugu")
+    plt.rcParams["font.family"] = families
+
+
+_use_fonts()
 
 
 def _save(figure: plt.Figure, path: Path, title: str, facts: object) -> None:

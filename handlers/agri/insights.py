@@ -9,6 +9,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from bot.charts import ProblemCounts
 from bot.i18n import show_date, text
 from bot.prompts import render
 from handlers.agri.facts import Facts, read_facts
@@ -32,6 +33,27 @@ class Insights(BaseModel):
     watch: list[str] = Field(default_factory=list)
     recalled: int = 0
     unverified: list[str] = Field(default_factory=list)
+    counts: list[ProblemCounts] = Field(default_factory=list)
+    """Per crop problem: product pitches advised, accepted, and reported as having worked."""
+
+
+def problem_counts(book: FieldBook, facts: Facts, lang: str) -> list[ProblemCounts]:
+    """Count, per crop problem, products advised vs accepted (visits) vs worked (outcomes)."""
+    rows: dict[tuple[str, str], ProblemCounts] = {}
+
+    def row(crop: str, issue: str) -> ProblemCounts:
+        label = f"{text(lang, f'agri.crop_{crop}')}: {book.issue_name(issue, lang)}"
+        return rows.setdefault((crop, issue), ProblemCounts(problem=label, advised=0, accepted=0, worked=0))
+
+    for visit in facts.visits:
+        if visit.issue:
+            counts = row(visit.crop, visit.issue)
+            counts.advised += len(visit.accepted) + len(visit.rejected) + len(visit.undecided)
+            counts.accepted += len(visit.accepted)
+    for outcome in facts.outcomes:
+        if outcome.issue and outcome.result == "controlled":
+            row(outcome.crop, outcome.issue).worked += len(outcome.applied)
+    return sorted(rows.values(), key=lambda r: (-r.advised, r.problem))
 
 
 class Aggregator:
@@ -139,10 +161,12 @@ async def village_insights(memory: MemoryClient, bank: str, book: FieldBook, vil
             unverified += result.removed
             checked.append([result.text])
         return Insights(village=village_slug, as_of=as_of, source="reflect", works=checked[0],
-                        objections=checked[1], watch=checked[2], recalled=len(recalled), unverified=unverified)
+                        objections=checked[1], watch=checked[2], recalled=len(recalled), unverified=unverified,
+                        counts=problem_counts(book, facts, lang))
     agg = Aggregator(book, facts, lang, as_of)
     return Insights(village=village_slug, as_of=as_of, source="aggregate", works=agg.works(),
-                    objections=agg.objections(), watch=agg.watch(), recalled=len(recalled))
+                    objections=agg.objections(), watch=agg.watch(), recalled=len(recalled),
+                    counts=problem_counts(book, facts, lang))
 
 
 def insights_text(book: FieldBook, insights: Insights, lang: str) -> str:

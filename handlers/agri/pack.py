@@ -4,11 +4,13 @@ outcome weeks later; village insights. Handlers stay thin: the work is in the mo
 import json
 import logging
 import shutil
+import uuid
 from datetime import date
 
 from pydantic import BaseModel
 
 from bot.audio import AudioRejected, prepare_voice
+from bot.charts import advice_outcomes
 from bot.i18n import show_date, text
 from bot.messages import Button, Media, Reply
 from bot.registry import User
@@ -147,7 +149,13 @@ class AgriPack(Pack):
         if turn.user.role != "admin" and slug not in turn.user.territories:
             return [Reply(text=turn.t("agri.not_your_village", village=self.book.village_name(slug, turn.lang)))]
         found = await village_insights(self.services.memory, turn.bank_id, self.book, slug, self.today(), turn.lang)
-        return [Reply(text=insights_text(self.book, found, turn.lang))]
+        caption = insights_text(self.book, found, turn.lang)
+        if not found.counts:
+            return [Reply(text=caption)]
+        village = self.book.village_name(slug, turn.lang)
+        chart = advice_outcomes(turn.t("agri.insights_chart_title", village=village), found.counts,
+                                self.services.settings.state_dir / "charts" / f"insights-{uuid.uuid4().hex}.png")
+        return [Reply(text=caption, image=chart.path)]
 
     def _farmers(self, turn: Turn) -> list[Reply]:
         mine = [f for f in self.book.farmers.values() if self.may_see(turn.user, f)]

@@ -83,3 +83,21 @@ def test_agri_catalogues_match_in_both_languages() -> None:
     assert en.keys() == te.keys() and len(en) > 100
     assert all(placeholders(en[k]) == placeholders(te[k]) for k in en)
     assert all(any("\u0c00" <= ch <= "\u0c7f" for ch in v) for k, v in te.items() if not k.startswith("agri.claim_"))
+
+
+async def test_insights_send_a_chart_of_advised_accepted_and_worked(seeded: SeedReport, agri_app: App) -> None:
+    from PIL import Image
+
+    from handlers.agri.insights import village_insights as insights_for
+
+    [reply] = await agri_app.conversation.handle(say("srinivas", "/insights Moinabad"))
+    assert reply.image is not None and reply.image.exists()
+    assert "pink bollworm" in reply.text  # the caption carries the same facts as the picture
+    image = Image.open(reply.image)
+    assert image.width == 1000 and image.height >= 300
+    plotted = json.loads(image.info["Description"])
+    pack = agri_app.packs["agri"]
+    expected = await insights_for(agri_app.services.memory, seeded.bank_id, pack.book, "moinabad", pack.today())
+    assert plotted == [c.model_dump() for c in expected.counts]
+    bollworm = next(row for row in plotted if "pink bollworm" in row["problem"])
+    assert bollworm["advised"] >= bollworm["accepted"] >= 1 and bollworm["worked"] >= 3

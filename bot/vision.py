@@ -1,0 +1,68 @@
+"""Reading a photo with a Groq vision model, when a key is set; Tesseract (bot/ocr.py) is the offline path.
+
+The model is asked for a transcription only, never for an interpretation, so the same splitting rules apply
+to its text as to Tesseract's. Failures raise ChatUnavailable so the caller falls back to Tesseract.
+"""
+
+import base64
+import logging
+import mimetypes
+from pathlib import Path
+
+import httpx
+from groq import APIConnectionError, APIStatusError, APITimeoutError, AsyncGroq
+
+from bot.llm import ChatUnavailable
+from bot.ocr import ReadText
+from bot.prompts import Prompt
+
+log = logging.getLogger(__name__)
+
+MAX_VISION_BYTES = 4 * 1024 * 1024
+"""Groq's limit for a base64 image in a request."""
+
+
+class VisionReader:
+    def __init__(
+        self,
+        api_key: str,
+        model: str,
+        base_url: str | None = None,
+        timeout_s: float = 60.0,
+        http_client: httpx.AsyncClient | None = None,
+    ) -> None:
+        self.model = model
+        self._client = AsyncGroq(
+            api_key=api_key, base_url=base_url, timeout=timeout_s, max_retries=1, http_client=http_client
+        )
+
+    async def aclose(self) -> None:
+        await self._client.close()
+
+    async def read(self, path: Path, prompt: Prompt, mime_type: str | None = None) -> ReadText:
+        """Return the text the model transcribes from an image file."""
+        data = path.read_bytes()
+        if len(data) > MAX_VISION_BYTES:
+            raise ChatUnavailable("image too large for the vision model")
+        kind = mime_type or mimetypes.guess_type(path.name)[0] or "image/png"
+        url = f"data:{kind};base64,{base64.b64encode(data).decode('ascii')}"
+        try:
+            response = await self._client.chat.completions.create(
+                model=self.model,
+                temperature=0.0,
+                messages=[  # type: ignore[list-item]
+                    {"role": "system", "content": prompt.system},
+                    {"role": "user", "content": [
+                        {"type": "text", "text": prompt.user},
+                        {"type": "image_url", "image_url": {"url": url}},
+                    ]},
+                ],
+            )
+        except (APIConnectionError, APITimeoutError) as exc:
+            raise ChatUnavailable(f"Groq unreachable: {type(exc).__name__}") from exc
+        except APIStatusError as exc:
+            raise ChatUnavailable(f"Groq vision answered {exc.status_code}") from exc
+        text = response.choices[0].message.content or ""
+        if not text.strip():
+            raise ChatUnavailable("the vision model returned no text")
+        return ReadText(text=text, method="groq-vision")

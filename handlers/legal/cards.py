@@ -1,0 +1,134 @@
+"""The hearing card: each entry found in an upload is shown, edited and saved (or discarded) on its own.
+
+A card whose date was guessed (from the file name or the upload time) cannot be saved until a person sets
+the hearing date; an entry without a case cannot be saved until one is chosen. "Save all" saves every
+other card of the same upload through the ordinary card Save, so a double tap still stores each once.
+"""
+
+from collections.abc import Callable
+from typing import Any
+
+from bot.i18n import show_date, text
+from bot.messages import Button, Reply
+from handlers.base import Turn
+from handlers.cards import CardSpec, on_callback
+from handlers.legal.dates import parse_day
+from handlers.legal.models import ProposedEntry, Upload
+from handlers.legal.records import hearing_memory
+from handlers.legal.register import CaseRegister
+from memory import MemoryItem
+
+KIND = "hearing"
+SAVE_ALL_PREFIX = "legal:all:"
+_FIELDS = ["case", "hearing_date", "next_date", "text"]
+_NONE_WORDS = {"none", "-", "no", "nil", "లేదు"}
+
+
+def card_payload(upload: Upload, entry: ProposedEntry, tenant: str, batch: str, lang: str) -> dict[str, Any]:
+    return {"upload": upload.model_dump(mode="json"), "entry": entry.model_dump(mode="json"), "tenant": tenant,
+            "batch": batch, "lang": lang}
+
+
+def entry_of(payload: dict[str, Any]) -> ProposedEntry:
+    return ProposedEntry.model_validate(payload["entry"])
+
+
+class HearingCard(CardSpec):
+    kind = KIND
+
+    def __init__(self, register_for: Callable[[str], CaseRegister]) -> None:
+        self.register_for = register_for
+
+    def fields(self, payload: dict[str, Any]) -> list[str]:
+        return list(_FIELDS)
+
+    def field_label(self, lang: str, field: str) -> str:
+        return text(lang, f"legal.field_{field}")
+
+    def render(self, lang: str, payload: dict[str, Any]) -> str:
+        entry = entry_of(payload)
+        upload = Upload.model_validate(payload["upload"])
+        case = self.register_for(payload["tenant"]).get(entry.case_id or "")
+        lines = [text(lang, "legal.card", case=case.label if case else text(lang, "legal.card_no_case_name"),
+                      date=show_date(lang, entry.hearing_date),
+                      source=text(lang, f"legal.date_source_{entry.date_source}"),
+                      next=show_date(lang, entry.next_date) if entry.next_date else "-",
+                      text=entry.text, file=upload.source_file, confidence=f"{entry.confidence:.2f}")]
+        if entry.kind == "document":
+            lines.append(text(lang, "legal.card_document"))
+        if entry.guessed:
+            lines.append(text(lang, "legal.card_guessed"))
+        if case is None:
+            lines.append(text(lang, "legal.card_no_case"))
+        return "\n".join(lines)
+
+    def apply_edit(self, payload: dict[str, Any], field: str, value: str) -> dict[str, Any]:
+        entry = entry_of(payload)
+        lang = payload.get("lang", "en")
+        upload = Upload.model_validate(payload["upload"])
+        if field == "case":
+            register = self.register_for(payload["tenant"])
+            mention = register.get(value.strip().lower()) or register.first(value)
+            if mention is None:
+                raise ValueError(text(lang, "legal.edit_bad_case"))
+            case_id = mention.case_id
+            updated = entry.model_copy(update={"case_id": case_id})
+        elif field == "hearing_date":
+            try:
+                day = parse_day(value, upload.uploaded_at.date())
+            except ValueError as exc:
+                raise ValueError(text(lang, "legal.edit_bad_date")) from exc
+            # A person set the date: it is no longer a guess.
+            updated = entry.model_copy(update={"hearing_date": day, "date_source": "edited",
+                                               "confidence": max(entry.confidence, 0.9)})
+        elif field == "next_date":
+            if value.strip().lower() in _NONE_WORDS:
+                updated = entry.model_copy(update={"next_date": None})
+            else:
+                try:
+                    updated = entry.model_copy(update={"next_date": parse_day(value, entry.hearing_date)})
+                except ValueError as exc:
+                    raise ValueError(text(lang, "legal.edit_bad_date")) from exc
+        elif field == "text":
+            if not value.strip():
+                raise ValueError(text(lang, "legal.edit_empty"))
+            updated = entry.model_copy(update={"text": value.strip()})
+        else:
+            raise ValueError(text(lang, "legal.edit_bad_field"))
+        ProposedEntry.model_validate(updated.model_dump())
+        return {**payload, "entry": updated.model_dump(mode="json")}
+
+    def save_allowed(self, payload: dict[str, Any]) -> str | None:
+        entry = entry_of(payload)
+        lang = payload.get("lang", "en")
+        if entry.case_id is None or self.register_for(payload["tenant"]).get(entry.case_id) is None:
+            return text(lang, "legal.card_needs_case")
+        if entry.guessed:
+            return text(lang, "legal.card_needs_date")
+        return None
+
+    def memories(self, turn: Turn, payload: dict[str, Any]) -> list[MemoryItem]:
+        entry = entry_of(payload)
+        case = self.register_for(payload["tenant"]).get(entry.case_id or "")
+        if case is None:
+            raise ValueError("a hearing card without a case cannot be saved")
+        return [hearing_memory(entry, case, Upload.model_validate(payload["upload"]))]
+
+
+def save_all_button(turn: Turn, batch: str, count: int) -> list[list[Button]]:
+    return [[Button(label=turn.t("legal.button_save_all", count=count), data=f"{SAVE_ALL_PREFIX}{batch}")]]
+
+
+async def save_all(turn: Turn, spec: HearingCard, batch: str) -> list[Reply]:
+    """Save every open card of one upload whose date and case are settled; say which are held for review."""
+    saved: list[Reply] = []
+    held = 0
+    for card in turn.services.state.open_cards(turn.user.user_id):
+        if card.kind != KIND or card.payload.get("batch") != batch or card.status != "open":
+            continue
+        if spec.save_allowed(card.payload) is not None:
+            held += 1
+            continue
+        saved += await on_callback(turn, {KIND: spec}, f"c:s:{card.card_id}")
+    summary = turn.t("legal.saved_all", saved=sum(1 for r in saved if r.replaces_card), held=held)
+    return saved + [Reply(text=summary)]

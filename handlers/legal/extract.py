@@ -1,0 +1,158 @@
+"""From an uploaded file to proposed entries: read it (Tesseract, or Groq vision with a key), then split it.
+
+With a chat model the split is the model's, but only if every entry passes the guard: a case from the
+register, a hearing date that is written in the text and is not a next date, a filing date or a deed's
+date. Otherwise, and always without a key, the deterministic splitter in segment.py decides.
+"""
+
+import asyncio
+import logging
+from datetime import date
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from bot.llm import ChatUnavailable, StructuringFailed
+from bot.ocr import ReadText
+from bot.prompts import render
+from bot.vision import VisionReader
+from handlers.base import Services
+from handlers.legal.dates import find_dates
+from handlers.legal.models import ProposedEntry, Upload
+from handlers.legal.register import CaseRegister, number_spans
+from handlers.legal.segment import guess_date, merge_same_hearing, segment, upload_kind
+from memory.asof import IST
+
+log = logging.getLogger(__name__)
+
+_IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".webp", ".tif", ".tiff", ".bmp"}
+
+
+class ModelEntry(BaseModel):
+    case_id: str
+    kind: Literal["hearing", "document"] = "hearing"
+    hearing_date: date | None = None
+    next_date: date | None = None
+    text: str = Field(min_length=1)
+
+
+class ModelSegments(BaseModel):
+    entries: list[ModelEntry]
+
+
+class Extraction(BaseModel):
+    entries: list[ProposedEntry]
+    read_method: str
+    split_method: Literal["rules", "llm"]
+
+
+def is_image(path: Path, mime_type: str | None) -> bool:
+    return (mime_type or "").startswith("image/") or path.suffix.lower() in _IMAGE_SUFFIXES
+
+
+async def read_file(services: Services, path: Path, mime_type: str | None = None) -> ReadText:
+    """Return an upload's text: a vision model for photos when a key is set, else Tesseract or the text layer."""
+    settings = services.settings
+    if settings.groq_api_key is not None and is_image(path, mime_type):
+        vision = VisionReader(settings.groq_api_key.get_secret_value(), settings.groq_vision_model,
+                              base_url=settings.groq_base_url, timeout_s=settings.groq_timeout_s)
+        try:
+            return await vision.read(path, render("legal", "transcribe"), mime_type)
+        except ChatUnavailable as exc:
+            log.info("vision reading failed (%s); using Tesseract", exc)
+        finally:
+            await vision.aclose()
+    return await asyncio.to_thread(services.reader.read, path, mime_type)
+
+
+def _written_dates(text: str, reference: date, role: str, after: date | None = None) -> set[date]:
+    days: set[date] = set()
+    for found in find_dates(text, number_spans(text)):
+        if found.role != role:
+            continue
+        value = found.on(after, after=True) if after is not None else found.on(reference)
+        if value is not None:
+            days.add(value)
+    return days
+
+
+def _guarded(model: ModelSegments, text: str, register: CaseRegister, upload: Upload) -> list[ProposedEntry] | None:
+    """Return the model's entries if every one passes the guard, else None (use the rules instead)."""
+    uploaded = upload.uploaded_at.astimezone(IST).date()
+    plain = _written_dates(text, uploaded, "plain")
+    other = _written_dates(text, uploaded, "other")
+    kind = upload_kind(text, register)
+    out: list[ProposedEntry] = []
+    for item in model.entries:
+        case = register.get(item.case_id)
+        if case is None:
+            log.info("model filed an entry under an unknown case; using the rules")
+            return None
+        if item.hearing_date is None:
+            day, source = guess_date(upload)
+        elif item.hearing_date in plain or (item.kind == "document" and item.hearing_date in other):
+            day, source = item.hearing_date, ("document" if item.kind == "document" else "text")
+        else:
+            log.info("model's hearing date is not a hearing date written in the upload; using the rules")
+            return None
+        if item.next_date is not None and item.next_date not in _written_dates(text, uploaded, "next", after=day):
+            log.info("model's next date is not written as a next date; using the rules")
+            return None
+        confidence = 0.4 if source in ("file_name", "upload_time") else 0.85
+        out.append(ProposedEntry(case_id=case.case_id, kind=item.kind, hearing_date=day, date_source=source,
+                                 next_date=item.next_date, text=item.text.strip(), confidence=confidence,
+                                 upload_kind=kind))
+    return merge_same_hearing(out) if out else None
+
+
+async def split(services: Services, text: str, register: CaseRegister, upload: Upload) -> Extraction:
+    """Split text into entries: the model's guarded split with a key, the rules otherwise."""
+    if services.chat is not None and len(register):
+        cases = "\n".join(f"- {c.case_id}: {c.title}; numbers {', '.join(c.numbers)}; also called "
+                          f"{', '.join(c.aliases)}" for c in register.cases)
+        prompt = render("legal", "segment", cases=cases, file_name=upload.source_file,
+                        uploaded_at=upload.uploaded_at.astimezone(IST).date().isoformat(), text=text)
+        try:
+            model, _ = await services.chat.structured(prompt, ModelSegments)
+        except (ChatUnavailable, StructuringFailed) as exc:
+            log.info("model split unavailable (%s); using the rules", type(exc).__name__)
+        else:
+            guarded = _guarded(model, text, register, upload)
+            if guarded is not None:
+                return Extraction(entries=guarded, read_method="", split_method="llm")
+    return Extraction(entries=segment(text, register, upload), read_method="", split_method="rules")
+
+
+class ReadCache:
+    """Texts already read, by upload id: a re-run backlog does not pay for OCR twice (the id is the bytes')."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+
+    def _path(self, upload_id: str, services: Services) -> Path:
+        reader = "vision" if services.settings.groq_api_key is not None else "local"
+        return self.directory / f"{upload_id}.{reader}.json"
+
+    def get(self, upload_id: str, services: Services) -> ReadText | None:
+        path = self._path(upload_id, services)
+        try:
+            return ReadText.model_validate_json(path.read_text(encoding="utf-8")) if path.is_file() else None
+        except ValueError:
+            return None
+
+    def put(self, upload_id: str, services: Services, read: ReadText) -> None:
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self._path(upload_id, services).write_text(read.model_dump_json(), encoding="utf-8")
+
+
+async def extract_file(services: Services, path: Path, register: CaseRegister, upload: Upload,
+                       mime_type: str | None = None, cache: ReadCache | None = None) -> Extraction:
+    """Read a file (or take its text from the cache) and split it into entries."""
+    read = cache.get(upload.upload_id, services) if cache is not None else None
+    if read is None:
+        read = await read_file(services, path, mime_type)
+        if cache is not None:
+            cache.put(upload.upload_id, services, read)
+    extraction = await split(services, read.text, register, upload)
+    return extraction.model_copy(update={"read_method": read.method})

@@ -1,0 +1,140 @@
+"""The legal pack's shapes: the case register, the upload manifest, proposed entries, answers and cause lists."""
+
+from datetime import date, datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from memory.asof import IST
+
+DateSource = Literal["header", "row", "text", "document", "edited", "file_name", "upload_time"]
+"""Where an entry's date came from. The last two are guesses: capped confidence, always reviewed."""
+
+GUESSED_SOURCES: frozenset[str] = frozenset({"file_name", "upload_time"})
+GUESSED_CONFIDENCE_CAP = 0.4
+
+EntryKind = Literal["hearing", "document"]
+UploadKind = Literal["diary", "order_sheet", "note", "deed"]
+
+
+class CaseRecord(BaseModel):
+    """One matter in the practice's case register."""
+
+    model_config = ConfigDict(frozen=True)
+
+    case_id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]{0,40}$")
+    title: str = Field(min_length=3)
+    numbers: list[str] = Field(default_factory=list)
+    aliases: list[str] = Field(default_factory=list)
+    court: str = ""
+
+    @property
+    def label(self) -> str:
+        """Return the short name a lawyer says: the first alias, else the title."""
+        return self.aliases[0] if self.aliases else self.title
+
+
+class ManifestRow(BaseModel):
+    """One line of manifest.csv: which file, when it was uploaded, by whom."""
+
+    model_config = ConfigDict(frozen=True)
+
+    file: str = Field(min_length=1)
+    uploaded_at: datetime
+    author: str = Field(min_length=1)
+
+    @field_validator("file")
+    @classmethod
+    def _plain_name(cls, value: str) -> str:
+        if "/" in value or "\\" in value or value.startswith("."):
+            raise ValueError("manifest file names must be plain names inside the backlog directory")
+        return value
+
+    @field_validator("uploaded_at")
+    @classmethod
+    def _aware(cls, value: datetime) -> datetime:
+        # A practice in India writes local times; a bare time in the manifest is read as IST.
+        return value if value.tzinfo is not None else value.replace(tzinfo=IST)
+
+
+class Upload(BaseModel):
+    """A file (or chat text) to read, with where it came from."""
+
+    model_config = ConfigDict(frozen=True)
+
+    upload_id: str
+    source_file: str
+    uploaded_at: datetime
+    author: str
+    author_id: str
+
+
+class ProposedEntry(BaseModel):
+    """One hearing (or document) found in an upload, before anyone confirmed it."""
+
+    case_id: str | None
+    kind: EntryKind = "hearing"
+    hearing_date: date
+    date_source: DateSource
+    next_date: date | None = None
+    text: str = Field(min_length=1)
+    confidence: float = Field(ge=0.0, le=1.0)
+    upload_kind: UploadKind = "note"
+
+    @property
+    def guessed(self) -> bool:
+        return self.date_source in GUESSED_SOURCES
+
+    @property
+    def needs_review(self) -> bool:
+        """Return True when --yes must not store it: a guessed date or no case to file it under."""
+        return self.guessed or self.case_id is None
+
+
+class Citation(BaseModel):
+    hearing_date: date
+    source_file: str
+    author: str
+    document_id: str
+
+
+class LegalAnswer(BaseModel):
+    """What `ask` returns: the text, the case it is about, and the records it rests on."""
+
+    answer: str
+    case_id: str | None
+    citations: list[Citation] = Field(default_factory=list)
+    confidence: float = Field(ge=0.0, le=1.0)
+    near_matches: list[str] = Field(default_factory=list)
+    method: Literal["template", "llm"] = "template"
+
+
+class HearingRecord(BaseModel):
+    """A stored hearing or chat memory as listed from memory: its metadata, typed."""
+
+    document_id: str
+    case_id: str
+    kind: Literal["hearing", "document", "chat_memory"]
+    hearing_date: date
+    next_date: date | None = None
+    source_file: str = ""
+    author: str = ""
+    summary: str = ""
+    confidence: float = 1.0
+    upload_kind: str = ""
+
+    def citation(self) -> Citation:
+        return Citation(hearing_date=self.hearing_date, source_file=self.source_file, author=self.author,
+                        document_id=self.document_id)
+
+
+class CauseListItem(BaseModel):
+    case_id: str
+    title: str
+    court: str
+    previous: HearingRecord | None
+
+
+class CauseList(BaseModel):
+    day: date
+    items: list[CauseListItem]

@@ -1,0 +1,216 @@
+"""The legal pack: uploads become confirmed hearing entries; questions are answered by hearing date."""
+
+import hashlib
+import logging
+import secrets
+from datetime import date
+from pathlib import Path
+
+from bot.i18n import show_date
+from bot.messages import Media, Reply
+from handlers.base import CommandInfo, Pack, SeedReport, Services, Turn, Write
+from handlers.cards import CardSpec, open_card
+from handlers.legal.ask import ask, render_answer
+from handlers.legal.backlog import CASES_FILE, load_chat_memories, render_backlog, upload_id_of
+from handlers.legal.cards import SAVE_ALL_PREFIX, HearingCard, card_payload, save_all, save_all_button
+from handlers.legal.dates import parse_day
+from handlers.legal.extract import ReadCache, extract_file, split
+from handlers.legal.ingest import BacklogIngest, IngestReport, Progress, Reviewer, load_backlog_dir, progress_bar
+from handlers.legal.models import ProposedEntry, Upload
+from handlers.legal.question import looks_like_question
+from handlers.legal.records import chat_memory
+from handlers.legal.register import CaseRegister, load_register, save_register
+from handlers.legal.today import cause_list, render_cause_list
+from memory import BankProfile, MemoryUnavailable
+from memory.asof import IST
+
+log = logging.getLogger(__name__)
+
+_REMEMBER_WORDS = ("please remember ", "remember that ", "remember: ", "remember ")
+_MISSION = ("Memory of a litigation practice. Each hearing is one memory dated with the hearing date; chat "
+            "memories are what the lawyers said in chat and are not court records.")
+_DIRECTIVES = {
+    "hearing-date": "A hearing's date is the date it took place, never the date its paper was uploaded.",
+    "records-first": "Court records and notes outrank chat memories; always label chat memories as such.",
+    "one-case": "Answer about one case only from that case's memories; never mix cases.",
+}
+
+
+class LegalPack(Pack):
+    name = "legal"
+
+    def __init__(self, services: Services) -> None:
+        super().__init__(services)
+        self._card = HearingCard(self.register_for)
+
+    def register_for(self, tenant: str) -> CaseRegister:
+        """Return a tenant's case register (the demo tenant starts from the seed register)."""
+        seed = CASES_FILE if tenant == self.services.settings.default_tenant else None
+        return load_register(self.services.settings.data_dir, tenant, seed=seed)
+
+    def commands(self) -> list[CommandInfo]:
+        return [CommandInfo(command=c, description_key=f"legal.command_{c}")
+                for c in ("today", "ask", "history", "remember", "cases")]
+
+    def bank_profile(self, bank_id: str) -> BankProfile:
+        return BankProfile(bank_id=bank_id, mission=_MISSION, directives=_DIRECTIVES)
+
+    def card_specs(self) -> dict[str, CardSpec]:
+        return {self._card.kind: self._card}
+
+    async def on_command(self, turn: Turn, command: str, args: str) -> list[Reply] | None:
+        register = self.register_for(turn.user.tenant)
+        if command == "today":
+            return [await self._today(turn, register, args)]
+        if command == "ask":
+            if not args:
+                return [Reply(text=turn.t("legal.ask_usage"))]
+            return [await self._answer(turn, register, args)]
+        if command == "history":
+            if not args:
+                return [Reply(text=turn.t("legal.history_usage"))]
+            return [await self._answer(turn, register, f"history of {args}")]
+        if command == "remember":
+            return [await self._remember(turn, register, args)]
+        if command == "cases":
+            lines = [turn.t("legal.cases_header", count=len(register))]
+            lines += [turn.t("legal.case_line", case=c.label, number=", ".join(c.numbers), title=c.title,
+                             court=c.court) for c in register.cases]
+            return [Reply(text="\n".join(lines))]
+        return None
+
+    async def on_text(self, turn: Turn, body: str) -> list[Reply]:
+        register = self.register_for(turn.user.tenant)
+        lowered = body.strip().lower()
+        for word in _REMEMBER_WORDS:
+            if lowered.startswith(word):
+                return [await self._remember(turn, register, body.strip()[len(word):])]
+        if looks_like_question(body):
+            return [await self._answer(turn, register, body)]
+        upload = Upload(upload_id="t" + hashlib.sha256(body.encode("utf-8")).hexdigest()[:12],
+                        source_file=f"chat message {turn.incoming.received_at.astimezone(IST):%d %b %Y %H:%M}",
+                        uploaded_at=turn.incoming.received_at, author=turn.user.name, author_id=turn.user.user_id)
+        extraction = await split(self.services, body, register, upload)
+        if not extraction.entries or all(e.case_id is None for e in extraction.entries):
+            return [Reply(text=turn.t("legal.text_not_understood"))]
+        return self._cards(turn, upload, extraction.entries)
+
+    async def on_media(self, turn: Turn, media: Media) -> list[Reply]:
+        if media.kind in ("voice", "audio"):
+            return [Reply(text=turn.t("legal.voice_unsupported"))]
+        register = self.register_for(turn.user.tenant)
+        data = media.path.read_bytes()
+        upload = Upload(upload_id=upload_id_of(data), source_file=media.file_name or media.path.name,
+                        uploaded_at=turn.incoming.received_at, author=turn.user.name, author_id=turn.user.user_id)
+        try:
+            extraction = await extract_file(self.services, media.path, register, upload, media.mime_type)
+        except ValueError as exc:
+            return [Reply(text=turn.t("legal.upload_unreadable", reason=str(exc)))]
+        if not extraction.entries:
+            return [Reply(text=turn.t("legal.upload_no_entries"))]
+        return self._cards(turn, upload, extraction.entries)
+
+    async def on_callback(self, turn: Turn, data: str) -> list[Reply]:
+        if data.startswith(SAVE_ALL_PREFIX):
+            return await save_all(turn, self._card, data[len(SAVE_ALL_PREFIX):])
+        return await super().on_callback(turn, data)
+
+    def _cards(self, turn: Turn, upload: Upload, entries: list[ProposedEntry]) -> list[Reply]:
+        batch = secrets.token_hex(4)
+        replies = [Reply(text=turn.t("legal.upload_found", count=len(entries), file=upload.source_file))]
+        for entry in sorted(entries, key=lambda e: (e.hearing_date, e.case_id or "")):
+            payload = card_payload(upload, entry, turn.user.tenant, batch, turn.lang)
+            replies.append(open_card(turn, self._card, payload))
+        ready = sum(1 for e in entries if not e.needs_review)
+        if len(entries) > 1 and ready:
+            replies.append(Reply(text=turn.t("legal.save_all_hint", ready=ready, held=len(entries) - ready),
+                                 buttons=save_all_button(turn, batch, ready)))
+        return replies
+
+    async def _answer(self, turn: Turn, register: CaseRegister, question: str) -> Reply:
+        answer = await ask(self.services, turn.bank_id, register, question, lang=turn.lang)
+        return Reply(text=render_answer(turn.lang, answer))
+
+    async def _today(self, turn: Turn, register: CaseRegister, args: str) -> Reply:
+        today = self.services.clock().astimezone(IST).date()
+        try:
+            day = parse_day(args, today) if args.strip() else today
+        except ValueError:
+            return Reply(text=turn.t("legal.today_usage"))
+        try:
+            listing = await cause_list(self.services, turn.bank_id, register, day)
+        except MemoryUnavailable:
+            return Reply(text=turn.t("legal.memory_unavailable"))
+        return Reply(text=render_cause_list(turn.lang, listing, register))
+
+    async def _remember(self, turn: Turn, register: CaseRegister, said: str) -> Reply:
+        said = said.strip()
+        if not said:
+            return Reply(text=turn.t("legal.remember_usage"))
+        mention = register.only(said)
+        case = register.get(mention.case_id) if mention else None
+        item = chat_memory(said, turn.incoming.received_at, turn.user.name, turn.user.user_id, case)
+        outcome = await self.services.outbox.retain_or_queue(self.services.memory, turn.bank_id, [item])
+        key = "legal.remembered" if outcome.fully_stored else "legal.remembered_queued"
+        return Reply(text=turn.t(key, case=case.label if case else turn.t("legal.no_case_named"),
+                                 date=show_date(turn.lang, turn.incoming.received_at.astimezone(IST).date())))
+
+    async def ingest_dir(self, tenant: str, directory: Path, workers: int = 5, yes: bool = False,
+                         reviewer: Reviewer | None = None, progress: Progress | None = None,
+                         use_cache: bool = True) -> IngestReport:
+        """Ingest a backlog directory into the tenant's bank; its register becomes the tenant's register."""
+        register, backlog = load_backlog_dir(directory)
+        bank = self.services.bank_of(tenant, self.name)
+        await self.services.memory.ensure_bank(self.bank_profile(bank))
+        save_register(self.services.settings.data_dir, tenant, register)
+        cache = ReadCache(self.services.settings.data_dir / "legal" / "read-cache") if use_cache else None
+        runner = BacklogIngest(self.services, bank, register, workers=workers, yes=yes, reviewer=reviewer,
+                               progress=progress, cache=cache)
+        return await runner.run(backlog)
+
+    async def load_seeds(self, tenant: str) -> SeedReport:
+        """Ingest the seed practice's backlog (dates on the page only) and its chat memories, idempotently."""
+        directory = self.seed_backlog_dir()
+        render_backlog(directory)
+        report = await self.ingest_dir(tenant, directory, workers=5, yes=True)
+        register = self.register_for(tenant)
+        items = []
+        for said in load_chat_memories():
+            user = self.services.registry.by_id(said.author)
+            mention = register.only(said.text)
+            items.append(chat_memory(said.text, said.said_at, user.name if user else said.author, said.author,
+                                     register.get(mention.case_id) if mention else None))
+        bank = self.services.bank_of(tenant, self.name)
+        await self.services.outbox.retain_or_queue(self.services.memory, bank, items)
+        return SeedReport(bank_id=bank, retained=len(report.stored_ids) + len(items),
+                          details={"hearings": len(report.stored_ids), "chat_memories": len(items),
+                                   "held_for_review": len(report.held)})
+
+    def seed_backlog_dir(self) -> Path:
+        return self.services.settings.data_dir / "legal" / "seed-backlog"
+
+    async def demo(self, tenant: str, write: Write) -> None:
+        """Render the seed backlog, ingest it with a progress bar, and ask what happened last time."""
+        directory = self.seed_backlog_dir()
+        render_backlog(directory)
+        write(f"Ingesting the seed backlog from {directory} again with 5 workers (uploads finish in any order; "
+              f"the same ids replace, never duplicate):")
+        step = {"last": -1}
+
+        def progress(done: int, total: int, file: str) -> None:
+            tenth = 10 * done // total
+            if tenth != step["last"] or done == total:
+                step["last"] = tenth
+                write(f"  {progress_bar(done, total)} {file}")
+
+        report = await self.ingest_dir(tenant, directory, workers=5, yes=True, progress=progress)
+        write(f"Stored {len(report.stored_ids)} entries; {len(report.held)} held for review (dates guessed):")
+        for held in report.held:
+            write(f"  - {held.file}: {held.case_id} on {held.hearing_date} ({held.reason})")
+        register = self.register_for(tenant)
+        bank = self.services.bank_of(tenant, self.name)
+        question = "What happened last time in Seabreeze?"
+        answer = await ask(self.services, bank, register, question)
+        write(f"\nQ: {question}\n{render_answer('en', answer)}")
+        listing = await cause_list(self.services, bank, register, date(2026, 10, 15))
+        write(f"\n/today 15 Oct 2026\n{render_cause_list('en', listing, register)}")

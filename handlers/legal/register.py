@@ -1,0 +1,168 @@
+"""The case register: which matters the practice has, and how a line of text names one of them.
+
+A case is named by its number (`O.S. 214/2024`, OCR'd as `0.5. 214/2024`), its title or an alias. Matching
+a number needs its type letters too, so `IA 1187/2026` never files a note under suit `1187/2026`.
+"""
+
+import difflib
+import json
+import re
+from pathlib import Path
+
+from pydantic import BaseModel, TypeAdapter
+
+from handlers.legal.models import CaseRecord
+
+_NUMBER = re.compile(
+    r"(?<![A-Za-z0-9/.\-])((?:[A-Za-z015]{1,3}\.?\s?){1,3}?)\s*(?:No\.?\s*)?(\d{1,6})\s*(?:/|of)\s*(\d{2,4})(?!\d)",
+    re.I,
+)
+# OCR reads letters in a case type as digits; only applied to the type letters, never to the number itself.
+_OCR_LETTERS = str.maketrans({"0": "O", "5": "S", "1": "I", "8": "B", "2": "Z", "6": "G"})
+_WORD = re.compile(r"[a-z0-9]+")
+_STOP = {"the", "what", "happened", "last", "time", "in", "of", "for", "when", "is", "next", "date", "history",
+         "timeline", "case", "suit", "matter", "show", "me", "a", "an", "on", "and", "v", "vs", "hearing", "june",
+         "tell", "about", "was", "did", "there", "were", "our", "my", "please", "previous", "partition", "sp"}
+
+CaseList = TypeAdapter(list[CaseRecord])
+
+
+class NumberKey(BaseModel):
+    kind: str
+    number: int
+    year: int
+
+
+class CaseMention(BaseModel):
+    case_id: str
+    start: int
+    end: int
+    by: str
+    """"number", "title" or "alias"."""
+
+
+def number_key(kind: str, number: str, year: str) -> NumberKey:
+    letters = re.sub(r"[^A-Z]", "", kind.upper().translate(_OCR_LETTERS))
+    letters = letters.removesuffix("NO") if len(letters) > 3 else letters
+    value = int(year)
+    return NumberKey(kind=letters, number=int(number), year=value + 2000 if value < 100 else value)
+
+
+def number_spans(text: str) -> list[tuple[int, int]]:
+    """Return the spans of everything shaped like a case or application number (never dates)."""
+    spans: list[tuple[int, int]] = []
+    for match in _NUMBER.finditer(text):
+        kind, number, year = match.groups()
+        # "N.D. 15/10" is a next date, not a case number: a short pair that is a valid day/month stays a date.
+        if len(year) <= 2 and int(number) <= 31 and int(year) <= 12:
+            continue
+        if number_key(kind, number, year).kind:
+            spans.append((match.start(), match.end()))
+    return spans
+
+
+def _phrase(value: str) -> re.Pattern[str]:
+    words = [re.escape(w) for w in re.findall(r"[A-Za-z0-9]+", value)]
+    return re.compile(r"(?<![A-Za-z0-9])" + r"[\W_]{0,3}".join(words) + r"(?![A-Za-z0-9])", re.I)
+
+
+class CaseRegister:
+    """A practice's cases, and the matching rules for naming them."""
+
+    def __init__(self, cases: list[CaseRecord]) -> None:
+        ids = [c.case_id for c in cases]
+        if len(ids) != len(set(ids)):
+            raise ValueError("case ids in the register must be unique")
+        self.cases = list(cases)
+        self._by_id = {c.case_id: c for c in cases}
+        self._numbers: list[tuple[NumberKey, str]] = []
+        for case in cases:
+            for raw in case.numbers:
+                match = _NUMBER.search(raw)
+                if match is None:
+                    raise ValueError(f"case number {raw!r} of {case.case_id} is not like 'O.S. 214/2024'")
+                self._numbers.append((number_key(*match.groups()), case.case_id))
+        self._names: list[tuple[re.Pattern[str], str, str]] = []
+        for case in cases:
+            # Longest names first, so "Seabreeze SP suit" wins over "Seabreeze" at the same place.
+            named = [(a, "alias") for a in case.aliases] + [(case.title, "title")]
+            for name, by in sorted(named, key=lambda n: -len(n[0])):
+                self._names.append((_phrase(name), case.case_id, by))
+
+    @classmethod
+    def load(cls, path: Path) -> "CaseRegister":
+        return cls(CaseList.validate_json(path.read_text(encoding="utf-8")))
+
+    def dump(self) -> str:
+        return json.dumps([c.model_dump() for c in self.cases], indent=2, ensure_ascii=False)
+
+    def get(self, case_id: str) -> CaseRecord | None:
+        return self._by_id.get(case_id)
+
+    def __len__(self) -> int:
+        return len(self.cases)
+
+    def mentions(self, text: str) -> list[CaseMention]:
+        """Return every case named in the text, in order of position."""
+        found: list[CaseMention] = []
+        for match in _NUMBER.finditer(text):
+            key = number_key(*match.groups())
+            for known, case_id in self._numbers:
+                # The match may start at a word before the type ("in OS 214/24"): compare the tail.
+                if key.number == known.number and key.year == known.year and key.kind.endswith(known.kind):
+                    found.append(CaseMention(case_id=case_id, start=match.start(), end=match.end(), by="number"))
+        for pattern, case_id, by in self._names:
+            for match in pattern.finditer(text):
+                found.append(CaseMention(case_id=case_id, start=match.start(), end=match.end(), by=by))
+        return sorted(found, key=lambda m: (m.start, -(m.end - m.start)))
+
+    def first(self, text: str) -> CaseMention | None:
+        mentions = self.mentions(text)
+        return mentions[0] if mentions else None
+
+    def only(self, text: str) -> CaseMention | None:
+        """Return the case the text names if it names exactly one case, else None."""
+        mentions = self.mentions(text)
+        return mentions[0] if mentions and len({m.case_id for m in mentions}) == 1 else None
+
+    def near(self, words: str, limit: int = 3) -> list[CaseRecord]:
+        """Return the cases whose names look most like the words given (for an unknown case)."""
+        wanted = [w for w in _WORD.findall(words.lower()) if w not in _STOP and not w.isdigit()]
+        scored: list[tuple[float, str]] = []
+        for case in self.cases:
+            names = [case.title, *case.aliases, *case.numbers]
+            tokens = {t for n in names for t in _WORD.findall(n.lower()) if t not in _STOP}
+            best = max((difflib.SequenceMatcher(None, w, t).ratio() for w in wanted for t in tokens), default=0.0)
+            scored.append((best, case.case_id))
+        ranked = sorted(scored, key=lambda s: (-s[0], s[1]))
+        close = [self._by_id[c] for score, c in ranked if score >= 0.5][:limit]
+        return close or [self._by_id[c] for _, c in ranked[:limit]]
+
+    @staticmethod
+    def unknown_name(question: str) -> str:
+        """Return the words of a question that look like the case the person meant."""
+        match = re.search(r"\b(?:in|of|for|about)\s+(?:the\s+)?(.+?)[?.!]*$", question.strip(), re.I)
+        tail = match.group(1) if match else question
+        words = [w for w in re.findall(r"[A-Za-z0-9./-]+", tail) if w.lower() not in _STOP]
+        return " ".join(words) or question.strip()
+
+
+def register_file(data_dir: Path, tenant: str) -> Path:
+    """Return where a tenant's case register is kept once a backlog has been ingested."""
+    return data_dir / "legal" / tenant / "cases.json"
+
+
+def load_register(data_dir: Path, tenant: str, seed: Path | None = None) -> CaseRegister:
+    """Return a tenant's register: the one saved by its last ingest, else the seed's, else an empty one."""
+    saved = register_file(data_dir, tenant)
+    if saved.is_file():
+        return CaseRegister.load(saved)
+    if seed is not None and seed.is_file():
+        return CaseRegister.load(seed)
+    return CaseRegister([])
+
+
+def save_register(data_dir: Path, tenant: str, register: CaseRegister) -> None:
+    path = register_file(data_dir, tenant)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(register.dump(), encoding="utf-8")
