@@ -20,6 +20,7 @@ from handlers.legal.models import ProposedEntry, Upload
 from handlers.legal.question import looks_like_question
 from handlers.legal.records import chat_memory
 from handlers.legal.register import CaseRegister, load_register, save_register
+from handlers.legal.timeline import timeline_chart
 from handlers.legal.today import cause_list, render_cause_list
 from memory import BankProfile, MemoryUnavailable
 from memory.asof import IST
@@ -50,7 +51,7 @@ class LegalPack(Pack):
 
     def commands(self) -> list[CommandInfo]:
         return [CommandInfo(command=c, description_key=f"legal.command_{c}")
-                for c in ("today", "ask", "history", "remember", "cases")]
+                for c in ("today", "ask", "history", "timeline", "remember", "cases")]
 
     def bank_profile(self, bank_id: str) -> BankProfile:
         return BankProfile(bank_id=bank_id, mission=_MISSION, directives=_DIRECTIVES)
@@ -70,6 +71,10 @@ class LegalPack(Pack):
             if not args:
                 return [Reply(text=turn.t("legal.history_usage"))]
             return [await self._answer(turn, register, f"history of {args}")]
+        if command == "timeline":
+            if not args:
+                return [Reply(text=turn.t("legal.timeline_usage"))]
+            return [await self._timeline(turn, register, args)]
         if command == "remember":
             return [await self._remember(turn, register, args)]
         if command == "cases":
@@ -130,6 +135,21 @@ class LegalPack(Pack):
     async def _answer(self, turn: Turn, register: CaseRegister, question: str) -> Reply:
         answer = await ask(self.services, turn.bank_id, register, question, lang=turn.lang)
         return Reply(text=render_answer(turn.lang, answer))
+
+    async def _timeline(self, turn: Turn, register: CaseRegister, args: str) -> Reply:
+        """Answer with the case history as text, and as a picture when the case has hearings."""
+        history = await self._answer(turn, register, f"history of {args}")
+        mention = register.only(args) or register.first(args)
+        case = register.get(mention.case_id) if mention else None
+        if case is None:
+            return history
+        try:
+            chart = await timeline_chart(self.services, turn.bank_id, case,
+                                         turn.t("legal.timeline_title", case=case.label),
+                                         self.services.settings.state_dir / "charts")
+        except MemoryUnavailable:
+            return history
+        return history if chart is None else Reply(text=history.text, image=chart.path)
 
     async def _today(self, turn: Turn, register: CaseRegister, args: str) -> Reply:
         today = self.services.clock().astimezone(IST).date()

@@ -194,3 +194,26 @@ async def test_demo_ingests_with_a_progress_bar_and_cites_the_last_seabreeze_hea
     assert "24 Sep 2026 · note_seabreeze_20260924.txt · Divya" in printed
     after = await ingested.app.services.memory.list_documents(ingested.bank, tags=["type:hearing"])
     assert {d.document_id for d in after} <= ingested.expected.document_ids
+
+
+async def test_timeline_picture_plots_every_hearing_of_the_case(ingested: Ingested) -> None:
+    import json
+
+    from PIL import Image
+
+    from bot.charts import HEARING_COLOUR
+    from handlers.legal.timeline import timeline_chart
+    from tests.charts.pixels import colour_blobs
+
+    case = ingested.register.get("seabreeze")
+    assert case is not None
+    chart = await timeline_chart(ingested.app.services, ingested.bank, case, "Seabreeze",
+                                 ingested.app.services.settings.state_dir / "charts")
+    assert chart is not None
+    hearings = sorted(d.event_date for d in ingested.after_first
+                      if d.metadata["case_id"] == "seabreeze" and d.metadata.get("kind") == "hearing")
+    assert chart.plotted == len(hearings) > 3
+    assert colour_blobs(chart.path, HEARING_COLOUR) == len(hearings)
+    facts = json.loads(Image.open(chart.path).info["Description"])
+    assert [h["date"] for h in facts["hearings"]] == [d.isoformat() for d in hearings]
+    assert "2026-10-15" in facts["next_dates"]
