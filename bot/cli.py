@@ -121,6 +121,30 @@ async def _demo(args: argparse.Namespace, settings: Settings) -> int:
     return await _with_app(settings, body)
 
 
+async def _run(args: argparse.Namespace, settings: Settings) -> int:
+    # Imported here so that the other commands do not pay for loading the chat libraries.
+    from bot.telegram import TelegramNotConfigured, serve_telegram
+    from bot.whatsapp import serve_whatsapp
+    from bot.whatsapp_send import WhatsAppNotConfigured
+
+    async def body(app: App) -> int:
+        try:
+            if args.transport == "telegram":
+                mode = f"webhook {args.webhook_url}" if args.webhook_url else "long polling"
+                print(f"Starting the Telegram transport ({mode}); Ctrl-C stops it.")
+                await serve_telegram(app.conversation, args.webhook_url, args.listen, args.port)
+            else:
+                print(f"Starting the WhatsApp webhook on {args.host}:{args.port}; Twilio calls "
+                      f"{settings.public_base_url}/whatsapp/inbound. Ctrl-C stops it.")
+                await serve_whatsapp(app.conversation, args.host, args.port)
+        except (TelegramNotConfigured, WhatsAppNotConfigured) as exc:
+            print(f"Cannot start {args.transport}: {exc}", file=sys.stderr)
+            return 2
+        return 0
+
+    return await _with_app(settings, body)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="smriti", description="Smriti: a memory for people who work in the field.")
     parser.add_argument("-v", "--verbose", action="store_true")
@@ -145,6 +169,18 @@ def build_parser() -> argparse.ArgumentParser:
     demo = sub.add_parser("demo", help="start memory if needed, load seeds and show a tour")
     demo.add_argument("--tenant", default="demo")
     demo.set_defaults(handler=_demo)
+
+    run = sub.add_parser("run", help="run a chat transport: telegram or whatsapp")
+    transports = run.add_subparsers(dest="transport", required=True)
+    telegram = transports.add_parser("telegram", help="long polling, or a webhook with --webhook-url")
+    telegram.add_argument("--webhook-url", default=None, help="public HTTPS URL Telegram posts updates to")
+    telegram.add_argument("--listen", default="127.0.0.1", help="webhook mode: address to listen on")
+    telegram.add_argument("--port", type=int, default=8443, help="webhook mode: port to listen on")
+    telegram.set_defaults(handler=_run)
+    whatsapp = transports.add_parser("whatsapp", help="the Twilio webhook (ASGI, served by uvicorn)")
+    whatsapp.add_argument("--host", default="127.0.0.1")
+    whatsapp.add_argument("--port", type=int, default=8080)
+    whatsapp.set_defaults(handler=_run)
 
     queue_cli.register(sub, _with_app)
     for module_name in PACK_MODULES.values():

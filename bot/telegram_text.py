@@ -1,4 +1,8 @@
-"""Cutting long replies into the pieces a chat allows (Telegram 4096 characters, WhatsApp 1600)."""
+"""Text helpers both chat transports share: cutting long replies to the chat's limit (Telegram 4096 characters,
+WhatsApp 1600) and the size-limit refusal."""
+
+from bot.i18n import text
+from bot.messages import Reply
 
 TELEGRAM_TEXT_LIMIT = 4096
 TELEGRAM_CAPTION_LIMIT = 1024
@@ -28,3 +32,9 @@ def split_text(body: str, limit: int) -> list[str]:
     if rest or not pieces:
         pieces.append(rest)
     return pieces
+
+
+def too_large(lang: str, size: int, limit: int) -> Reply:
+    """The refusal for a file over the limit, sizes in MB as phones show them."""
+    mib = 1024 * 1024
+    return Reply(text=text(lang, "transport.too_large", size_mb=f"{size / mib:.1f}", limit_mb=f"{limit / mib:.0f}"))

@@ -1,0 +1,83 @@
+"""What a Telegram message carries as a file, checked against the size limit and fetched through the Bot API."""
+
+import logging
+import mimetypes
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict
+from telegram import Bot, Message
+
+from bot.messages import Media, MediaKind
+
+log = logging.getLogger(__name__)
+
+
+class MediaRef(BaseModel):
+    """A file announced in a message, before it is downloaded."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: MediaKind
+    file_id: str
+    file_unique_id: str
+    size_bytes: int | None
+    mime_type: str | None
+    file_name: str | None
+
+
+def _kind_for_document(mime_type: str | None) -> MediaKind:
+    """Images sent as files are still photos, and audio files still audio: packs branch on the kind."""
+    if mime_type and mime_type.startswith("image/"):
+        return "photo"
+    if mime_type and mime_type.startswith("audio/"):
+        return "audio"
+    return "document"
+
+
+def media_of(message: Message) -> MediaRef | None:
+    """Return the file a message carries (the largest size of a photo), or None for plain text."""
+    if message.voice is not None:
+        voice = message.voice
+        return MediaRef(kind="voice", file_id=voice.file_id, file_unique_id=voice.file_unique_id,
+                        size_bytes=voice.file_size, mime_type=voice.mime_type or "audio/ogg", file_name=None)
+    if message.audio is not None:
+        audio = message.audio
+        return MediaRef(kind="audio", file_id=audio.file_id, file_unique_id=audio.file_unique_id,
+                        size_bytes=audio.file_size, mime_type=audio.mime_type, file_name=audio.file_name)
+    if message.photo:
+        largest = max(message.photo, key=lambda p: (p.width * p.height, p.file_size or 0))
+        return MediaRef(kind="photo", file_id=largest.file_id, file_unique_id=largest.file_unique_id,
+                        size_bytes=largest.file_size, mime_type="image/jpeg", file_name=None)
+    if message.document is not None:
+        document = message.document
+        mime = document.mime_type or (mimetypes.guess_type(document.file_name)[0] if document.file_name else None)
+        return MediaRef(kind=_kind_for_document(mime), file_id=document.file_id,
+                        file_unique_id=document.file_unique_id, size_bytes=document.file_size, mime_type=mime,
+                        file_name=document.file_name)
+    return None
+
+
+def is_unsupported(message: Message) -> bool:
+    """True for things the packs cannot use (video, stickers, locations...)."""
+    return any(x is not None for x in (message.video, message.video_note, message.sticker, message.animation,
+                                       message.location, message.contact, message.poll))
+
+
+def _suffix(ref: MediaRef, remote_path: str | None) -> str:
+    if remote_path and Path(remote_path).suffix:
+        return Path(remote_path).suffix.lower()
+    if ref.file_name and Path(ref.file_name).suffix:
+        return Path(ref.file_name).suffix.lower()
+    guessed = mimetypes.guess_extension(ref.mime_type) if ref.mime_type else None
+    return ".oga" if ref.kind == "voice" and not guessed else (guessed or ".bin")
+
+
+async def download(bot: Bot, ref: MediaRef, target_dir: Path, stem: str) -> Media:
+    """Fetch the file through the Bot API (getFile, then the file URL) into target_dir."""
+    remote = await bot.get_file(ref.file_id)
+    target_dir.mkdir(parents=True, exist_ok=True)
+    path = target_dir / f"{stem}{_suffix(ref, remote.file_path)}"
+    await remote.download_to_drive(path)
+    size = path.stat().st_size
+    log.info("downloaded a %s of %s bytes", ref.kind, size)
+    return Media(kind=ref.kind, path=path, mime_type=ref.mime_type, file_name=ref.file_name, size_bytes=size)

@@ -1,0 +1,190 @@
+"""The WhatsApp transport behind the webhook: queued inbound messages become Incoming messages for the core.
+
+The web layer (bot/whatsapp.py) only validates, parses and queues. Workers here fetch media, map a numbered
+reply to the button it names, run the conversation core and send the replies through the Twilio REST API.
+One number's messages are handled in order; different numbers concurrently.
+"""
+
+import asyncio
+import contextlib
+import logging
+import re
+from collections.abc import Callable
+from datetime import datetime
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from bot.core import Conversation
+from bot.i18n import text
+from bot.messages import Incoming, Reply
+from bot.telegram_text import too_large
+from bot.whatsapp_media import InboundMedia, MediaFetcher, MediaFetchFailed, MediaTooLarge, kind_of
+from bot.whatsapp_send import SessionWindow, TwilioConfig, TwilioSender, WhatsAppNotifier
+
+log = logging.getLogger(__name__)
+
+_OPTION = re.compile(r"^\s*(\d{1,2})\s*\.?\s*$")
+
+
+class TwilioInbound(BaseModel):
+    """The parts of Twilio's inbound-message webhook form that the bot uses."""
+
+    model_config = ConfigDict(frozen=True)
+
+    message_sid: str = Field(min_length=1)
+    sender: str = Field(min_length=1)
+    body: str = ""
+    media: list[InboundMedia] = Field(default_factory=list)
+    button_payload: str | None = None
+    """Set when the person tapped a quick-reply button of a content template."""
+
+    @property
+    def number(self) -> str:
+        return self.sender.removeprefix("whatsapp:")
+
+    @classmethod
+    def from_form(cls, form: dict[str, str]) -> "TwilioInbound":
+        count = int(form.get("NumMedia") or 0)
+        media = [InboundMedia(url=form[f"MediaUrl{i}"], content_type=form.get(f"MediaContentType{i}", ""))
+                 for i in range(count) if form.get(f"MediaUrl{i}")]
+        return cls(message_sid=form.get("MessageSid") or form.get("SmsMessageSid") or "",
+                   sender=form.get("From", ""), body=form.get("Body", ""), media=media,
+                   button_payload=form.get("ButtonPayload") or None)
+
+
+class WhatsAppTransport:
+    """Owns the inbound queue, its workers, the media fetcher and the Twilio sender."""
+
+    def __init__(self, conversation: Conversation, workers: int = 4,
+                 clock: Callable[[], datetime] | None = None) -> None:
+        services = conversation.services
+        settings = services.settings
+        self.conversation = conversation
+        self.config = TwilioConfig.from_settings(settings)
+        media_dir = settings.state_dir / "media"
+        self.sender = TwilioSender(self.config, services.state, media_dir / "whatsapp-out")
+        self.fetcher = MediaFetcher(self.config.account_sid, self.config.auth_token, settings.max_media_bytes,
+                                    media_dir / "whatsapp")
+        self.window = SessionWindow(services.state, clock or services.clock)
+        self.workers = workers
+        self._queue: asyncio.Queue[TwilioInbound] = asyncio.Queue()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._number_locks: dict[str, asyncio.Lock] = {}
+        services.outbound.register("whatsapp", WhatsAppNotifier(self.sender, self.window, conversation.language_of))
+
+    # --- lifecycle -----------------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        self._tasks = [asyncio.create_task(self._work(), name=f"whatsapp-worker-{i}") for i in range(self.workers)]
+
+    async def stop(self, drain_timeout_s: float = 10.0) -> None:
+        """Finish what is queued (Twilio was already told it arrived), within a bound, then stop the workers."""
+        try:
+            await asyncio.wait_for(self._queue.join(), timeout=drain_timeout_s)
+        except asyncio.TimeoutError:
+            log.warning("stopping with %s whatsapp messages still queued", self._queue.qsize())
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._tasks = []
+        await self.fetcher.aclose()
+
+    async def drain(self) -> None:
+        """Wait until every queued message has been handled (for tests and graceful shutdown)."""
+        await self._queue.join()
+
+    # --- inbound -------------------------------------------------------------------------------------------
+
+    def accept(self, inbound: TwilioInbound) -> bool:
+        """Queue a validated webhook delivery; False for a MessageSid seen before (Twilio retried it)."""
+        if not self.conversation.services.state.first_delivery("whatsapp-webhook", inbound.message_sid):
+            log.info("dropped replayed whatsapp message %s", inbound.message_sid)
+            return False
+        self._queue.put_nowait(inbound)
+        return True
+
+    async def _work(self) -> None:
+        while True:
+            inbound = await self._queue.get()
+            try:
+                async with self._number_locks.setdefault(inbound.number, asyncio.Lock()):
+                    await self.handle(inbound)
+            except Exception:
+                log.exception("whatsapp message %s failed", inbound.message_sid)
+                await self._tell_failed(inbound)
+            finally:
+                self._queue.task_done()
+
+    async def _tell_failed(self, inbound: TwilioInbound) -> None:
+        user = self.conversation.services.registry.lookup("whatsapp", inbound.sender)
+        lang = self.conversation.language_of(user) if user is not None else "en"
+        try:
+            await self.sender.send(inbound.number, [Reply(text=text(lang, "transport.failed"))], lang, remember=False)
+        except Exception as exc:
+            log.warning("could not tell %s about a failed message: %s", inbound.message_sid, type(exc).__name__)
+
+    async def handle(self, inbound: TwilioInbound) -> None:
+        """Handle one inbound message end to end: media, buttons, the core, the replies."""
+        user = self.conversation.services.registry.lookup("whatsapp", inbound.sender)
+        if user is None:
+            # The core refuses strangers; their media is never fetched.
+            replies = await self.conversation.handle(self._incoming(inbound, text=inbound.body))
+            await self.sender.send(inbound.number, replies, "en", remember=False)
+            return
+        self.window.record_inbound(inbound.number, user.user_id)
+        lang = self.conversation.language_of(user)
+        for incoming in await self._incomings(inbound, lang):
+            if isinstance(incoming, Reply):
+                await self.sender.send(inbound.number, [incoming], lang, remember=False)
+                continue
+            try:
+                replies = await self.conversation.handle(incoming)
+            finally:
+                if incoming.media is not None and incoming.media.path.parent == self.fetcher.target_dir:
+                    incoming.media.path.unlink(missing_ok=True)  # the intake store keeps its own copy
+            await self.sender.send(inbound.number, replies, self.conversation.language_of(user))
+
+    def _incoming(self, inbound: TwilioInbound, suffix: str = "", **fields: object) -> Incoming:
+        return Incoming(transport="whatsapp", sender=inbound.sender, delivery_id=inbound.message_sid + suffix,
+                        **fields)  # type: ignore[arg-type]
+
+    async def _incomings(self, inbound: TwilioInbound, lang: str) -> list[Incoming | Reply]:
+        if inbound.button_payload:
+            return [self._incoming(inbound, callback=inbound.button_payload)]
+        if not inbound.media:
+            return [self._option_or_text(inbound, lang)]
+        if self.conversation.services.intake.by_delivery("whatsapp", inbound.message_sid):
+            return [self._incoming(inbound, text=inbound.body)]  # already taken in; the core drops it
+        # A message with several files is handled as one delivery per file; the caption goes with the first.
+        results: list[Incoming | Reply] = []
+        for index, media in enumerate(inbound.media):
+            suffix = f":{index}" if index else ""
+            results.append(await self._with_media(inbound, media, suffix, lang,
+                                                  caption=inbound.body if index == 0 else None))
+        return results
+
+    def _option_or_text(self, inbound: TwilioInbound, lang: str) -> Incoming | Reply:
+        match = _OPTION.match(inbound.body)
+        buttons = self.sender.buttons.latest(inbound.number) if match else []
+        if match is None or not buttons:
+            return self._incoming(inbound, text=inbound.body)
+        number = int(match.group(1))
+        if not 1 <= number <= len(buttons):
+            return Reply(text=text(lang, "transport.no_such_option", number=number))
+        return self._incoming(inbound, callback=buttons[number - 1].data)
+
+    async def _with_media(self, inbound: TwilioInbound, media: InboundMedia, suffix: str, lang: str,
+                          caption: str | None) -> Incoming | Reply:
+        if kind_of(media.content_type) is None:
+            return Reply(text=text(lang, "transport.unsupported"))
+        try:
+            fetched = await self.fetcher.fetch(media, stem=f"{inbound.message_sid}{suffix.replace(':', '-')}")
+        except MediaTooLarge as exc:
+            log.info("refused whatsapp media of %s bytes", exc.size)
+            return too_large(lang, exc.size, self.fetcher.max_bytes)
+        except MediaFetchFailed as exc:
+            log.warning("could not fetch whatsapp media for %s: %s", inbound.message_sid, exc)
+            return Reply(text=text(lang, "transport.download_failed"))
+        return self._incoming(inbound, suffix, text=caption or None, media=fetched)
