@@ -1,4 +1,5 @@
-"""Durable conversation state in SQLite: seen deliveries, open confirmation cards, pending edits, preferences.
+"""Durable conversation state in SQLite: a raw inbox for webhook deliveries, open confirmation cards, pending
+edits, preferences.
 
 Everything a person is in the middle of survives a restart: a card shown before a crash can still be saved.
 """
@@ -16,9 +17,9 @@ from pydantic import BaseModel
 CardStatus = Literal["open", "saving", "saved", "discarded"]
 
 _SCHEMA = """
-CREATE TABLE IF NOT EXISTS deliveries (
-    transport TEXT NOT NULL, delivery_id TEXT NOT NULL, seen_at TEXT NOT NULL,
-    PRIMARY KEY (transport, delivery_id)
+CREATE TABLE IF NOT EXISTS inbox (
+    channel TEXT NOT NULL, key TEXT NOT NULL, payload TEXT NOT NULL, done INTEGER NOT NULL DEFAULT 0,
+    received_at TEXT NOT NULL, PRIMARY KEY (channel, key)
 );
 CREATE TABLE IF NOT EXISTS cards (
     card_id TEXT PRIMARY KEY, pack TEXT NOT NULL, user_id TEXT NOT NULL, kind TEXT NOT NULL,
@@ -67,13 +68,26 @@ class StateStore:
         with self._lock:
             self._db.close()
 
-    def first_delivery(self, transport: str, delivery_id: str) -> bool:
-        """Record a delivery; return False when it was seen before (a duplicate to ignore)."""
+    def inbox_put(self, channel: str, key: str, payload: str) -> bool:
+        """Keep a raw delivery before acknowledging it; return False when the key was seen before."""
         with self._lock:
             cursor = self._db.execute(
-                "INSERT OR IGNORE INTO deliveries VALUES (?, ?, ?)", (transport, delivery_id, _now())
+                "INSERT OR IGNORE INTO inbox (channel, key, payload, received_at) VALUES (?, ?, ?, ?)",
+                (channel, key, payload, _now()),
             )
             return cursor.rowcount == 1
+
+    def inbox_pending(self, channel: str) -> list[tuple[str, str]]:
+        """Return (key, payload) of deliveries kept but not yet handled, oldest first (after a crash)."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT key, payload FROM inbox WHERE channel = ? AND done = 0 ORDER BY received_at", (channel,)
+            ).fetchall()
+        return [(r[0], r[1]) for r in rows]
+
+    def inbox_done(self, channel: str, key: str) -> None:
+        with self._lock:
+            self._db.execute("UPDATE inbox SET done = 1 WHERE channel = ? AND key = ?", (channel, key))
 
     def open_card(self, pack: str, user_id: str, kind: str, payload: dict[str, Any]) -> Card:
         card_id = secrets.token_hex(5)

@@ -21,7 +21,7 @@ from bot.messages import Incoming, Reply
 from bot.registry import User
 from bot.telegram_media import MediaRef, download, is_unsupported, media_of
 from bot.telegram_send import TelegramNotifier, TelegramSender
-from bot.telegram_text import too_large
+from bot.chat_text import too_large
 from bot.worker import IntakeWorker
 
 log = logging.getLogger(__name__)

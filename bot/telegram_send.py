@@ -16,7 +16,7 @@ from bot.messages import Reply
 from bot.outbound import Purpose
 from bot.registry import User
 from bot.state import StateStore
-from bot.telegram_text import TELEGRAM_CAPTION_LIMIT, TELEGRAM_TEXT_LIMIT, split_text
+from bot.chat_text import TELEGRAM_CAPTION_LIMIT, TELEGRAM_TEXT_LIMIT, split_text
 
 log = logging.getLogger(__name__)
 

@@ -24,7 +24,7 @@ from bot.outbound import Purpose
 from bot.registry import User
 from bot.settings import Settings
 from bot.state import StateStore
-from bot.telegram_text import split_text
+from bot.chat_text import split_text
 
 log = logging.getLogger(__name__)
 

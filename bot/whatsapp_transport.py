@@ -2,7 +2,8 @@
 
 The web layer (bot/whatsapp.py) only validates, parses and queues. Workers here fetch media, map a numbered
 reply to the button it names, run the conversation core and send the replies through the Twilio REST API.
-One number's messages are handled in order; different numbers concurrently.
+One number's messages are handled in order; different numbers concurrently. A delivery is kept in the state
+store before Twilio is answered, so a crash between the two loses nothing.
 """
 
 import asyncio
@@ -17,13 +18,14 @@ from pydantic import BaseModel, ConfigDict, Field
 from bot.core import Conversation
 from bot.i18n import text
 from bot.messages import Incoming, Reply
-from bot.telegram_text import too_large
+from bot.chat_text import too_large
 from bot.whatsapp_media import InboundMedia, MediaFetcher, MediaFetchFailed, MediaTooLarge, kind_of
 from bot.whatsapp_send import SessionWindow, TwilioConfig, TwilioSender, WhatsAppNotifier
 
 log = logging.getLogger(__name__)
 
 _OPTION = re.compile(r"^\s*(\d{1,2})\s*\.?\s*$")
+INBOX = "whatsapp"
 
 
 class TwilioInbound(BaseModel):
@@ -75,6 +77,9 @@ class WhatsAppTransport:
     # --- lifecycle -----------------------------------------------------------------------------------------
 
     async def start(self) -> None:
+        # Deliveries acknowledged to Twilio but not handled before a crash or stop are picked up again.
+        for _, payload in self.conversation.services.state.inbox_pending(INBOX):
+            self._queue.put_nowait(TwilioInbound.model_validate_json(payload))
         self._tasks = [asyncio.create_task(self._work(), name=f"whatsapp-worker-{i}") for i in range(self.workers)]
 
     async def stop(self, drain_timeout_s: float = 10.0) -> None:
@@ -98,8 +103,9 @@ class WhatsAppTransport:
     # --- inbound -------------------------------------------------------------------------------------------
 
     def accept(self, inbound: TwilioInbound) -> bool:
-        """Queue a validated webhook delivery; False for a MessageSid seen before (Twilio retried it)."""
-        if not self.conversation.services.state.first_delivery("whatsapp-webhook", inbound.message_sid):
+        """Keep a validated delivery durably, then queue it; False for a MessageSid seen before (a retry)."""
+        state = self.conversation.services.state
+        if not state.inbox_put(INBOX, inbound.message_sid, inbound.model_dump_json()):
             log.info("dropped replayed whatsapp message %s", inbound.message_sid)
             return False
         self._queue.put_nowait(inbound)
@@ -114,6 +120,8 @@ class WhatsAppTransport:
             except Exception:
                 log.exception("whatsapp message %s failed", inbound.message_sid)
                 await self._tell_failed(inbound)
+            else:
+                self.conversation.services.state.inbox_done(INBOX, inbound.message_sid)
             finally:
                 self._queue.task_done()
 

@@ -298,3 +298,24 @@ async def test_a_failed_send_is_logged_and_the_person_told(wa: WhatsApp, caplog:
     assert sent[0].body.startswith("What I can do")  # refused by Twilio with a 500
     assert sent[1].body == text("en", "transport.failed")
     assert any("failed" in r.getMessage() and r.name == "bot.whatsapp_transport" for r in caplog.records)
+
+
+async def test_a_delivery_acknowledged_before_a_crash_is_handled_after_restart(
+        tmp_path: Path, hindsight_url: str, bank_prefix: str, fake_twilio: FakeTwilio, png_image: Path) -> None:
+    settings = whatsapp_settings(tmp_path, hindsight_url, bank_prefix, fake_twilio)
+    first = await start_whatsapp(settings, fake_twilio, png_image)
+    for task in first.transport._tasks:  # the workers die: what Twilio was told arrived must not be lost
+        task.cancel()
+    await first.say(SRINIVAS, "note 2026-04-18 blight spread to 40 percent")
+    assert fake_twilio.sent() == []
+    first.server.should_exit = True
+    await first.task
+    await first.app.aclose()
+
+    second = await start_whatsapp(settings, fake_twilio, png_image)
+    try:
+        [card] = await fake_twilio.wait_sent(1)
+        assert "blight spread to 40 percent" in card.body and card.body.endswith("3. Discard")
+        assert second.app.services.state.inbox_pending("whatsapp") == []
+    finally:
+        await stop_whatsapp(second)
