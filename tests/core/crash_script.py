@@ -10,7 +10,7 @@ from bot.app import App
 from bot.core import Conversation
 from bot.messages import Incoming
 from tests.conftest import make_settings
-from tests.core.notes_pack import NoteCard, NotesPack
+from tests.core.notes_pack import NoteCard, NotesPack, registry_in_tenant
 
 
 class CrashingNoteCard(NoteCard):
@@ -23,8 +23,9 @@ class CrashingPack(NotesPack):
         return {"note": CrashingNoteCard()}
 
 
-async def main(state_dir: str, hindsight_url: str, bank_prefix: str, mode: str) -> None:
-    app = await App.start(make_settings(Path(state_dir), hindsight_url, bank_prefix), pack_names=[])
+async def main(state_dir: str, hindsight_url: str, bank_prefix: str, mode: str, tenant: str) -> None:
+    app = await App.start(make_settings(Path(state_dir), hindsight_url, bank_prefix), pack_names=[],
+                          registry=registry_in_tenant(tenant))
     app.packs = {"agri": CrashingPack(app.services)}
     app.conversation = Conversation(app.services, app.packs)
     if mode == "before-processing":
@@ -39,4 +40,4 @@ async def main(state_dir: str, hindsight_url: str, bank_prefix: str, mode: str) 
 
 
 if __name__ == "__main__":
-    asyncio.run(main(*sys.argv[1:5]))
+    asyncio.run(main(*sys.argv[1:6]))

@@ -68,3 +68,11 @@ class NotesPack(Pack):
 
     async def on_media(self, turn: Turn, media: Media) -> list[Reply]:
         return [Reply(text=f"got {media.kind}")]
+
+
+def registry_in_tenant(tenant: str) -> "Registry":
+    """The seeded users moved into a tenant of the test's own, so its memories meet no other test's."""
+    from bot.paths import SEEDS_DIR
+    from bot.registry import Registry
+
+    return Registry([u.model_copy(update={"tenant": tenant}) for u in Registry.load(SEEDS_DIR / "users.json").users])

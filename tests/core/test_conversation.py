@@ -10,9 +10,11 @@ from bot.i18n import text
 from bot.messages import Incoming, Reply
 from bot.settings import Settings
 from memory import RecallRequest
-from tests.core.notes_pack import NotesPack
+from tests.core.notes_pack import NotesPack, registry_in_tenant
 
 pytestmark = pytest.mark.hindsight
+
+TENANT = "core-conversation"
 
 
 def say(sender: str, text: str | None = None, callback: str | None = None, delivery: str | None = None,
@@ -24,7 +26,7 @@ def say(sender: str, text: str | None = None, callback: str | None = None, deliv
 
 @pytest.fixture
 async def notes_app(settings: Settings) -> App:
-    app = await App.start(settings, pack_names=[])
+    app = await App.start(settings, pack_names=[], registry=registry_in_tenant(TENANT))
     app.packs = {"agri": NotesPack(app.services)}
     app.conversation = Conversation(app.services, app.packs)
     yield app
@@ -48,7 +50,7 @@ async def test_stranger_is_refused_and_nothing_is_stored(notes_app: App) -> None
 
 async def test_card_is_stored_only_on_save_and_once(notes_app: App) -> None:
     conv = notes_app.conversation
-    memory, bank = notes_app.services.memory, notes_app.services.bank_of("demo", "agri")
+    memory, bank = notes_app.services.memory, notes_app.services.bank_of(TENANT, "agri")
     [card] = await conv.handle(say("srinivas", "note 2026-04-08 Ramesh rejected Amistar Top on price"))
     assert card.card_id and "Ramesh rejected" in card.text
     before = await memory.recall(bank, RecallRequest(query="Ramesh Amistar", tags=["kind:note"]))

@@ -20,12 +20,13 @@ from bot.settings import Settings
 from bot.worker import IntakeWorker
 from memory import MemoryClient, MemoryUnavailable, RecallRequest
 from tests.conftest import make_settings
-from tests.core.notes_pack import NotesPack
+from tests.core.notes_pack import NotesPack, registry_in_tenant
 from tests.fakes.groq import FakeGroq
 from tests.fakes.proxy import SwitchableProxy
 
 pytestmark = pytest.mark.hindsight
 ROOT = Path(__file__).resolve().parents[2]
+TENANT = "core-faults"
 
 
 class RecordingNotifier:
@@ -38,7 +39,7 @@ class RecordingNotifier:
 
 
 async def notes_app(settings: Settings) -> tuple[App, RecordingNotifier]:
-    app = await App.start(settings, pack_names=[])
+    app = await App.start(settings, pack_names=[], registry=registry_in_tenant(TENANT))
     app.packs = {"agri": NotesPack(app.services)}
     app.conversation = Conversation(app.services, app.packs)
     notifier = RecordingNotifier()
@@ -52,7 +53,7 @@ def telegram(delivery: str, body: str | None = None, callback: str | None = None
 
 def run_and_get_killed(tmp_path: Path, hindsight_url: str, bank_prefix: str, mode: str) -> str:
     result = subprocess.run(
-        [sys.executable, "-m", "tests.core.crash_script", str(tmp_path), hindsight_url, bank_prefix, mode],
+        [sys.executable, "-m", "tests.core.crash_script", str(tmp_path), hindsight_url, bank_prefix, mode, TENANT],
         cwd=ROOT, capture_output=True, text=True, timeout=120,
     )
     assert result.returncode == -signal.SIGKILL, result.stderr[-2000:]
@@ -77,7 +78,7 @@ async def test_killed_between_receipt_and_processing(tmp_path: Path, hindsight_u
         [(user_id, [card])] = notifier.sent
         assert user_id == "srinivas" and "2026-04-18" in card.text
         await app.conversation.handle(telegram("update-80", callback=card.flat_buttons()[0].data))
-        bank = app.services.bank_of("demo", "agri")
+        bank = app.services.bank_of(TENANT, "agri")
         assert await notes_about(app.services.memory, bank, "blight 40 percent") == [
             ("note:srinivas:2026-04-18", date(2026, 4, 18))]
         assert app.services.intake.get(item.intake_id).state == "done"
@@ -94,7 +95,7 @@ async def test_killed_inside_a_save_is_finished_once(tmp_path: Path, hindsight_u
         worker = IntakeWorker(app.conversation)
         assert (await worker.run_once()).resumed_cards == 1
         assert (await worker.run_once()).resumed_cards == 0
-        bank = app.services.bank_of("demo", "agri")
+        bank = app.services.bank_of(TENANT, "agri")
         assert await notes_about(app.services.memory, bank, "accepted copper fungicide") == [
             ("note:srinivas:2026-04-21", date(2026, 4, 21))]
         assert app.services.state.card(card.card_id).status == "saved"
@@ -114,13 +115,13 @@ async def test_hindsight_stopped_mid_run_then_back(tmp_path: Path, hindsight_url
         [saved] = await app.conversation.handle(telegram("u2", callback=card.flat_buttons()[0].data))
         assert text("en", "core.card_saved_offline") in saved.text
         with pytest.raises(MemoryUnavailable):
-            await app.services.memory.recall(app.services.bank_of("demo", "agri"), RecallRequest(query="sprays"))
+            await app.services.memory.recall(app.services.bank_of(TENANT, "agri"), RecallRequest(query="sprays"))
         worker = IntakeWorker(app.conversation)
         assert (await worker.run_once()).still_queued == 1
         await proxy.up()
         report = await worker.run_once()
         assert report.flushed == 1 and report.still_queued == 0
-        assert await notes_about(memory, app.services.bank_of("demo", "agri"), "two sprays") == [
+        assert await notes_about(memory, app.services.bank_of(TENANT, "agri"), "two sprays") == [
             ("note:srinivas:2026-05-02", date(2026, 5, 2))]
     finally:
         await app.aclose()
