@@ -15,6 +15,7 @@ matplotlib.use("Agg")
 import matplotlib.dates as mdates  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib import font_manager  # noqa: E402
+from matplotlib.ticker import FuncFormatter  # noqa: E402
 from pydantic import BaseModel  # noqa: E402
 
 # Debian's fonts-telu; DejaVu has no Telugu glyphs, so labels in Telugu fall back to this font.
@@ -120,19 +121,28 @@ def advice_outcomes(title: str, rows: list[ProblemCounts], path: Path) -> Chart:
     return Chart(path=path, plotted=len(rows))
 
 
-def payments_by_account(title: str, payments: list[PaymentPoint], path: Path) -> Chart:
-    """Plot a vendor's past payments over time, one colour per bank-account suffix."""
+def payments_by_account(title: str, payments: list[PaymentPoint], path: Path,
+                        pending: PaymentPoint | None = None, pending_label: str = "this invoice") -> Chart:
+    """Plot a vendor's past payments over time, one colour per bank-account suffix; the invoice being decided,
+    if given, as a hollow marker so a change of account stands out."""
     figure, axis = plt.subplots(figsize=(8, 3.2))
     suffixes = sorted({p.account_suffix for p in payments})
-    palette = ["#1f5fbf", "#d9480f", "#2b8a3e", "#862e9c"]
+    palette = ["#1f5fbf", "#2b8a3e", "#862e9c", "#e67700"]
     for index, suffix in enumerate(suffixes):
         mine = sorted((p for p in payments if p.account_suffix == suffix), key=lambda p: p.paid_on)
         axis.plot([p.paid_on for p in mine], [p.amount for p in mine], "o", color=palette[index % len(palette)],
                   label=f"••••{suffix} ({len(mine)})")
+    if pending is not None:
+        axis.plot([pending.paid_on], [pending.amount], "D", markerfacecolor="none", markeredgecolor=NEXT_DATE_COLOUR,
+                  markeredgewidth=2, markersize=10, label=f"{pending_label} ••••{pending.account_suffix}")
     axis.xaxis.set_major_formatter(mdates.DateFormatter("%b %Y"))
-    axis.set_ylabel("amount (Rs)")
+    # Indian amounts read in lakh (1 L = Rs 1,00,000).
+    axis.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value / 1e5:.1f} L"))
+    axis.set_ylabel("Rs")
     axis.legend(loc="upper left", fontsize=8)
     axis.set_title(title)
     figure.tight_layout()
-    _save(figure, path, title, [p.model_dump(mode="json") for p in payments])
+    facts = {"payments": [p.model_dump(mode="json") for p in payments],
+             "pending": pending.model_dump(mode="json") if pending else None}
+    _save(figure, path, title, facts)
     return Chart(path=path, plotted=len(payments))

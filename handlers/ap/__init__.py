@@ -9,6 +9,7 @@ from bot.messages import Media, Reply
 from bot.prompts import render
 from handlers.ap import card, intake, narratives
 from handlers.ap.audit import AuditLog
+from handlers.ap.chart import payment_chart
 from handlers.ap.decision import DecisionReport
 from handlers.ap.demo import run_demo
 from handlers.ap.intake import IntakeResult
@@ -109,7 +110,12 @@ class APPack(Pack):
             self.audit.record("-", turn.bank_id, "INVOICE_REFUSED", reason=refusal.reason, **refusal.values)
             return [Reply(text=card.render_refusal(turn.lang, refusal))]
         report = await self.decide(result.invoice, turn.user.tenant, user_id=turn.user.user_id, lang=turn.lang)
-        return [card.decision_reply(turn, report)]
+        reply = card.decision_reply(turn, report)
+        if report.status != "PAYMENT_BLOCKED" or report.vendor_id is None:
+            return [reply]
+        chart = payment_chart(self.ledger, result.invoice, report.vendor_id, report.vendor_name, turn.lang,
+                              self.services.settings.state_dir / "charts")
+        return [reply] if chart is None else [reply.model_copy(update={"image": chart.path})]
 
     async def on_callback(self, turn: Turn, data: str) -> list[Reply]:
         return await card.on_clerk_choice(turn, self.audit, data)

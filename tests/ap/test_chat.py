@@ -42,6 +42,24 @@ async def test_json_invoice_gets_a_card_with_three_buttons(ap_app: App, demo: st
     assert all(b.data.startswith("ap:") and len(b.data.encode()) <= 64 for b in card.flat_buttons())
 
 
+async def test_blocked_payment_card_carries_a_chart_of_payments_by_account(ap_app: App, pack: APPack,
+                                                                            demo: str) -> None:
+    from PIL import Image
+
+    from tests.charts.pixels import colour_blobs
+
+    card = await send_sample(ap_app, "ravi_new_account")
+    assert card.text.startswith("PAYMENT BLOCKED") and card.image is not None
+    plotted = json.loads(Image.open(card.image).info["Description"])
+    paid = [p for p in pack.ledger.past_invoices("V001") if p.outcome == "paid"]
+    assert len(plotted["payments"]) == len(paid) == 14
+    assert {p["account_suffix"] for p in plotted["payments"]} == {"4821"}
+    assert plotted["pending"]["account_suffix"] == "7719"
+    assert colour_blobs(card.image, "#1f5fbf") >= 14  # fourteen payment markers (and the legend's)
+    exception = await send_sample(ap_app, "abc_repeat_mismatch")
+    assert exception.image is None  # only a blocked payment carries the chart
+
+
 async def test_clerk_override_is_audited_and_retained_once(ap_app: App, pack: APPack, demo: str) -> None:
     card = await send_sample(ap_app, "abc_repeat_mismatch")
     assert card.text.startswith("EXCEPTION")
