@@ -133,7 +133,10 @@ def _pg_command(config: LocalServerConfig, *args: str) -> list[str]:
     if not copy.exists() or copy.stat().st_size != bundled.stat().st_size:
         copy.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(bundled, copy)
-    subprocess.run(["chown", "-R", f"{PG_SYSTEM_USER}:", str(config.pg_home)], check=True)
+    # Only what we created as root; the database's own files are written by the account itself, and a
+    # recursive chown would race with PostgreSQL's temporary files.
+    for path in (config.pg_home, copy.parent, copy):
+        shutil.chown(path, user=PG_SYSTEM_USER)
     return ["runuser", "-u", PG_SYSTEM_USER, "--", "env", f"HOME={config.pg_home}", str(copy), *args]
 
 
