@@ -8,10 +8,11 @@ import logging
 import sys
 from collections.abc import Awaitable, Callable
 
-from bot import queue_cli
+from bot import access_cli, queue_cli
 from bot.app import PACK_MODULES, App
-from bot.console import ConsoleSession, run_console
+from bot.console import ConsoleNotifier, ConsoleSession, run_console
 from bot.settings import Settings, load_settings
+from bot.worker import IntakeWorker
 from memory import MemoryClient, MemoryUnavailable
 from memory import local as local_memory
 
@@ -88,7 +89,16 @@ async def _chat(args: argparse.Namespace, settings: Settings) -> int:
             print(f"No {args.pack} user {args.as_user or ''} in tenant {args.tenant or 'any'}.", file=sys.stderr)
             return 2
         print(f"Chatting as {user.name} ({user.role}, tenant {user.tenant}).")
-        await run_console(ConsoleSession(app.conversation, user.user_id))
+        session = ConsoleSession(app.conversation, user.user_id)
+        app.services.outbound.register("console", ConsoleNotifier(session))
+        stop = asyncio.Event()
+        # Follow-ups fire from the scheduler; items kept while Groq or memory was down are retried here.
+        worker = asyncio.create_task(IntakeWorker(app.conversation).run_forever(stop))
+        try:
+            await run_console(session)
+        finally:
+            stop.set()
+            await worker
         return 0
 
     return await _with_app(settings, body)
@@ -183,6 +193,7 @@ def build_parser() -> argparse.ArgumentParser:
     whatsapp.set_defaults(handler=_run)
 
     queue_cli.register(sub, _with_app)
+    access_cli.register(sub)
     for module_name in PACK_MODULES.values():
         try:
             cli = importlib.import_module(f"{module_name}.cli")

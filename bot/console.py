@@ -12,6 +12,8 @@ from pathlib import Path
 
 from bot.core import Conversation
 from bot.messages import Button, Incoming, Media, MediaKind, Reply
+from bot.outbound import Purpose
+from bot.registry import User
 
 _MEDIA_COMMANDS: dict[str, MediaKind] = {"/voice": "voice", "/photo": "photo", "/doc": "document"}
 
@@ -62,6 +64,24 @@ class ConsoleSession:
         if with_buttons:
             self.buttons = with_buttons[-1].flat_buttons()
         return replies
+
+
+class ConsoleNotifier:
+    """Prints what the bot sends unprompted (follow-ups, results of retried items) into the console chat."""
+
+    def __init__(self, session: ConsoleSession, write: Callable[[str], None] = print) -> None:
+        self.session = session
+        self.write = write
+
+    async def notify(self, user: User, replies: list[Reply], purpose: Purpose) -> bool:
+        if user.user_id != self.session.user_id:
+            return False
+        for reply in replies:
+            self.write(format_reply(reply))
+        with_buttons = [r for r in replies if r.buttons]
+        if with_buttons:
+            self.session.buttons = with_buttons[-1].flat_buttons()
+        return True
 
 
 async def run_console(

@@ -8,6 +8,7 @@ item stays in the intake store and the IntakeWorker retries it later.
 
 import logging
 
+from bot.access import grants_for
 from bot.i18n import LANGUAGES, text
 from bot.messages import Incoming, Reply
 from bot.registry import User
@@ -42,6 +43,7 @@ class Conversation:
         self.services = services
         self.packs = packs
         self._ready_banks: set[str] = set()
+        self._grants = grants_for(services.settings.state_dir)
 
     async def _ensure_bank(self, user: User) -> None:
         bank = self.services.bank_for(user)
@@ -88,6 +90,7 @@ class Conversation:
 
     async def _route(self, user: User, incoming: Incoming) -> list[Reply]:
         self.services.outbound.remember_transport(user, incoming.transport)
+        user = self._grants.effective(user)
         pack = self.packs[user.pack]
         try:
             await self._ensure_bank(user)

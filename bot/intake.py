@@ -7,6 +7,7 @@ failed (gave up after the retry limit; still recoverable with `smriti queue retr
 SQLite by default; any SQLAlchemy URL (PostgreSQL) works.
 """
 
+import logging
 import shutil
 import uuid
 from datetime import datetime, timedelta, timezone
@@ -18,6 +19,19 @@ from sqlalchemy import Column, DateTime, Integer, MetaData, String, Table, Text,
 from sqlalchemy.exc import IntegrityError
 
 from bot.messages import Incoming, Media
+
+
+
+class _NoRows(logging.Filter):
+    """Drop SQLAlchemy's DEBUG dump of result rows: intake rows hold people's messages and transcripts."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("Row ")
+
+
+_sql_log = logging.getLogger("sqlalchemy.engine.Engine")
+if not any(isinstance(f, _NoRows) for f in _sql_log.filters):
+    _sql_log.addFilter(_NoRows())
 
 IntakeState = Literal["received", "processing", "done", "waiting", "failed", "dropped"]
 RETRYABLE: tuple[IntakeState, ...] = ("received", "processing", "waiting", "failed")
@@ -73,7 +87,8 @@ class IntakeStore:
         self.max_attempts = max_attempts
         self.base_backoff_s = base_backoff_s
         self._media_dir = media_dir
-        self._engine = create_engine(url, future=True)
+        # Parameters are the people's messages: never in SQL logs, even with echo or DEBUG switched on.
+        self._engine = create_engine(url, future=True, hide_parameters=True)
         _metadata.create_all(self._engine)
 
     @classmethod

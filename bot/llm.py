@@ -20,6 +20,19 @@ log = logging.getLogger(__name__)
 M = TypeVar("M", bound=BaseModel)
 
 
+class _NoRequestBodies(logging.Filter):
+    """Drop the Groq SDK's DEBUG dump of each request: it holds whole prompts (transcripts, invoices)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("Request options")
+
+
+# The SDK's own logger, shared by chat, speech and vision clients (they all import this module).
+_sdk_log = logging.getLogger("groq._base_client")
+if not any(isinstance(f, _NoRequestBodies) for f in _sdk_log.filters):
+    _sdk_log.addFilter(_NoRequestBodies())
+
+
 class ChatUnavailable(RuntimeError):
     """Groq could not be reached or failed on its side."""
 

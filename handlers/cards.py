@@ -8,6 +8,7 @@ so a double-tap on Save stores one memory.
 from abc import ABC, abstractmethod
 from typing import Any
 
+from bot.i18n import catalogue
 from bot.messages import Button, Incoming, Reply
 from bot.state import Card
 from handlers.base import Pack, Services, Turn
@@ -34,7 +35,8 @@ class CardSpec(ABC):
 
     @abstractmethod
     def apply_edit(self, payload: dict[str, Any], field: str, value: str) -> dict[str, Any]:
-        """Return the payload with one field changed; raise ValueError with a short reason if it is invalid."""
+        """Return the payload with one field changed; raise ValueError with a short reason (or the catalogue
+        key of one) if it is invalid."""
 
     @abstractmethod
     def memories(self, turn: Turn, payload: dict[str, Any]) -> list[MemoryItem]:
@@ -132,8 +134,10 @@ async def on_pending_edit(turn: Turn, specs: dict[str, CardSpec], value: str) ->
     try:
         payload = spec.apply_edit(card.payload, awaiting.field, value.strip())
     except ValueError as exc:
+        # A spec may give its reason as a catalogue key, so the person reads it in their own language.
+        reason = turn.t(str(exc)) if str(exc) in catalogue(turn.lang) else str(exc)
         return [Reply(text=turn.t("core.card_bad_value", field=spec.field_label(turn.lang, awaiting.field),
-                                  reason=str(exc)))]
+                                  reason=reason))]
     state.update_payload(card.card_id, payload)
     state.clear_edit(turn.user.user_id)
     return [_show(turn, spec, card.model_copy(update={"payload": payload}))]

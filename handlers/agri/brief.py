@@ -78,7 +78,8 @@ async def build_brief(memory: MemoryClient, bank: str, book: FieldBook, farmer: 
         except (ChatUnavailable, StructuringFailed) as exc:
             log.warning("brief model failed (%s); using the template brief", type(exc).__name__)
             notes.append(text(lang, "agri.model_unavailable"))
-    guarded = guard_brief(book, draft, context.known_dates(), farmer.crops, text(lang, "agri.date_removed"))
+    guarded = guard_brief(book, draft, context.known_dates(), farmer.crops, text(lang, "agri.date_removed"),
+                          lang)
     return Brief(
         farmer=FarmerRef(id=farmer.id, name=farmer.name, village=farmer.village, crops=farmer.crops),
         as_of=as_of, memory="on" if memory_on else "off", claims=guarded.claims, products=guarded.products,

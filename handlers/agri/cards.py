@@ -51,9 +51,9 @@ class _Shared:
     def _day(self, value: str, today: date) -> date:
         day = parse_day(value, today.year)
         if day is None:
-            raise ValueError("use a date like 2026-04-21 or 21 Apr")
+            raise ValueError("agri.edit_bad_date")
         if day > today:
-            raise ValueError("the date is in the future")
+            raise ValueError("agri.edit_future_date")
         return day
 
 
@@ -99,7 +99,7 @@ class VisitCard(_Shared, CardSpec):
         if field == "farmer":
             farmer = self.reader.farmer_in(value, territories)
             if farmer is None:
-                raise ValueError("no farmer of your villages by that name or id")
+                raise ValueError("agri.edit_unknown_farmer")
             update = {"farmer_id": farmer.id, "village": farmer.village}
         elif field in ("village", "crop", "stage", "issue", "severity"):
             category = {"issue": "issue", "village": "village", "crop": "crop", "stage": "stage",
@@ -109,28 +109,28 @@ class VisitCard(_Shared, CardSpec):
                 pct = self.reader.percent(norm)
                 update = {"severity_pct": pct, "severity": found or (self.reader.severity_of(pct) if pct is not None else None)}
                 if pct is None and found is None and not cleared:
-                    raise ValueError("say low, medium, high or a share like 40%")
+                    raise ValueError("agri.edit_bad_severity")
             elif found is None and not cleared:
-                raise ValueError("not a known value")
+                raise ValueError("agri.edit_unknown_value")
             elif field == "village" and found and territories and found not in territories:
-                raise ValueError("that village is not in your territory")
+                raise ValueError("agri.edit_foreign_village")
             else:
                 update = {field: found}
         elif field == "products":
             advice = [] if cleared else self.reader.advice_in(norm)
             if not advice and not cleared:
-                raise ValueError("name catalogue products, e.g. Blitox accepted, Amistar Top rejected price")
+                raise ValueError("agri.edit_bad_products")
             update = {"products": [a.model_dump() for a in advice]}
         elif field == "neighbour":
             if norm not in _YES | _NO:
-                raise ValueError("say yes or no")
+                raise ValueError("agri.edit_yes_no")
             update = {"neighbour_evidence": norm in _YES}
         elif field in ("next_step", "note"):
             update = {field: None if cleared else value[:400]}
         elif field == "date":
             update = {"date": self._day(value, today)}
         else:
-            raise ValueError("this field cannot be edited")
+            raise ValueError("agri.edit_not_editable")
         changed = Visit.model_validate({**visit.model_dump(), **update})
         return {**payload, "visit": changed.model_dump(mode="json")}
 
@@ -147,7 +147,7 @@ class VisitCard(_Shared, CardSpec):
         return None
 
     def memories(self, turn: Turn, payload: dict[str, Any]) -> list[MemoryItem]:
-        return [visit_memory(self.book, Visit.model_validate(payload["visit"]))]
+        return [visit_memory(self.book, Visit.model_validate(payload["visit"]), payload.get("transcript"))]
 
     async def after_save(self, turn: Turn, payload: dict[str, Any]) -> list[Reply]:
         scheduler = turn.services.scheduler
@@ -198,21 +198,21 @@ class OutcomeCard(_Shared, CardSpec):
             choice = found[-1] if found else (norm.replace(" ", "_") if norm.replace(" ", "_") in
                                               ("controlled", "partial", "no_effect", "worse") else None)
             if choice is None:
-                raise ValueError("say controlled, partial, no effect or worse")
+                raise ValueError("agri.edit_bad_result")
             update = {"result": choice}
         elif field == "products":
             update = {"products": [] if norm in _CLEAR else [a.product_id for a in self.reader.advice_in(norm)]}
             if norm not in _CLEAR and not update["products"]:
-                raise ValueError("name catalogue products, or - for nothing applied")
+                raise ValueError("agri.edit_bad_applied")
         elif field == "note":
             update = {"note": None if norm in _CLEAR else value[:400]}
         elif field == "date":
             day = self._day(value, date.fromisoformat(payload["today"]))
             if day <= visit.date:
-                raise ValueError("the outcome must come after the visit")
+                raise ValueError("agri.edit_outcome_before_visit")
             update = {"date": day}
         else:
-            raise ValueError("this field cannot be edited")
+            raise ValueError("agri.edit_not_editable")
         changed = Outcome.model_validate({**outcome.model_dump(), **update})
         return {**payload, "outcome": changed.model_dump(mode="json")}
 
@@ -223,7 +223,8 @@ class OutcomeCard(_Shared, CardSpec):
 
     def memories(self, turn: Turn, payload: dict[str, Any]) -> list[MemoryItem]:
         visit = Visit.model_validate(payload["visit"])
-        return [outcome_memory(self.book, Outcome.model_validate(payload["outcome"]), visit.date)]
+        return [outcome_memory(self.book, Outcome.model_validate(payload["outcome"]), visit.date,
+                               payload.get("transcript"))]
 
     async def after_save(self, turn: Turn, payload: dict[str, Any]) -> list[Reply]:
         if turn.services.scheduler is not None and payload.get("followup_id"):

@@ -9,6 +9,7 @@ from datetime import date, timedelta
 from bot.i18n import show_date, text
 from handlers.agri.brief_models import BriefDraft, Confidence, DraftClaim, DraftProduct
 from handlers.agri.facts import Facts, OutcomeFact, VisitFact
+from handlers.agri.measures import price_text
 from handlers.agri.models import Farmer
 from handlers.agri.register import FieldBook
 
@@ -92,7 +93,7 @@ class Composer:
         for pid, visit in self._rejected_for_good().items():
             product = self.book.products[pid]
             objection = visit.objections.get(pid)
-            lines.append(self.t("avoid_rejected", product=self.product(pid), price=product.price_text(),
+            lines.append(self.t("avoid_rejected", product=self.product(pid), price=price_text(self.lang, product),
                                 date=self.day(visit.day),
                                 objection=self.t(f"objection_{objection}") if objection else "-"))
         for pid, outcome in self._failed_for_him().items():
@@ -124,7 +125,7 @@ class Composer:
         parts = []
         price_objector = any(o == "price" for v in self.own.visits for o in v.objections.values())
         if price_objector or product.tier == "budget":
-            parts.append(self.t("pitch_price", price=product.price_text()))
+            parts.append(self.t("pitch_price", price=price_text(self.lang, product)))
         own = [o for o in self.own.outcomes if pid in o.applied and o.result in ("controlled", "partial")]
         nearby = [o for o in self.similar.outcomes if pid in o.applied and o.result in ("controlled", "partial")]
         if own:

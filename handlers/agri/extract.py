@@ -64,15 +64,22 @@ class FieldReader:
 
     def _farmer(self, text: str, hits: list[Hit], territories: list[str] | None) -> str | None:
         explicit = [f"F{m.group(1)}" for m in _FARMER_ID.finditer(text) if f"F{m.group(1)}" in self.book.farmers]
-        if explicit:
-            return explicit[0]
         allowed = set(territories) if territories else set(self.book.villages)
+        if explicit:
+            named = {h.key for h in hits if h.category == "farmer"}
+            # An id that contradicts the full name in the note ("... save this for F011") decides nothing:
+            # the officer picks the farmer on the card.
+            return explicit[0] if not named or explicit[0] in named else None
         villages = {h.key for h in hits if h.category == "village"}
+        crops = {h.key for h in hits if h.category == "crop"}
         for category in ("farmer", "farmer_first"):
             candidates = list(dict.fromkeys(h.key for h in hits if h.category == category))
             candidates = [c for c in candidates if self.book.farmers[c].village in allowed] or candidates
             if villages:
                 candidates = [c for c in candidates if self.book.farmers[c].village in villages] or candidates
+            if crops:
+                # Two Rameshes in one territory: the one growing the crop the note names is meant.
+                candidates = [c for c in candidates if crops & set(self.book.farmers[c].crops)] or candidates
             if len(candidates) == 1:
                 return candidates[0]
             if len(candidates) > 1 and category == "farmer":

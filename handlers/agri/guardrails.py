@@ -9,7 +9,9 @@ from datetime import date
 
 from pydantic import BaseModel
 
+from bot.i18n import text
 from handlers.agri.brief_models import BriefDraft, BriefProduct, Claim
+from handlers.agri.measures import dose_text, price_text
 from handlers.agri.register import FieldBook, normalise_dose
 from handlers.agri.textmatch import find_dates
 
@@ -51,47 +53,53 @@ def _dose_known(book: FieldBook, product_id: str, dose: str) -> bool:
 
 
 def guard_brief(book: FieldBook, draft: BriefDraft, known: dict[date, list[str]], crops: list[str],
-                marker: str) -> Guarded:
-    """Return the draft with everything memory or the catalogue cannot back removed, and say what was removed."""
+                marker: str, lang: str = "en") -> Guarded:
+    """Return the draft with everything memory or the catalogue cannot back removed, and say what was removed
+    (in `lang`; removed dates and citations are quoted as the draft wrote them)."""
     dates = set(known)
     unverified: list[str] = []
 
-    def checked(field: str, text: str) -> str:
-        result = strip_unknown_dates(text, dates, marker)
-        unverified.extend(f"{field}: {d}" for d in result.removed)
+    def t(key: str, **values: object) -> str:
+        return text(lang, f"agri.{key}", **values)
+
+    def checked(field: str, body: str) -> str:
+        result = strip_unknown_dates(body, dates, marker)
+        unverified.extend(t("unverified_date", field=field, removed=d) for d in result.removed)
         return result.text
 
     claims: list[Claim] = []
     for claim in draft.claims:
         source, document = claim.source_date, claim.document_id
         if source is not None and source not in dates:
-            unverified.append(f"claim: {claim.text} (cited {source.isoformat()}, not in memory)")
+            unverified.append(t("unverified_claim", claim=claim.text, cited=source.isoformat()))
             source = document = None
         elif source is not None and document not in known[source]:
             document = known[source][0]
-        claims.append(Claim(text=checked("claim", claim.text), source_date=source, document_id=document))
+        claims.append(Claim(text=checked(t("unverified_field_claim"), claim.text), source_date=source,
+                            document_id=document))
 
     products: list[BriefProduct] = []
     for item in draft.products:
         product = book.products.get(item.id)
         if product is None:
-            unverified.append(f"product: {item.id} is not in the catalogue")
+            unverified.append(t("unverified_product_unknown", product_id=item.id))
             continue
         labelled = [c for c in ([item.crop] if item.crop in crops else []) + crops if c in product.dosage]
         if not labelled:
-            unverified.append(f"product: {product.name} is not labelled for {', '.join(crops)}")
+            unverified.append(t("unverified_product_label", product=product.name,
+                                crops=", ".join(t(f"crop_{c}") for c in crops)))
             continue
         if item.dosage and not _dose_known(book, product.id, item.dosage):
-            unverified.append(f"dosage: {item.dosage} for {product.name} is not a catalogue dose")
+            unverified.append(t("unverified_dose", dose=item.dosage, product=product.name))
         if any(p.id == product.id for p in products) or len(products) == MAX_PRODUCTS:
             continue
         products.append(BriefProduct(
-            id=product.id, name=product.name, price=product.price_text(),
-            dosage=f"{product.dosage[labelled[0]]} ({labelled[0]})",
-            pitch=checked(f"pitch for {product.name}", item.pitch),
+            id=product.id, name=product.name, price=price_text(lang, product),
+            dosage=dose_text(lang, product, labelled[0]),
+            pitch=checked(t("unverified_field_pitch", product=product.name), item.pitch),
         ))
-    avoid = [checked("avoid", a) for a in draft.avoid]
-    checks = [checked("check", c) for c in draft.checks]
+    avoid = [checked(t("unverified_field_avoid"), a) for a in draft.avoid]
+    checks = [checked(t("unverified_field_check"), c) for c in draft.checks]
     if unverified:
         log.info("guardrails removed %s unverified item(s) from a brief", len(unverified))
     return Guarded(claims=claims, products=products, avoid=avoid, checks=checks, unverified=unverified)

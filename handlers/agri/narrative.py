@@ -96,15 +96,20 @@ def visit_metadata(visit: Visit) -> dict[str, str]:
     }
 
 
-def visit_memory(book: FieldBook, visit: Visit) -> MemoryItem:
-    """Return the memory Save retains for a confirmed visit."""
+def _with_transcript(metadata: dict[str, str], transcript: str | None) -> dict[str, str]:
+    # The officer's own words (any language or script) are kept for audit; the narrative stays English.
+    return {**metadata, "transcript": transcript} if transcript else metadata
+
+
+def visit_memory(book: FieldBook, visit: Visit, transcript: str | None = None) -> MemoryItem:
+    """Return the memory Save retains for a confirmed visit, with the original note or transcript in metadata."""
     return MemoryItem(
         content=visit_narrative(book, visit),
         event_time=event_time(visit.date),
         context="field visit",
         document_id=ids.visit(visit.id),
         tags=visit_tags(visit),
-        metadata=visit_metadata(visit),
+        metadata=_with_transcript(visit_metadata(visit), transcript),
         observation_scopes="per_tag",
     )
 
@@ -129,8 +134,9 @@ def outcome_narrative(book: FieldBook, outcome: Outcome, visit_date: date | None
     return " ".join(parts)
 
 
-def outcome_memory(book: FieldBook, outcome: Outcome, visit_date: date | None = None) -> MemoryItem:
-    """Return the memory of an outcome, linked to its visit by id."""
+def outcome_memory(book: FieldBook, outcome: Outcome, visit_date: date | None = None,
+                   transcript: str | None = None) -> MemoryItem:
+    """Return the memory of an outcome, linked to its visit by id, with the officer's answer in metadata."""
     return MemoryItem(
         content=outcome_narrative(book, outcome, visit_date),
         event_time=event_time(outcome.date),
@@ -138,7 +144,7 @@ def outcome_memory(book: FieldBook, outcome: Outcome, visit_date: date | None = 
         document_id=ids.outcome(outcome.visit_id),
         tags=[tags.farmer(outcome.farmer_id), tags.village(outcome.village), tags.crop(outcome.crop),
               tags.officer(outcome.officer_id), tags.kind("outcome")],
-        metadata={
+        metadata=_with_transcript({
             "kind": "outcome",
             "visit_id": outcome.visit_id,
             "visit_date": visit_date.isoformat() if visit_date else "",
@@ -150,7 +156,7 @@ def outcome_memory(book: FieldBook, outcome: Outcome, visit_date: date | None = 
             "result": outcome.result or "",
             "applied": ",".join(outcome.products),
             "note": outcome.note or "",
-        },
+        }, transcript),
         observation_scopes="per_tag",
     )
 

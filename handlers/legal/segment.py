@@ -96,7 +96,8 @@ def _blocks(lines: list[str], register: CaseRegister, dated_lines: bool) -> list
     blocks: list[_Block] = []
     previous = ""
     for line in lines:
-        mention = register.first(line)
+        # A line naming two cases is filed under neither: "file this under X" in a note about Y is data.
+        mention = register.first(line) if register.only(line) is not None else None
         lead = leading_date(line, number_spans(line)) if dated_lines and not ends_with_marker(previous) else None
         previous = line
         current = blocks[-1] if blocks else None

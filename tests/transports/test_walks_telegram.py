@@ -137,7 +137,10 @@ async def test_ap_invoice_pdf_to_decision_card_to_clerk_hold(walk: Walk) -> None
     fake = walk.fake
     walk.groq.default_chat = "not json"  # reading the invoice's text layer needs no model
     fake.send_document(ANITA, invoice_pdf(walk.files), "ravi_steel_0007.pdf", "application/pdf")
-    [decision] = await walk.next_texts(ANITA, 1)
+    # A blocked payment's card comes as a photo (the vendor's payments by account) with the card as caption.
+    [photo] = await fake.wait_for("sendPhoto", len(fake.sent("sendPhoto")) + 1, timeout=60)
+    assert int(photo.params["chat_id"]) == ANITA and photo.files, "the chart is uploaded"
+    decision = photo.params["caption"]
     assert decision.startswith("PAYMENT BLOCKED") and "RSC/26-27/0007" in decision
     assert "14 clean payments to ••••4821" in decision and "Suresh Kumar" in decision
     card_message = fake.last_message_with_buttons(ANITA)

@@ -1,0 +1,126 @@
+"""Section 1: the bot's own overhead per message against the memory calls it makes.
+
+Drives the real conversation core (App.conversation.handle, keyless, console transport) through rounds of
+typed visit note -> card -> Save -> /brief <farmer>. Per message: wall time, and memory time = the union of
+the intervals of the call_log records made during it (a plain sum would count the brief's parallel recalls
+twice). Overhead = wall - memory: routing, intake store, state, extraction, cards, rendering.
+"""
+
+import time
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+
+from pydantic import BaseModel
+
+from bench.harness import bench_app
+from bench.stats import p50, p95, ratio
+from bot.app import App
+from bot.messages import Incoming, Reply
+from bot.registry import Registry, User
+from memory import CallRecord
+
+TENANT = "benchfield"
+OFFICER = "benchofficer"
+# Single-crop farmers in the officer's villages, so every brief makes exactly two recalls.
+FARMERS = (("Venkatesh Yadav", "chilli", "leaf blight", "Blitox"), ("Yadagiri", "cotton", "pink bollworm", "Proclaim"),
+           ("Raju Yadav", "cotton", "pink bollworm", "Profex"), ("Narsimha", "tomato", "leaf blight", "Blitox"),
+           ("Pochamma", "paddy", "blast", "Beam"), ("Narender", "maize", "fall armyworm", "Coragen"))
+
+
+class Sample(BaseModel):
+    kind: str
+    wall_ms: float
+    memory_ms: float
+    calls: int
+
+    @property
+    def overhead_ms(self) -> float:
+        return max(0.0, self.wall_ms - self.memory_ms)
+
+
+def officer() -> User:
+    return User(user_id=OFFICER, name="Bench Officer", role="officer", pack="agri", tenant=TENANT, lang="en",
+                officer_id="O01", territories=["chevella", "moinabad", "shankarpally"])
+
+
+def busy_ms(records: list[CallRecord]) -> float:
+    """Return the time covered by at least one call, in ms."""
+    spans = sorted((r.at - timedelta(milliseconds=r.duration_ms), r.at) for r in records)
+    total, end = 0.0, None
+    for start, stop in spans:
+        if end is None or start > end:
+            total += (stop - start).total_seconds() * 1000
+            end = stop
+        elif stop > end:
+            total += (stop - end).total_seconds() * 1000
+            end = stop
+    return total
+
+
+@dataclass(frozen=True)
+class Sent:
+    sample: Sample
+    replies: list[Reply]
+
+
+async def timed(app: App, kind: str, text: str | None = None, callback: str | None = None) -> Sent:
+    """Send one message through the core; return its sample and replies."""
+    incoming = Incoming(transport="console", sender=OFFICER, delivery_id=uuid.uuid4().hex, text=text,
+                        callback=callback)
+    log = app.services.memory.call_log
+    since = datetime.now(timezone.utc)
+    started = time.perf_counter()
+    replies = await app.conversation.handle(incoming)
+    wall_ms = (time.perf_counter() - started) * 1000
+    made = [r for r in log.latest(len(log)) if r.at >= since]
+    return Sent(sample=Sample(kind=kind, wall_ms=wall_ms, memory_ms=busy_ms(made), calls=len(made)), replies=replies)
+
+
+def save_data(card: Reply) -> str:
+    return next(b.data for b in card.flat_buttons() if b.data.startswith("c:s:"))
+
+
+async def one_round(app: App, i: int) -> list[Sample]:
+    name, crop, issue, product = FARMERS[i % len(FARMERS)]
+    day = datetime(2026, 6, 1) + timedelta(days=i % 120)
+    note = f"Visited {name} on {day:%Y-%m-%d}, {crop} {issue} {10 + i % 30}%. {product} accepted."
+    carded = await timed(app, "note -> card", text=note)
+    card = carded.replies[0]
+    if not card.buttons:
+        raise RuntimeError(f"the visit note gave no card: {card.text[:80]!r}")
+    saved = await timed(app, "Save (retain)", callback=save_data(card))
+    briefed = await timed(app, "/brief (2 recalls)", text=f"/brief {name}")
+    if saved.sample.calls == 0 or briefed.sample.calls < 2:
+        raise RuntimeError("Save or /brief made no memory calls: the flow changed under the benchmark")
+    return [carded.sample, saved.sample, briefed.sample]
+
+
+def report(samples: list[Sample], rounds: int) -> list[str]:
+    out = [f"1. Bot overhead per message vs memory calls ({rounds} rounds of note -> card -> Save -> /brief, "
+           "keyless agri, real conversation core)"]
+    out.append(f"  {'message':<20} {'n':>4} {'wall p50/p95 ms':>17} {'memory p50/p95 ms':>19} "
+               f"{'overhead p50/p95 ms':>21} {'overhead/memory p50':>20}")
+    kinds = list(dict.fromkeys(s.kind for s in samples)) + ["all messages"]
+    for kind in kinds:
+        rows = [s for s in samples if kind == "all messages" or s.kind == kind]
+        wall, mem, over = ([s.wall_ms for s in rows], [s.memory_ms for s in rows], [s.overhead_ms for s in rows])
+        share = "(see totals)" if kind == "all messages" else ratio(p50(over), p50(mem))
+        out.append(f"  {kind:<20} {len(rows):>4} {p50(wall):>8.1f}/{p95(wall):<8.1f} "
+                   f"{p50(mem):>9.1f}/{p95(mem):<9.1f} {p50(over):>10.1f}/{p95(over):<10.1f} {share:>20}")
+    total_wall = sum(s.wall_ms for s in samples)
+    total_over = sum(s.overhead_ms for s in samples)
+    out.append(f"  overall: bot overhead is {100 * total_over / total_wall:.0f}% of wall time; "
+               f"overhead / memory time = {ratio(total_over, total_wall - total_over)} (totals)")
+    return out
+
+
+async def run(url: str, rounds: int) -> list[str]:
+    """Run the section; return its printed lines."""
+    async with bench_app(url, "overhead", ["agri"], [TENANT], registry=Registry([officer()])) as app:
+        await one_round(app, -1)  # warm-up: first-message bank setup and lazy imports are not per-message cost
+        samples: list[Sample] = []
+        for i in range(rounds):
+            samples += await one_round(app, i)
+    return report(samples, rounds)
+

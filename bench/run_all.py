@@ -1,0 +1,74 @@
+"""Every benchmark of issue 7, side by side in one run, against a running Hindsight.
+
+    .venv/bin/python -m bench.run_all [--quick] [--only overhead,brief,growth,ingest] [--url URL]
+
+Each section measures its own comparison within this one run (the server is shared and noisy, so only the
+ratios are meant to be compared across runs). Every bank is fresh, uniquely named, and deleted afterwards.
+"""
+
+import argparse
+import asyncio
+import logging
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+
+from pydantic import BaseModel
+
+from bench import brief_parallel, ingest_workers, overhead, recall_growth
+from memory import MemoryClient
+
+SECTIONS = ("overhead", "brief", "growth", "ingest")
+
+
+class Plan(BaseModel):
+    rounds: int
+    repetitions: int
+    sizes: list[int]
+    recalls: int
+    ingest_pairs: int
+
+
+FULL = Plan(rounds=30, repetitions=30, sizes=[100, 1000, 10000], recalls=100, ingest_pairs=2)
+QUICK = Plan(rounds=10, repetitions=15, sizes=[100, 1000], recalls=50, ingest_pairs=1)
+
+
+def sections(url: str, plan: Plan) -> dict[str, Callable[[], Awaitable[list[str]]]]:
+    # Slowest last, so a failure in it still leaves the quick figures printed.
+    return {
+        "overhead": lambda: overhead.run(url, plan.rounds),
+        "brief": lambda: brief_parallel.run(url, plan.repetitions),
+        "ingest": lambda: ingest_workers.run(url, plan.ingest_pairs),
+        "growth": lambda: recall_growth.run(url, plan.sizes, plan.recalls),
+    }
+
+
+async def main(url: str, plan: Plan, only: list[str]) -> int:
+    async with MemoryClient(url) as memory:
+        if not await memory.health():
+            print(f"Hindsight does not answer at {url}", file=sys.stderr)
+            return 2
+    print(f"Smriti benchmarks, {datetime.now():%Y-%m-%d %H:%M}, Hindsight at {url}; {plan.model_dump()}", flush=True)
+    for name, section in sections(url, plan).items():
+        if name not in only:
+            continue
+        started = time.perf_counter()
+        lines = await section()
+        lines.append(f"  ({name}: {time.perf_counter() - started:.0f} s)")
+        print("\n" + "\n".join(lines), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repetitions; the bank grows only to 1,000")
+    parser.add_argument("--only", default=",".join(SECTIONS), help=f"comma-separated subset of {', '.join(SECTIONS)}")
+    parser.add_argument("--url", default="http://127.0.0.1:8888")
+    args = parser.parse_args()
+    chosen = [s.strip() for s in args.only.split(",") if s.strip()]
+    unknown = sorted(set(chosen) - set(SECTIONS))
+    if unknown:
+        parser.error(f"unknown section(s): {', '.join(unknown)}")
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    sys.exit(asyncio.run(main(args.url, QUICK if args.quick else FULL, chosen)))
