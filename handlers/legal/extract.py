@@ -83,11 +83,17 @@ def _guarded(model: ModelSegments, text: str, register: CaseRegister, upload: Up
     plain = _written_dates(text, uploaded, "plain")
     other = _written_dates(text, uploaded, "other")
     kind = upload_kind(text, register)
+    # The case comes from what the page says, never from what the model was talked into: a model entry must
+    # be filed where the rules file that date, or the rules win.
+    rules_cases = {(e.hearing_date, e.case_id) for e in segment(text, register, upload)}
     out: list[ProposedEntry] = []
     for item in model.entries:
         case = register.get(item.case_id)
         if case is None:
             log.info("model filed an entry under an unknown case; using the rules")
+            return None
+        if item.hearing_date is not None and (item.hearing_date, case.case_id) not in rules_cases:
+            log.info("model filed an entry under another case than the page names; using the rules")
             return None
         if item.hearing_date is None:
             day, source = guess_date(upload)

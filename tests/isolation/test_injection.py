@@ -159,13 +159,13 @@ async def test_legal_model_cannot_invent_a_case_or_change_the_tenant(keyed: App,
     assert not set(gorle) & set(await _docs(keyed, "iyer-chambers", "legal"))
 
 
-@pytest.mark.xfail(strict=True, reason="handlers/legal/extract.py _guarded accepts any register case the model "
-                                       "names; the fix (model's case must be the rules' case) is proposed to the lead")
 async def test_legal_model_following_file_under_x_is_overruled(keyed: App, fake_groq: FakeGroq) -> None:
     fake_groq.chat_script.append(_split("seabreeze"))
-    [_, card] = await keyed.conversation.handle(say("inj-lawyer", "24/11 Gorle partition - arguments continued. "
-                                                                  f"N.D. 2/12\n{CASE_INJECTION}"))
-    assert card.text.startswith("Gorle")
+    replies = await keyed.conversation.handle(say("inj-lawyer", "24/11 Gorle partition - arguments continued. "
+                                                                f"N.D. 2/12\n{CASE_INJECTION}"))
+    cards = [r for r in replies if r.card_id]
+    assert any(c.text.startswith("Gorle") and "arguments continued" in c.text for c in cards)
+    assert not any(c.text.startswith("Seabreeze") and "arguments continued" in c.text for c in cards)
 
 
 async def test_invoice_text_cannot_approve_or_move_tenant(keyless: App, keyed: App, fake_groq: FakeGroq,
