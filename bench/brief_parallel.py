@@ -3,13 +3,21 @@
 The seeds go into a fresh tenant through the pack's own load_seeds. The brief's own recall requests are
 captured from one real build_brief (so they cannot drift from handlers/agri/brief.py), then each repetition
 times the whole brief and each captured recall alone, back to back, so all three see the same server load.
+
+Two more figures explain the result. The same recalls without their period (so the server reads dates out of
+the query text, which it serialises across requests) show what giving the period buys. And the server's CPU
+time during the recalls run alone (from /proc, when the server is local) shows how much of the machine one
+recall keeps busy: two at once can only overlap in whatever is left.
 """
 
+import asyncio
+import os
 import time
 from dataclasses import dataclass, field
 from datetime import date
 
 from bench.harness import bench_app
+from bench.server_cpu import server_cpu_seconds
 from bench.stats import line, p50, p95, ratio
 from handlers.agri.brief import build_brief, gather
 from handlers.agri.pack import AgriPack
@@ -47,7 +55,10 @@ class Timings:
     seeded: int
     briefs: list[float] = field(default_factory=list)
     gathers: list[float] = field(default_factory=list)
+    gathers_without_period: list[float] = field(default_factory=list)
     alone: list[list[float]] = field(default_factory=list)
+    server_cpu_ms: list[float] = field(default_factory=list)
+    """Per repetition: the server's CPU time while the recalls ran alone, one after the other."""
 
     def slowest_alone(self, rep: int) -> float:
         return max(samples[rep] for samples in self.alone)
@@ -65,6 +76,7 @@ async def measure(url: str, repetitions: int) -> Timings:
         async with RecordingMemory(url) as recorder:
             await build_brief(recorder, bank, pack.book, farmer, AS_OF, memory_on=True)
             requests = list(recorder.requests)
+        without_period = [r.model_copy(update={"period": None}) for r in requests]
         timings = Timings(seeded=seeded.retained, alone=[[] for _ in requests])
         for rep in range(repetitions + 1):
             started = time.perf_counter()
@@ -73,12 +85,20 @@ async def measure(url: str, repetitions: int) -> Timings:
             started = time.perf_counter()
             await gather(memory, bank, pack.book, farmer, AS_OF)
             gather_ms = (time.perf_counter() - started) * 1000
+            started = time.perf_counter()
+            await asyncio.gather(*(memory.recall(bank, r) for r in without_period))
+            without_period_ms = (time.perf_counter() - started) * 1000
             order = list(range(len(requests)))[::1 if rep % 2 else -1]
+            cpu_before = server_cpu_seconds()
             singles = {i: await _ms_recall(memory, bank, requests[i]) for i in order}
+            cpu_after = server_cpu_seconds()
             if rep == 0:
                 continue  # warm-up
             timings.briefs.append(brief_ms)
             timings.gathers.append(gather_ms)
+            timings.gathers_without_period.append(without_period_ms)
+            if cpu_before is not None and cpu_after is not None:
+                timings.server_cpu_ms.append((cpu_after - cpu_before) * 1000)
             for i, ms in singles.items():
                 timings.alone[i].append(ms)
     return timings
@@ -95,6 +115,15 @@ def report(t: Timings, repetitions: int) -> list[str]:
     names = ["recall alone: own"] + [f"recall alone: similar{i}" for i in range(1, len(t.alone))]
     out += [line(name, samples) for name, samples in zip(names, t.alone)]
     out.append(line("recalls one by one (sum)", sequential))
+    out.append(line("its recalls, no period", t.gathers_without_period))
+    out.append(f"  giving the period (server skips reading dates in the query): gather p50 "
+               f"{p50(t.gathers):.1f} ms vs {p50(t.gathers_without_period):.1f} ms without, "
+               f"{ratio(p50(t.gathers_without_period), p50(t.gathers))} faster")
+    if t.server_cpu_ms:
+        busy = [cpu / wall for cpu, wall in zip(t.server_cpu_ms, sequential)]
+        out.append(f"  server CPU while the recalls ran alone: p50 {p50(t.server_cpu_ms):.1f} ms CPU per "
+                   f"{p50(sequential):.1f} ms wall = {p50(busy):.2f} cores busy for one recall; "
+                   f"two at once want {2 * p50(busy):.2f} of this machine's {os.cpu_count()} cores")
     out.append(f"  gather / max(single recalls), p50: {p50(t.per_rep(t.gathers)):.2f}x; composing and guardrails "
                f"add p50 {p50(t.briefs) - p50(t.gathers):.1f} ms; brief / sequential sum, p50: "
                f"{p50([b / s for b, s in zip(t.briefs, sequential)]):.2f}x")

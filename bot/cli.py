@@ -133,26 +133,43 @@ async def _demo(args: argparse.Namespace, settings: Settings) -> int:
 
 async def _run(args: argparse.Namespace, settings: Settings) -> int:
     # Imported here so that the other commands do not pay for loading the chat libraries.
-    from bot.telegram import TelegramNotConfigured, serve_telegram
-    from bot.whatsapp import serve_whatsapp
+    from bot.serve import TelegramOptions, WhatsAppOptions, serve
+    from bot.telegram import TelegramNotConfigured
     from bot.whatsapp_send import WhatsAppNotConfigured
 
+    telegram = whatsapp = None
+    if args.transport in ("telegram", "all"):
+        telegram = TelegramOptions(webhook_url=args.webhook_url, listen=args.listen, port=args.telegram_port)
+    if args.transport in ("whatsapp", "all"):
+        whatsapp = WhatsAppOptions(host=args.host, port=args.port)
+
     async def body(app: App) -> int:
+        if telegram is not None:
+            mode = f"webhook {telegram.webhook_url}" if telegram.webhook_url else "long polling"
+            print(f"Starting the Telegram transport ({mode}).")
+        if whatsapp is not None:
+            print(f"Starting the WhatsApp webhook on {whatsapp.host}:{whatsapp.port}; Twilio calls "
+                  f"{settings.public_base_url}/whatsapp/inbound.")
+        print("Ctrl-C stops it.")
         try:
-            if args.transport == "telegram":
-                mode = f"webhook {args.webhook_url}" if args.webhook_url else "long polling"
-                print(f"Starting the Telegram transport ({mode}); Ctrl-C stops it.")
-                await serve_telegram(app.conversation, args.webhook_url, args.listen, args.port)
-            else:
-                print(f"Starting the WhatsApp webhook on {args.host}:{args.port}; Twilio calls "
-                      f"{settings.public_base_url}/whatsapp/inbound. Ctrl-C stops it.")
-                await serve_whatsapp(app.conversation, args.host, args.port)
+            await serve(app.conversation, telegram, whatsapp)
         except (TelegramNotConfigured, WhatsAppNotConfigured) as exc:
             print(f"Cannot start {args.transport}: {exc}", file=sys.stderr)
             return 2
         return 0
 
     return await _with_app(settings, body)
+
+
+def _telegram_arguments(parser: argparse.ArgumentParser, port_flag: str) -> None:
+    parser.add_argument("--webhook-url", default=None, help="public HTTPS URL Telegram posts updates to")
+    parser.add_argument("--listen", default="127.0.0.1", help="webhook mode: address to listen on")
+    parser.add_argument(port_flag, dest="telegram_port", type=int, default=8443, help="webhook mode: port to listen on")
+
+
+def _whatsapp_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", default="127.0.0.1", help="address the Twilio webhook listens on")
+    parser.add_argument("--port", type=int, default=8080, help="port the Twilio webhook listens on")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -180,17 +197,18 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--tenant", default="demo")
     demo.set_defaults(handler=_demo)
 
-    run = sub.add_parser("run", help="run a chat transport: telegram or whatsapp")
+    run = sub.add_parser("run", help="run chat transports: telegram, whatsapp, or all in one process")
     transports = run.add_subparsers(dest="transport", required=True)
     telegram = transports.add_parser("telegram", help="long polling, or a webhook with --webhook-url")
-    telegram.add_argument("--webhook-url", default=None, help="public HTTPS URL Telegram posts updates to")
-    telegram.add_argument("--listen", default="127.0.0.1", help="webhook mode: address to listen on")
-    telegram.add_argument("--port", type=int, default=8443, help="webhook mode: port to listen on")
-    telegram.set_defaults(handler=_run)
+    _telegram_arguments(telegram, "--port")
+    telegram.set_defaults(handler=_run, host=None, port=None)
     whatsapp = transports.add_parser("whatsapp", help="the Twilio webhook (ASGI, served by uvicorn)")
-    whatsapp.add_argument("--host", default="127.0.0.1")
-    whatsapp.add_argument("--port", type=int, default=8080)
-    whatsapp.set_defaults(handler=_run)
+    _whatsapp_arguments(whatsapp)
+    whatsapp.set_defaults(handler=_run, webhook_url=None, listen=None, telegram_port=None)
+    both = transports.add_parser("all", help="Telegram and WhatsApp in one process, so follow-ups reach either")
+    _telegram_arguments(both, "--telegram-port")
+    _whatsapp_arguments(both)
+    both.set_defaults(handler=_run)
 
     queue_cli.register(sub, _with_app)
     access_cli.register(sub)

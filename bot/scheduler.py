@@ -3,10 +3,18 @@
 Jobs live in a SQLAlchemy job store on SQLite under the state directory, so they survive a restart; a job
 missed while the bot was down runs when it comes back, if it is no older than the grace period. A fired
 follow-up is composed by the pack that scheduled it and sent through Outbound on the person's transport.
+
+APScheduler 3 cannot share a job store between processes (each would run every job), so only the process
+holding the store's lease runs jobs. Others still schedule into the store, and take the lease over when its
+holder stops. The holder rescans the store every minute, so it picks up what other processes scheduled.
 """
 
+import asyncio
+import contextlib
+import fcntl
 import json
 import logging
+import os
 import sqlite3
 import threading
 import weakref
@@ -15,6 +23,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Literal
 
+from apscheduler.jobstores.memory import MemoryJobStore
 from apscheduler.jobstores.sqlalchemy import SQLAlchemyJobStore
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from pydantic import BaseModel, Field, field_validator
@@ -30,6 +39,8 @@ Composer = Callable[["FollowUp", User], list[Reply]]
 
 DEFAULT_GRACE = timedelta(days=3)
 RETRY_UNDELIVERED = timedelta(hours=1)
+RESCAN_EVERY = timedelta(minutes=1)
+LEASE_RETRY_EVERY = timedelta(seconds=30)
 
 # APScheduler persists a job as a module-level callable plus picklable arguments, so the job names its
 # store and finds the live scheduler for that store here.
@@ -63,6 +74,40 @@ class FollowUp(BaseModel):
         return value
 
 
+def rescan_store() -> None:
+    """Do nothing: the job exists so that the scheduler wakes up and reads the store again."""
+
+
+class StoreLease:
+    """An exclusive, non-blocking lock on a file; the operating system releases it when its process dies."""
+
+    def __init__(self, path: Path) -> None:
+        self._path = path
+        self._fd: int | None = None
+
+    @property
+    def held(self) -> bool:
+        return self._fd is not None
+
+    def acquire(self) -> bool:
+        if self._fd is not None:
+            return True
+        fd = os.open(self._path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            return False
+        self._fd = fd
+        return True
+
+    def release(self) -> None:
+        if self._fd is not None:
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+            os.close(self._fd)
+            self._fd = None
+
+
 async def fire_followup(store_key: str, followup_id: str) -> None:
     """Run one persisted follow-up job (the APScheduler entry point)."""
     scheduler = _LIVE.get(store_key)
@@ -76,7 +121,8 @@ class FollowUpScheduler:
     """Schedules, lists and fires follow-ups; packs register how to word theirs."""
 
     def __init__(self, state_dir: Path, registry: Registry, outbound: Outbound,
-                 grace: timedelta = DEFAULT_GRACE, clock: Callable[[], datetime] | None = None) -> None:
+                 grace: timedelta = DEFAULT_GRACE, clock: Callable[[], datetime] | None = None,
+                 rescan_every: timedelta = RESCAN_EVERY, lease_retry_every: timedelta = LEASE_RETRY_EVERY) -> None:
         state_dir.mkdir(parents=True, exist_ok=True)
         self._path = state_dir / "followups.sqlite"
         self._key = str(self._path.resolve())
@@ -88,8 +134,13 @@ class FollowUpScheduler:
         self._db = sqlite3.connect(str(self._path), check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.executescript(_SCHEMA)
+        self._lease = StoreLease(state_dir / "followup-jobs.lock")
+        self._rescan_every = rescan_every
+        self._lease_retry_every = lease_retry_every
+        self._waiting_for_lease: asyncio.Task[None] | None = None
         self._jobs = AsyncIOScheduler(
-            jobstores={"default": SQLAlchemyJobStore(url=f"sqlite:///{state_dir / 'followup-jobs.sqlite'}")},
+            jobstores={"default": SQLAlchemyJobStore(url=f"sqlite:///{state_dir / 'followup-jobs.sqlite'}"),
+                       "local": MemoryJobStore()},
             job_defaults={"misfire_grace_time": int(grace.total_seconds()), "coalesce": True, "max_instances": 1},
             timezone=timezone.utc,
         )
@@ -98,14 +149,45 @@ class FollowUpScheduler:
         """Say how `pack` words its follow-ups; register before start so missed jobs find it."""
         self._composers[pack] = composer
 
+    @property
+    def runs_jobs(self) -> bool:
+        """True in the one process that holds the store's lease and so runs the jobs."""
+        return self._lease.held
+
     async def start(self) -> None:
-        """Start running jobs, including any that came due while the bot was down (within the grace)."""
+        """Start running jobs, including any that came due while the bot was down (within the grace).
+
+        When another process runs this store's jobs, only scheduling works here until that process stops."""
+        if self._lease.acquire():
+            _LIVE[self._key] = self
+            self._jobs.start()
+            self._rescan_periodically()
+            return
+        log.info("follow-ups are run by another process on this state directory; this one only schedules")
+        self._jobs.start(paused=True)
+        self._waiting_for_lease = asyncio.create_task(self._take_over_when_free())
+
+    def _rescan_periodically(self) -> None:
+        self._jobs.add_job(rescan_store, "interval", seconds=self._rescan_every.total_seconds(),
+                           id="rescan-store", jobstore="local", replace_existing=True)
+
+    async def _take_over_when_free(self) -> None:
+        while not self._lease.acquire():
+            await asyncio.sleep(self._lease_retry_every.total_seconds())
+        log.info("follow-ups: the other process stopped; this one runs them now")
         _LIVE[self._key] = self
-        self._jobs.start()
+        self._rescan_periodically()
+        self._jobs.resume()
 
     async def shutdown(self) -> None:
+        if self._waiting_for_lease is not None:
+            self._waiting_for_lease.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._waiting_for_lease
+            self._waiting_for_lease = None
         if self._jobs.running:
             self._jobs.shutdown(wait=False)
+        self._lease.release()
         if _LIVE.get(self._key) is self:
             del _LIVE[self._key]
         with self._lock:
@@ -151,7 +233,7 @@ class FollowUpScheduler:
         return [_row(r) for r in rows]
 
     def job_ids(self) -> list[str]:
-        return [job.id for job in self._jobs.get_jobs()]
+        return [job.id for job in self._jobs.get_jobs(jobstore="default")]
 
     def mark(self, followup_id: str, status: FollowUpStatus) -> None:
         """Record a follow-up as answered or cancelled (and drop its job if it has not fired)."""

@@ -2,11 +2,11 @@
 
 Long polling by default; webhook mode (PTB's own webhook server) checks Telegram's secret_token header.
 Updates from different chats run concurrently; one chat's updates run in order, so an edit answers its card.
+Every update is on disk before Telegram is told it arrived (bot/telegram_inbox.py), and marked handled after.
 """
 
 import asyncio
 import logging
-import signal
 from urllib.parse import urlparse
 
 from telegram import BotCommand, BotCommandScopeChat, BotCommandScopeDefault, Message, Update
@@ -19,10 +19,10 @@ from bot.core import SHARED_COMMANDS, Conversation, split_command
 from bot.i18n import text
 from bot.messages import Incoming, Reply
 from bot.registry import User
+from bot.telegram_inbox import DurableUpdateQueue
 from bot.telegram_media import MediaRef, download, is_unsupported, media_of
 from bot.telegram_send import TelegramNotifier, TelegramSender
 from bot.chat_text import too_large
-from bot.worker import IntakeWorker
 
 log = logging.getLogger(__name__)
 
@@ -45,9 +45,11 @@ class TelegramTransport:
             raise TelegramNotConfigured("TELEGRAM_BOT_TOKEN is not set")
         self.conversation = conversation
         self.poll_timeout_s = poll_timeout_s
+        self.inbox = DurableUpdateQueue(services.state)
         builder = (
             ApplicationBuilder()
             .token(settings.telegram_bot_token.get_secret_value())
+            .update_queue(self.inbox)
             .rate_limiter(AIORateLimiter(max_retries=3))
             .concurrent_updates(True)
             .job_queue(None)
@@ -90,6 +92,7 @@ class TelegramTransport:
         await self.application.initialize()
         await self.register_commands()
         await self.application.start()
+        self.inbox.requeue_pending(self.application.bot)
 
     async def stop(self) -> None:
         updater = self.application.updater
@@ -135,6 +138,16 @@ class TelegramTransport:
         return self.conversation.language_of(user) if user is not None else "en"
 
     async def on_message(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Answer a message; only then is its update marked handled (a failure leaves it to the next start)."""
+        await self._answer_message(update)
+        self.inbox.handled(update)
+
+    async def on_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Answer a button press; only then is its update marked handled."""
+        await self._answer_button(update)
+        self.inbox.handled(update)
+
+    async def _answer_message(self, update: Update) -> None:
         """Turn a message (text, voice, audio, photo, document) into an Incoming and answer it."""
         message, person = update.effective_message, update.effective_user
         if message is None or person is None:
@@ -193,7 +206,7 @@ class TelegramTransport:
             return too_large(lang, media.size_bytes, limit)
         return base.model_copy(update={"media": media})
 
-    async def on_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    async def _answer_button(self, update: Update) -> None:
         """Answer the button press at once, then hand its data to the core as a callback."""
         query, person = update.callback_query, update.effective_user
         if query is None or person is None:
@@ -230,28 +243,3 @@ class TelegramTransport:
                 await self.sender.send(update.effective_chat.id, [Reply(text=text(lang, "transport.failed"))])
             except TelegramError:
                 log.warning("could not tell chat about a failed update %s", update_id)
-
-
-async def serve_telegram(conversation: Conversation, webhook_url: str | None, listen: str, port: int) -> None:
-    """Run the Telegram transport until SIGINT or SIGTERM; raise TelegramNotConfigured when it cannot start."""
-    if webhook_url and conversation.services.settings.telegram_webhook_secret is None:
-        raise TelegramNotConfigured("webhook mode needs SMRITI_TELEGRAM_WEBHOOK_SECRET")
-    transport = TelegramTransport(conversation)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
-    # Retries what could not be processed while Groq or Hindsight was down; results go out via the notifier.
-    worker = asyncio.create_task(IntakeWorker(conversation).run_forever(stop))
-    try:
-        if webhook_url:
-            await transport.start_webhook(webhook_url, listen, port)
-        else:
-            await transport.start_polling()
-        await stop.wait()
-    finally:
-        stop.set()
-        await worker
-        await transport.stop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.remove_signal_handler(sig)

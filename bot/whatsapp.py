@@ -5,15 +5,12 @@ through any reverse proxy), answers at once with empty TwiML, and leaves the wor
 It also serves the images the bot sends, since Twilio fetches outgoing media by URL.
 """
 
-import asyncio
 import contextlib
 import logging
 import re
-import signal
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from urllib.parse import parse_qsl
 
-import uvicorn
 from pydantic import ValidationError
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -21,10 +18,8 @@ from starlette.responses import FileResponse, PlainTextResponse, Response
 from starlette.routing import Route
 from twilio.request_validator import RequestValidator
 
-from bot.core import Conversation
 from bot.whatsapp_send import MEDIA_ROUTE
 from bot.whatsapp_transport import TwilioInbound, WhatsAppTransport
-from bot.worker import IntakeWorker
 
 log = logging.getLogger(__name__)
 
@@ -77,35 +72,3 @@ def create_app(transport: WhatsAppTransport) -> Starlette:
         Route(f"{MEDIA_ROUTE}/{{name}}", media, methods=["GET"]),
         Route("/health", health, methods=["GET"]),
     ], lifespan=lifespan)
-
-
-class _Server(uvicorn.Server):
-    """uvicorn without its own signal handling: serve_whatsapp stops it, as serve_telegram stops PTB."""
-
-    @contextlib.contextmanager
-    def capture_signals(self) -> Iterator[None]:
-        yield
-
-
-async def serve_whatsapp(conversation: Conversation, host: str, port: int) -> None:
-    """Serve the webhook with uvicorn until SIGINT or SIGTERM; raise WhatsAppNotConfigured when Twilio is not set."""
-    transport = WhatsAppTransport(conversation)
-    # Behind a reverse proxy the public URL comes from settings, so forwarded headers are not needed.
-    server = _Server(uvicorn.Config(create_app(transport), host=host, port=port, log_level="info",
-                                    proxy_headers=False, access_log=False))
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
-    # Retries what could not be processed while Groq or Hindsight was down; results go out via the notifier.
-    worker = asyncio.create_task(IntakeWorker(conversation).run_forever(stop))
-    serving = asyncio.create_task(server.serve())
-    stopping = asyncio.create_task(stop.wait())
-    try:
-        await asyncio.wait({serving, stopping}, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        server.should_exit = True
-        stop.set()
-        await asyncio.gather(serving, stopping, worker)
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.remove_signal_handler(sig)

@@ -2,7 +2,7 @@
 
 from datetime import date, datetime, time, timedelta, timezone
 
-from memory.models import EVENT_DATE_KEY, Recalled
+from memory.models import EVENT_DATE_KEY, Period, Recalled
 
 IST = timezone(timedelta(hours=5, minutes=30), "IST")
 
@@ -10,6 +10,11 @@ IST = timezone(timedelta(hours=5, minutes=30), "IST")
 def query_timestamp(as_of: date) -> str:
     """Return the ISO anchor Hindsight uses for recency scoring: the end of that day in India."""
     return datetime.combine(as_of, time(23, 59, 59), IST).isoformat()
+
+
+def temporal_window(period: Period) -> dict[str, str]:
+    """Return the server's temporal-arm window for a period: its first day's start to its last day's end, in India."""
+    return {"start": datetime.combine(period.start, time(0, 0, 0), IST).isoformat(), "end": query_timestamp(period.end)}
 
 
 def event_date_of(metadata: dict[str, str] | None, occurred_start: str | None, mentioned_at: str | None) -> date | None:

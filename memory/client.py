@@ -16,7 +16,7 @@ import aiohttp
 from hindsight_client import Hindsight
 from hindsight_client_api.exceptions import ApiException
 
-from memory.asof import event_date_of, not_after, query_timestamp
+from memory.asof import event_date_of, not_after, query_timestamp, temporal_window
 from memory.calllog import CallLog, CallRecord, Operation
 from memory.errors import MemoryRejected, MemoryUnavailable
 from memory.models import (
@@ -168,6 +168,7 @@ class MemoryClient:
                 tags=request.tags or None,
                 tags_match=request.tags_match,
                 query_timestamp=query_timestamp(request.as_of) if request.as_of else None,
+                temporal_window=temporal_window(request.period) if request.period else None,
             )
             found = [_to_recalled(r) for r in response.results or []]
             return not_after(found, request.as_of) if request.as_of else found

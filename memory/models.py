@@ -3,7 +3,7 @@
 from datetime import date, datetime
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 TagsMatch = Literal["any", "all", "any_strict", "all_strict", "exact"]
 
@@ -53,8 +53,37 @@ class Recalled(BaseModel):
         return tag in self.tags
 
 
+HISTORY_START = date(2000, 1, 1)
+"""The earliest date a period "up to" a day starts on: before any memory this bot can hold."""
+
+
+class Period(BaseModel):
+    """The dates a recall is about, when the caller already knows them (both days inclusive, in India)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    start: date
+    end: date
+
+    @classmethod
+    def until(cls, end: date) -> "Period":
+        """Everything up to and including `end`."""
+        return cls(start=HISTORY_START, end=end)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> "Period":
+        if self.start > self.end:
+            raise ValueError("a period cannot start after it ends")
+        return self
+
+
 class RecallRequest(BaseModel):
-    """What to recall: a query, an optional tag filter, and an optional as-of date."""
+    """What to recall: a query, an optional tag filter, an optional as-of date and the period meant.
+
+    A `period` is handed to the server as the window of its temporal arm. It replaces the server's reading
+    of dates in the query text, which is serialised across all requests: give one whenever the query is a
+    template with no dates in it, and leave it out for a person's own question ("what happened in March?").
+    """
 
     model_config = ConfigDict(frozen=True)
 
@@ -64,6 +93,7 @@ class RecallRequest(BaseModel):
     as_of: date | None = None
     max_tokens: int = 4096
     budget: Literal["low", "mid", "high"] = "mid"
+    period: Period | None = None
 
 
 class RetainReport(BaseModel):

@@ -15,7 +15,7 @@ from handlers.agri.facts import read_facts
 from handlers.agri.guardrails import guard_brief
 from handlers.agri.models import Farmer
 from handlers.agri.register import FieldBook
-from memory import MemoryClient, MemoryUnavailable, Recalled, RecallRequest, tags
+from memory import MemoryClient, MemoryUnavailable, Period, Recalled, RecallRequest, tags
 
 log = logging.getLogger(__name__)
 
@@ -39,11 +39,13 @@ async def gather(memory: MemoryClient, bank: str, book: FieldBook, farmer: Farme
     """Recall this farmer's history and similar cases per crop, in parallel, with nothing after `as_of`."""
     village = book.villages[farmer.village]
     own_query = render("agri", "recall_farmer", farmer=farmer.name, farmer_id=farmer.id, village=village.name).system
-    requests = [RecallRequest(query=own_query, tags=[tags.farmer(farmer.id)], tags_match="any_strict", as_of=as_of)]
+    period = Period.until(as_of)
+    requests = [RecallRequest(query=own_query, tags=[tags.farmer(farmer.id)], tags_match="any_strict", as_of=as_of,
+                              period=period)]
     for crop in farmer.crops:
         query = render("agri", "recall_similar", crop=crop, village=village.name).system
         requests.append(RecallRequest(query=query, tags=[tags.village(village.slug), tags.crop(crop)],
-                                      tags_match="all_strict", as_of=as_of))
+                                      tags_match="all_strict", as_of=as_of, period=period))
     try:
         found = await asyncio.gather(*(memory.recall(bank, r) for r in requests))
     except MemoryUnavailable:

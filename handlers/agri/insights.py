@@ -15,7 +15,7 @@ from bot.prompts import render
 from handlers.agri.facts import Facts, read_facts
 from handlers.agri.guardrails import strip_unknown_dates
 from handlers.agri.register import FieldBook
-from memory import MemoryClient, MemoryUnavailable, RecallRequest, ReflectAnswer, tags
+from memory import MemoryClient, MemoryUnavailable, Period, RecallRequest, ReflectAnswer, tags
 
 log = logging.getLogger(__name__)
 
@@ -146,7 +146,7 @@ async def village_insights(memory: MemoryClient, bank: str, book: FieldBook, vil
     try:
         recalled, answers = await asyncio.gather(
             memory.recall(bank, RecallRequest(query=query, tags=[village_tag], tags_match="all_strict",
-                                              as_of=as_of, max_tokens=12000)),
+                                              as_of=as_of, period=Period.until(as_of), max_tokens=12000)),
             _reflect_all(memory, bank, village_tag, village.name),
         )
     except MemoryUnavailable:

@@ -15,6 +15,7 @@ from handlers.agri.pack import AgriPack, parse_brief_args
 from handlers.agri.register import FieldBook
 from handlers.base import SeedReport
 from tests.agri.conftest import agri_users, say, settings_with_groq
+from memory import Period, Recalled, RecallRequest
 from tests.fakes.groq import FakeGroq
 
 pytestmark = pytest.mark.hindsight
@@ -76,6 +77,21 @@ async def test_brief_on_28_september_leads_with_the_copper_fungicide(seeded: See
     assert claims["outcome:V027"]["source_date"] == "2026-08-14"
     assert brief["recalled"]["farmer"] == 7 and brief["recalled"]["similar"] > 0
     assert brief["confidence"] == "high" and brief["memory"] == "on" and brief["composer"] == "template"
+
+
+async def test_every_brief_recall_names_its_period_so_the_server_parses_no_dates(
+        seeded: SeedReport, agri_app: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    memory, seen = agri_app.services.memory, []
+    original = memory.recall
+
+    async def spying(bank: str, request: RecallRequest) -> list[Recalled]:
+        seen.append(request)
+        return await original(bank, request)
+
+    monkeypatch.setattr(memory, "recall", spying)
+    await _brief(agri_app, date(2026, 9, 28))
+    assert len(seen) >= 2
+    assert all(r.as_of == date(2026, 9, 28) and r.period == Period.until(date(2026, 9, 28)) for r in seen)
 
 
 async def test_memory_off_skips_both_recalls_and_says_there_is_no_history(seeded: SeedReport, agri_app: App) -> None:

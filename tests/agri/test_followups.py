@@ -2,6 +2,7 @@
 firing through Outbound, and the officer's answer retained as kind:outcome linked to its visit."""
 
 import asyncio
+from collections.abc import Callable
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
@@ -66,6 +67,45 @@ async def test_followup_survives_a_restart_and_fires_when_the_bot_is_back(tmp_pa
     third = FollowUpScheduler(tmp_path, registry, Outbound(StateStore(tmp_path / "c2.sqlite")))
     assert third.get("agri-V1").status == "asked" and third.job_ids() == []
     await third.shutdown()
+
+
+async def _until(condition: Callable[[], bool], timeout_s: float = 10.0) -> None:
+    for _ in range(int(timeout_s / 0.05)):
+        if condition():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("the condition never held")
+
+
+async def test_two_processes_on_one_state_directory_ask_each_follow_up_once(tmp_path: Path) -> None:
+    registry = Registry(agri_users())
+    recorders = [RecordingNotifier(), RecordingNotifier()]
+    schedulers = []
+    for i, recorder in enumerate(recorders):
+        outbound = Outbound(StateStore(tmp_path / f"conversation-{i}.sqlite"))
+        outbound.register("console", recorder)
+        scheduler = FollowUpScheduler(tmp_path, registry, outbound, rescan_every=timedelta(seconds=0.3),
+                                      lease_retry_every=timedelta(seconds=0.2))
+        scheduler.register("agri", lambda f, u: [Reply(text=f"how did {f.subject['farmer']} do?")])
+        schedulers.append(scheduler)
+    running, other = schedulers
+    await running.start()
+    await other.start()
+    assert running.runs_jobs and not other.runs_jobs
+    soon = datetime.now(timezone.utc) + timedelta(seconds=0.5)
+    other.schedule(FollowUp(followup_id="agri-A", pack="agri", user_id="ravi", due_at=soon,
+                            subject={"farmer": "Raju Yadav"}))  # scheduled where jobs do not run
+    await _until(lambda: bool(recorders[0].sent))
+    await asyncio.sleep(1.0)
+    assert [r[1][0].text for r in recorders[0].sent] == ["how did Raju Yadav do?"] and recorders[1].sent == []
+
+    await running.shutdown()  # the process running jobs stops: the other takes over
+    await _until(lambda: other.runs_jobs)
+    other.schedule(FollowUp(followup_id="agri-B", pack="agri", user_id="ravi",
+                            due_at=datetime.now(timezone.utc) + timedelta(seconds=0.3), subject={"farmer": "Lalitha"}))
+    await _until(lambda: bool(recorders[1].sent))
+    await other.shutdown()
+    assert [r[1][0].text for r in recorders[1].sent] == ["how did Lalitha do?"] and len(recorders[0].sent) == 1
 
 
 async def test_job_missed_beyond_the_grace_period_is_not_run(tmp_path: Path) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from memory import BankProfile, MemoryClient, MemoryItem, MemoryUnavailable, RecallRequest
+from memory import BankProfile, MemoryClient, MemoryItem, MemoryUnavailable, Period, RecallRequest
 from memory.asof import IST
 from memory.outbox import Outbox
 
@@ -72,6 +72,18 @@ async def test_as_of_never_knows_the_future(memory: MemoryClient, bank: str) -> 
     found = await memory.recall(bank, RecallRequest(
         query="what happened with Ramesh", tags=["farmer:f001"], as_of=date(2026, 4, 20)))
     assert [m.document_id for m in found] == ["visit:V1"]
+
+
+async def test_a_period_guides_the_server_but_only_as_of_bounds_what_comes_back(memory: MemoryClient,
+                                                                                bank: str) -> None:
+    until = await memory.recall(bank, RecallRequest(
+        query="what happened with Ramesh", tags=["farmer:f001"], as_of=date(2026, 4, 20),
+        period=Period.until(date(2026, 4, 20))))
+    assert [m.document_id for m in until] == ["visit:V1"]
+    # The server's temporal window ranks; it does not filter: an August period still finds April's visits.
+    august = await memory.recall(bank, RecallRequest(
+        query="chilli blight", tags=["farmer:f001"], period=Period(start=date(2026, 8, 1), end=date(2026, 8, 31))))
+    assert {m.document_id for m in august} == {"visit:V1", "visit:V2"}
 
 
 async def test_list_documents_by_tag(memory: MemoryClient, bank: str) -> None:

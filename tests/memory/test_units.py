@@ -5,8 +5,8 @@ from datetime import date, datetime, timedelta, timezone
 import pytest
 from pydantic import ValidationError
 
-from memory import CallLog, CallRecord, MemoryItem, Recalled, bank_id, ids, tags
-from memory.asof import IST, event_date_of, not_after, query_timestamp
+from memory import CallLog, CallRecord, MemoryItem, Period, Recalled, bank_id, ids, tags
+from memory.asof import IST, event_date_of, not_after, query_timestamp, temporal_window
 
 
 def recalled(day: date | None, doc: str = "d") -> Recalled:
@@ -19,6 +19,16 @@ def test_memory_item_needs_an_aware_time_and_puts_the_date_in_metadata() -> None
     item = MemoryItem(content="x", event_time=datetime(2026, 4, 8, 23, 30, tzinfo=IST), context="c",
                       document_id="visit:V1", metadata={"farmer_id": "F001"})
     assert item.metadata_with_event_date() == {"farmer_id": "F001", "event_date": "2026-04-08"}
+
+
+def test_a_period_runs_whole_days_in_india_and_cannot_run_backwards() -> None:
+    window = temporal_window(Period(start=date(2026, 4, 1), end=date(2026, 4, 30)))
+    assert datetime.fromisoformat(window["start"]) == datetime(2026, 3, 31, 18, 30, tzinfo=timezone.utc)
+    assert datetime.fromisoformat(window["end"]) == datetime(2026, 4, 30, 18, 29, 59, tzinfo=timezone.utc)
+    assert Period.until(date(2026, 4, 30)).end == date(2026, 4, 30)
+    assert Period.until(date(2026, 4, 30)).start < date(2020, 1, 1)
+    with pytest.raises(ValidationError):
+        Period(start=date(2026, 5, 1), end=date(2026, 4, 30))
 
 
 def test_tags_are_one_schema() -> None:

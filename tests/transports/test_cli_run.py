@@ -100,6 +100,32 @@ async def test_run_whatsapp_serves_the_webhook_and_stops_on_ctrl_c(tmp_path: Pat
     assert code == 0
 
 
+async def test_run_all_serves_telegram_and_whatsapp_in_one_process(tmp_path: Path, hindsight_url: str,
+                                                                   bank_prefix: str, fake_telegram: FakeTelegram,
+                                                                   fake_twilio: FakeTwilio) -> None:
+    port = _free_port()
+    settings = make_settings(tmp_path, hindsight_url, bank_prefix, telegram_bot_token=SecretStr(TOKEN),
+                             telegram_base_url=fake_telegram.url, twilio_account_sid=ACCOUNT_SID,
+                             twilio_auth_token=SecretStr(AUTH_TOKEN), twilio_whatsapp_from=BOT_NUMBER,
+                             twilio_base_url=fake_twilio.url, public_base_url=PUBLIC)
+
+    async def both() -> None:
+        await asyncio.gather(_telegram_walk(fake_telegram), _whatsapp_walk(fake_twilio, port))
+
+    assert await _run_until_walked(["run", "all", "--port", str(port)], settings, both()) == 0
+
+
+async def test_run_all_names_what_is_missing_before_starting_anything(tmp_path: Path, hindsight_url: str,
+                                                                      bank_prefix: str, fake_telegram: FakeTelegram,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    settings = make_settings(tmp_path, hindsight_url, bank_prefix, telegram_bot_token=SecretStr(TOKEN),
+                             telegram_base_url=fake_telegram.url, twilio_account_sid=ACCOUNT_SID)
+    args = build_parser().parse_args(["run", "all", "--port", "9"])
+    assert await args.handler(args, settings) == 2
+    assert "TWILIO_AUTH_TOKEN" in capsys.readouterr().err
+    assert fake_telegram.sent("getUpdates") == []
+
+
 async def test_run_telegram_webhook_needs_a_secret(tmp_path: Path, hindsight_url: str, bank_prefix: str,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
     settings = make_settings(tmp_path, hindsight_url, bank_prefix, telegram_bot_token=SecretStr(TOKEN),

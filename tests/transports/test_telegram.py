@@ -254,6 +254,38 @@ async def test_card_message_survives_a_restart(tmp_path: Path, hindsight_url: st
         await stop_bot(second)
 
 
+async def test_an_update_taken_but_not_handled_is_handled_after_a_restart(
+        tmp_path: Path, hindsight_url: str, bank_prefix: str, fake_telegram: FakeTelegram, png_image: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    settings = telegram_settings(tmp_path, hindsight_url, bank_prefix, fake_telegram)
+    first = await start_bot(settings, fake_telegram, png_image)
+
+    async def dies_here(incoming: object) -> list[Reply]:
+        raise RuntimeError("the process went down while handling this")
+
+    monkeypatch.setattr(first.app.conversation, "handle", dies_here)
+    update_id = fake_telegram.send_text(SRINIVAS, "note 2026-08-02 sent just before a crash")
+    await fake_telegram.wait_consumed(update_id)  # Telegram was told it arrived: it will never send it again
+    await fake_telegram.wait_for("sendMessage")
+    await stop_bot(first)
+    assert texts_to(fake_telegram, SRINIVAS) == [text("en", "transport.failed")]
+
+    second = await start_bot(settings, fake_telegram, png_image)
+    try:
+        await fake_telegram.wait_for("sendMessage", 2)
+        assert "sent just before a crash" in texts_to(fake_telegram, SRINIVAS)[-1]
+        assert len(second.app.services.state.open_cards("srinivas")) == 1
+    finally:
+        await stop_bot(second)
+    third = await start_bot(settings, fake_telegram, png_image)  # handled now: not queued a third time
+    try:
+        await asyncio.sleep(0.5)
+        assert len(fake_telegram.sent("sendMessage")) == 2
+        assert len(third.app.services.state.open_cards("srinivas")) == 1
+    finally:
+        await stop_bot(third)
+
+
 async def test_notifier_sends_followups_unprompted(bot: Bot) -> None:
     user = bot.app.services.registry.by_id("srinivas")
     assert user is not None
