@@ -275,6 +275,11 @@ async def test_an_update_taken_but_not_handled_is_handled_after_a_restart(
         await fake_telegram.wait_for("sendMessage", 2)
         assert "sent just before a crash" in texts_to(fake_telegram, SRINIVAS)[-1]
         assert len(second.app.services.state.open_cards("srinivas")) == 1
+        for _ in range(100):  # the reply goes out just before the update is marked handled
+            if not second.app.services.state.inbox_pending("telegram"):
+                break
+            await asyncio.sleep(0.05)
+        assert second.app.services.state.inbox_pending("telegram") == []
     finally:
         await stop_bot(second)
     third = await start_bot(settings, fake_telegram, png_image)  # handled now: not queued a third time

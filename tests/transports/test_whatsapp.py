@@ -316,6 +316,7 @@ async def test_a_delivery_acknowledged_before_a_crash_is_handled_after_restart(
     try:
         [card] = await fake_twilio.wait_sent(1)
         assert "blight spread to 40 percent" in card.body and card.body.endswith("3. Discard")
+        await second.transport.drain()  # the card goes out before the delivery is marked handled
         assert second.app.services.state.inbox_pending("whatsapp") == []
     finally:
         await stop_whatsapp(second)
