@@ -3,8 +3,6 @@ officer's language hint), the keyless voice path, the structurer's retry -> fall
 fake Groq chat, and Save retaining a tagged plain-English narrative in the real local Hindsight."""
 
 import json
-import shutil
-import subprocess
 from datetime import date
 from pathlib import Path
 
@@ -20,6 +18,7 @@ from handlers.agri.structure import llm_visit
 from memory import RecallRequest
 from tests.agri.conftest import CAPTURE_TENANT, agri_users, button, say, settings_with_groq
 from tests.fakes.groq import FakeGroq, multipart_field
+from tests.voice import spoken_ogg, voice_tools_missing
 
 pytestmark = pytest.mark.hindsight
 
@@ -35,14 +34,10 @@ GOOD_VISIT = json.dumps({
 @pytest.fixture(scope="module")
 def voice_note(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A real voice note as Telegram sends it: speech from espeak-ng, OGG container, Opus codec."""
-    if not (shutil.which("espeak-ng") and shutil.which("ffmpeg")):
+    if voice_tools_missing():
         pytest.skip("espeak-ng and ffmpeg are needed to make a voice note")
-    folder = tmp_path_factory.mktemp("voice")
-    wav, ogg = folder / "note.wav", folder / "note.ogg"
-    subprocess.run(["espeak-ng", "-w", str(wav), "Ramesh chilli blight twenty percent, Blitox accepted"], check=True)
-    subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-i", str(wav), "-c:a", "libopus", "-b:a", "24k", str(ogg)],
-                   check=True)
-    return ogg
+    return spoken_ogg(tmp_path_factory.mktemp("voice"), "Ramesh chilli blight twenty percent, Blitox accepted",
+                      bitrate="24k")
 
 
 async def _groq_app(tmp_path: Path, hindsight_url: str, bank_prefix: str, fake_groq: FakeGroq) -> App:

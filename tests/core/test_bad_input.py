@@ -1,6 +1,5 @@
 """Bad input gets a clear reason and nothing breaks: audio and documents checked before use."""
 
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -8,6 +7,7 @@ from PIL import Image
 
 from bot.audio import AudioRejected, prepare_voice
 from bot.ocr import DocumentRejected, TextReader
+from tests import voice
 
 MB = 1024 * 1024
 
@@ -15,11 +15,7 @@ MB = 1024 * 1024
 @pytest.fixture(scope="module")
 def spoken_ogg(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A real OGG/Opus voice note, as Telegram and WhatsApp send them."""
-    folder = tmp_path_factory.mktemp("voice")
-    wav, ogg = folder / "note.wav", folder / "note.ogg"
-    subprocess.run(["espeak-ng", "-w", str(wav), "Visited Ramesh Goud in Chevella, chilli blight"], check=True)
-    subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-i", str(wav), "-c:a", "libopus", str(ogg)], check=True)
-    return ogg
+    return voice.spoken_ogg(tmp_path_factory.mktemp("voice"), "Visited Ramesh Goud in Chevella, chilli blight")
 
 
 def test_a_real_voice_note_converts_to_16k_mono_wav(spoken_ogg: Path, tmp_path: Path) -> None:

@@ -3,8 +3,6 @@ a voice note, a typed hearing note and an invoice PDF, every logger captured at 
 
 import json
 import logging
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -15,6 +13,7 @@ from handlers.ap.demo import load_sample
 from tests.ap.documents import invoice_lines, make_pdf
 from tests.fakes.groq import FakeGroq
 from tests.isolation.conftest import press, say, seeded_users, start_app
+from tests.voice import spoken_ogg, voice_tools_missing
 
 pytestmark = pytest.mark.hindsight
 
@@ -33,12 +32,9 @@ def _users() -> list[User]:
 
 
 def _voice(folder: Path) -> Path:
-    if not (shutil.which("espeak-ng") and shutil.which("ffmpeg")):
+    if voice_tools_missing():
         pytest.skip("espeak-ng and ffmpeg are needed to make a voice note")
-    wav, ogg = folder / "note.wav", folder / "note.ogg"
-    subprocess.run(["espeak-ng", "-w", str(wav), "Ramesh chilli blight"], check=True)
-    subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-i", str(wav), "-c:a", "libopus", str(ogg)], check=True)
-    return ogg
+    return spoken_ogg(folder, "Ramesh chilli blight")
 
 
 async def test_no_log_record_holds_the_key_a_transcript_or_an_invoice(

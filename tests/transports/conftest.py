@@ -1,7 +1,5 @@
 """Fixtures for the transports: a real OGG voice note, a PNG, and an App whose pack is the echo pack."""
 
-import shutil
-import subprocess
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -11,20 +9,15 @@ from PIL import Image
 from bot.app import App
 from bot.core import Conversation
 from tests.transports.echo_pack import EchoPack
+from tests.voice import spoken_ogg, voice_tools_missing
 
 
 @pytest.fixture(scope="session")
 def voice_ogg(tmp_path_factory: pytest.TempPathFactory) -> bytes:
     """A real OGG/Opus voice note, made the way the issue says: espeak-ng then ffmpeg."""
-    if not (shutil.which("espeak-ng") and shutil.which("ffmpeg")):
+    if voice_tools_missing():
         pytest.fail("espeak-ng and ffmpeg are needed to make a voice note")
-    work = tmp_path_factory.mktemp("voice")
-    wav, ogg = work / "note.wav", work / "note.ogg"
-    subprocess.run(["espeak-ng", "-w", str(wav), "Ramesh Goud rejected Amistar Top, too expensive"], check=True,
-                   capture_output=True)
-    subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-i", str(wav), "-c:a", "libopus", str(ogg)], check=True,
-                   capture_output=True)
-    return ogg.read_bytes()
+    return spoken_ogg(tmp_path_factory.mktemp("voice"), "Ramesh Goud rejected Amistar Top, too expensive").read_bytes()
 
 
 @pytest.fixture(scope="session")
