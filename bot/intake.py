@@ -7,7 +7,6 @@ failed (gave up after the retry limit; still recoverable with `smriti queue retr
 SQLite by default; any SQLAlchemy URL (PostgreSQL) works.
 """
 
-import logging
 import shutil
 import uuid
 from datetime import datetime, timedelta, timezone
@@ -18,20 +17,11 @@ from pydantic import BaseModel
 from sqlalchemy import Column, DateTime, Integer, MetaData, String, Table, Text, create_engine, select, update
 from sqlalchemy.exc import IntegrityError
 
+from bot.log_hygiene import drop_messages_starting_with
 from bot.messages import Incoming, Media
 
-
-
-class _NoRows(logging.Filter):
-    """Drop SQLAlchemy's DEBUG dump of result rows: intake rows hold people's messages and transcripts."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return not str(record.msg).startswith("Row ")
-
-
-_sql_log = logging.getLogger("sqlalchemy.engine.Engine")
-if not any(isinstance(f, _NoRows) for f in _sql_log.filters):
-    _sql_log.addFilter(_NoRows())
+# SQLAlchemy's DEBUG dump of result rows would log intake rows: people's messages and transcripts.
+drop_messages_starting_with("sqlalchemy.engine.Engine", "Row ")
 
 IntakeState = Literal["received", "processing", "done", "waiting", "failed", "dropped"]
 RETRYABLE: tuple[IntakeState, ...] = ("received", "processing", "waiting", "failed")

@@ -13,6 +13,7 @@ import httpx
 from groq import APIConnectionError, APIStatusError, APITimeoutError, AsyncGroq
 from pydantic import BaseModel, ValidationError
 
+from bot.log_hygiene import drop_messages_starting_with
 from bot.prompts import Prompt
 
 log = logging.getLogger(__name__)
@@ -20,17 +21,9 @@ log = logging.getLogger(__name__)
 M = TypeVar("M", bound=BaseModel)
 
 
-class _NoRequestBodies(logging.Filter):
-    """Drop the Groq SDK's DEBUG dump of each request: it holds whole prompts (transcripts, invoices)."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return not str(record.msg).startswith("Request options")
-
-
-# The SDK's own logger, shared by chat, speech and vision clients (they all import this module).
-_sdk_log = logging.getLogger("groq._base_client")
-if not any(isinstance(f, _NoRequestBodies) for f in _sdk_log.filters):
-    _sdk_log.addFilter(_NoRequestBodies())
+# The Groq SDK's DEBUG dump of each request holds whole prompts (transcripts, invoices). Its logger is shared
+# by the chat, speech and vision clients, which all import this module.
+drop_messages_starting_with("groq._base_client", "Request options")
 
 
 class ChatUnavailable(RuntimeError):
