@@ -6,10 +6,8 @@ notifiers, the intake worker and the follow-up scheduler are shared by every tra
 
 import asyncio
 import contextlib
-import logging
 import signal
 from collections.abc import Iterator
-
 from typing import TYPE_CHECKING
 
 import uvicorn
@@ -20,8 +18,6 @@ from bot.worker import IntakeWorker
 
 if TYPE_CHECKING:
     from bot.telegram import TelegramTransport
-
-log = logging.getLogger(__name__)
 
 
 class TelegramOptions(BaseModel):
@@ -71,11 +67,10 @@ async def serve(conversation: Conversation, telegram: TelegramOptions | None = N
     # Retries what could not be processed while Groq or Hindsight was down; results go out via the notifiers.
     worker = asyncio.create_task(IntakeWorker(conversation).run_forever(stop))
     waiting = {asyncio.create_task(stop.wait())}
-    serving = asyncio.create_task(server.serve()) if server is not None else None
-    if serving is not None:
-        waiting.add(serving)
+    if server is not None:
+        waiting.add(asyncio.create_task(server.serve()))
     try:
-        if telegram is not None and telegram_transport is not None:
+        if telegram is not None and telegram_transport is not None:  # both or neither; the check is for mypy
             if telegram.webhook_url:
                 await telegram_transport.start_webhook(telegram.webhook_url, telegram.listen, telegram.port)
             else:
