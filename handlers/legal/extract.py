@@ -77,15 +77,16 @@ def _written_dates(text: str, reference: date, role: str, after: date | None = N
     return days
 
 
-def _guarded(model: ModelSegments, text: str, register: CaseRegister, upload: Upload) -> list[ProposedEntry] | None:
-    """Return the model's entries if every one passes the guard, else None (use the rules instead)."""
+def _guarded(model: ModelSegments, text: str, register: CaseRegister, upload: Upload,
+             rules: list[ProposedEntry]) -> list[ProposedEntry] | None:
+    """Return the model's entries if every one passes the guard, else None (use the rules' `rules` instead)."""
     uploaded = upload.uploaded_at.astimezone(IST).date()
     plain = _written_dates(text, uploaded, "plain")
     other = _written_dates(text, uploaded, "other")
     kind = upload_kind(text, register)
     # The case comes from what the page says, never from what the model was talked into: a model entry must
     # be filed where the rules file that date, or the rules win.
-    rules_cases = {(e.hearing_date, e.case_id) for e in segment(text, register, upload)}
+    rules_cases = {(e.hearing_date, e.case_id) for e in rules}
     out: list[ProposedEntry] = []
     for item in model.entries:
         case = register.get(item.case_id)
@@ -114,6 +115,7 @@ def _guarded(model: ModelSegments, text: str, register: CaseRegister, upload: Up
 
 async def split(services: Services, text: str, register: CaseRegister, upload: Upload) -> Extraction:
     """Split text into entries: the model's guarded split with a key, the rules otherwise."""
+    rules = segment(text, register, upload)
     if services.chat is not None and len(register):
         cases = "\n".join(f"- {c.case_id}: {c.title}; numbers {', '.join(c.numbers)}; also called "
                           f"{', '.join(c.aliases)}" for c in register.cases)
@@ -124,10 +126,10 @@ async def split(services: Services, text: str, register: CaseRegister, upload: U
         except (ChatUnavailable, StructuringFailed) as exc:
             log.info("model split unavailable (%s); using the rules", type(exc).__name__)
         else:
-            guarded = _guarded(model, text, register, upload)
+            guarded = _guarded(model, text, register, upload, rules)
             if guarded is not None:
                 return Extraction(entries=guarded, read_method="", split_method="llm")
-    return Extraction(entries=segment(text, register, upload), read_method="", split_method="rules")
+    return Extraction(entries=rules, read_method="", split_method="rules")
 
 
 class ReadCache:
