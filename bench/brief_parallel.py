@@ -12,13 +12,12 @@ recall keeps busy: two at once can only overlap in whatever is left.
 
 import asyncio
 import os
-import time
 from dataclasses import dataclass, field
 from datetime import date
 
 from bench.harness import bench_app
 from bench.server_cpu import server_cpu_seconds
-from bench.stats import line, p50, p95, ratio
+from bench.stats import line, ms_to_await, p50, p95, ratio
 from handlers.agri.brief import build_brief, gather
 from handlers.agri.pack import AgriPack
 from memory import MemoryClient, Recalled, RecallRequest
@@ -40,12 +39,6 @@ class RecordingMemory(MemoryClient):
     async def recall(self, bank_id: str, request: RecallRequest) -> list[Recalled]:
         self.requests.append(request)
         return await super().recall(bank_id, request)
-
-
-async def _ms_recall(memory: MemoryClient, bank: str, request: RecallRequest) -> float:
-    started = time.perf_counter()
-    await memory.recall(bank, request)
-    return (time.perf_counter() - started) * 1000
 
 
 @dataclass
@@ -79,18 +72,12 @@ async def measure(url: str, repetitions: int) -> Timings:
         without_period = [r.model_copy(update={"period": None}) for r in requests]
         timings = Timings(seeded=seeded.retained, alone=[[] for _ in requests])
         for rep in range(repetitions + 1):
-            started = time.perf_counter()
-            await build_brief(memory, bank, pack.book, farmer, AS_OF, memory_on=True)
-            brief_ms = (time.perf_counter() - started) * 1000
-            started = time.perf_counter()
-            await gather(memory, bank, pack.book, farmer, AS_OF)
-            gather_ms = (time.perf_counter() - started) * 1000
-            started = time.perf_counter()
-            await asyncio.gather(*(memory.recall(bank, r) for r in without_period))
-            without_period_ms = (time.perf_counter() - started) * 1000
+            brief_ms = await ms_to_await(build_brief(memory, bank, pack.book, farmer, AS_OF, memory_on=True))
+            gather_ms = await ms_to_await(gather(memory, bank, pack.book, farmer, AS_OF))
+            without_period_ms = await ms_to_await(asyncio.gather(*(memory.recall(bank, r) for r in without_period)))
             order = list(range(len(requests)))[::1 if rep % 2 else -1]
             cpu_before = server_cpu_seconds()
-            singles = {i: await _ms_recall(memory, bank, requests[i]) for i in order}
+            singles = {i: await ms_to_await(memory.recall(bank, requests[i])) for i in order}
             cpu_after = server_cpu_seconds()
             if rep == 0:
                 continue  # warm-up

@@ -14,6 +14,7 @@ import uuid
 from pydantic import BaseModel
 
 from bench.memory_latency import CROPS, VILLAGES, item, percentile
+from bench.stats import ms_to_await
 from memory import BankProfile, MemoryClient, RecallRequest
 
 
@@ -28,9 +29,7 @@ async def _recall_ms(memory: MemoryClient, bank: str, i: int) -> float:
     crop, village = CROPS[i % len(CROPS)], VILLAGES[i % len(VILLAGES)]
     request = RecallRequest(query=f"{crop} leaf spots in {village}: what was advised?",
                             tags=[f"village:{village}", f"crop:{crop}"], tags_match="all_strict")
-    started = time.perf_counter()
-    await memory.recall(bank, request)
-    return (time.perf_counter() - started) * 1000
+    return await ms_to_await(memory.recall(bank, request))
 
 
 async def measure(url: str, sizes: list[int], recalls: int) -> list[SizeRow]:

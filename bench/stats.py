@@ -1,6 +1,8 @@
 """Percentiles and the one-line summaries every section prints."""
 
 import statistics
+import time
+from collections.abc import Awaitable
 
 from bench.memory_latency import percentile
 
@@ -22,3 +24,10 @@ def line(name: str, ms: list[float], width: int = 24) -> str:
 
 def ratio(numerator: float, denominator: float) -> str:
     return f"{numerator / denominator:.2f}x" if denominator > 0 else "n/a"
+
+
+async def ms_to_await(awaitable: Awaitable[object]) -> float:
+    """Return how many milliseconds `awaitable` took to finish."""
+    started = time.perf_counter()
+    await awaitable
+    return (time.perf_counter() - started) * 1000
