@@ -49,10 +49,10 @@ async def serve(conversation: Conversation, telegram: TelegramOptions | None = N
     # Imported here so that a process serving one transport does not load the other's libraries.
     telegram_transport: "TelegramTransport | None" = None
     if telegram is not None:
-        from bot.telegram import TelegramNotConfigured, TelegramTransport
-        if telegram.webhook_url and conversation.services.settings.telegram_webhook_secret is None:
-            raise TelegramNotConfigured("webhook mode needs SMRITI_TELEGRAM_WEBHOOK_SECRET")
+        from bot.telegram import TelegramTransport
         telegram_transport = TelegramTransport(conversation)
+        if telegram.webhook_url:
+            telegram_transport.webhook_secret()  # refuses before anything starts
     server: _Server | None = None
     if whatsapp is not None:
         from bot.whatsapp import create_app

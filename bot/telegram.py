@@ -9,6 +9,7 @@ import asyncio
 import logging
 from urllib.parse import urlparse
 
+from pydantic import SecretStr
 from telegram import BotCommand, BotCommandScopeChat, BotCommandScopeDefault, Message, Update
 from telegram.constants import ChatType
 from telegram.error import TelegramError
@@ -77,9 +78,7 @@ class TelegramTransport:
 
     async def start_webhook(self, webhook_url: str, listen: str, port: int) -> None:
         """Start the Application behind PTB's webhook server; requests without the secret token get 403."""
-        secret = self.conversation.services.settings.telegram_webhook_secret
-        if secret is None:
-            raise TelegramNotConfigured("webhook mode needs SMRITI_TELEGRAM_WEBHOOK_SECRET")
+        secret = self.webhook_secret()
         await self._start()
         assert self.application.updater is not None
         await self.application.updater.start_webhook(
@@ -87,6 +86,13 @@ class TelegramTransport:
             secret_token=secret.get_secret_value(), allowed_updates=ALLOWED_UPDATES,
         )
         log.info("telegram: webhook listening on %s:%s", listen, port)
+
+    def webhook_secret(self) -> SecretStr:
+        """Return the secret Telegram must send with every webhook call; raise TelegramNotConfigured without one."""
+        secret = self.conversation.services.settings.telegram_webhook_secret
+        if secret is None:
+            raise TelegramNotConfigured("webhook mode needs SMRITI_TELEGRAM_WEBHOOK_SECRET")
+        return secret
 
     async def _start(self) -> None:
         await self.application.initialize()
