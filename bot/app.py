@@ -1,9 +1,11 @@
 """Assembling the running bot from Settings: memory, state, model clients, packs and the conversation core."""
 
 import importlib
+import importlib.util
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from pathlib import Path
 from types import TracebackType
 
 from bot.core import Conversation
@@ -17,6 +19,7 @@ from bot.scheduler import FollowUpScheduler
 from bot.settings import Settings
 from bot.speech import SpeechToText
 from bot.state import StateStore
+from bot.store import Database, upgrade
 from handlers.base import Pack, Services
 from memory import MemoryClient
 from memory import local as local_memory
@@ -29,6 +32,28 @@ PACK_MODULES = {"agri": "handlers.agri", "legal": "handlers.legal", "ap": "handl
 
 def _now() -> datetime:
     return datetime.now(timezone.utc)
+
+
+def pack_migrations(names: list[str] | None = None) -> list[Path]:
+    """The migration folders of the installed packs, found without importing them."""
+    folders: list[Path] = []
+    for name, module_name in PACK_MODULES.items():
+        if names is not None and name not in names:
+            continue
+        spec = importlib.util.find_spec(module_name)
+        if spec is None or not spec.submodule_search_locations:
+            continue
+        folder = Path(next(iter(spec.submodule_search_locations))) / "migrations"
+        if folder.is_dir():
+            folders.append(folder)
+    return folders
+
+
+def open_database(settings: Settings) -> Database:
+    """Connect to the one database and bring its schema up to date (every installed pack's tables too)."""
+    database = Database(settings.database_url)
+    upgrade(database, pack_migrations())
+    return database
 
 
 def load_packs(services: Services, names: list[str] | None = None) -> dict[str, Pack]:
@@ -73,12 +98,14 @@ class App:
             chat = ChatModel(groq_key, settings.groq_chat_model, settings.groq_fallback_model,
                              base_url=settings.groq_base_url, timeout_s=settings.groq_timeout_s)
             speech = SpeechToText(groq_key, settings.groq_whisper_model, base_url=settings.groq_base_url)
+        database = open_database(settings)
         state = StateStore(settings.state_dir / "conversation.sqlite")
         registry = registry or Registry.load(SEEDS_DIR / "users.json")
         outbound = Outbound(state)
         scheduler = FollowUpScheduler(settings.state_dir, registry, outbound)
         services = Services(
             settings=settings,
+            database=database,
             registry=registry,
             memory=memory,
             state=state,
@@ -112,6 +139,7 @@ class App:
         self.services.state.close()
         self.services.outbox.close()
         self.services.intake.close()
+        self.services.database.dispose()
 
     async def __aenter__(self) -> "App":
         return self

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Awaitable, Callable
 
 from bot import access_cli, queue_cli
-from bot.app import PACK_MODULES, App
+from bot.app import PACK_MODULES, App, open_database
 from bot.console import ConsoleNotifier, ConsoleSession, run_console
 from bot.settings import Settings, load_settings
 from bot.worker import IntakeWorker
@@ -210,6 +210,10 @@ def build_parser() -> argparse.ArgumentParser:
     _whatsapp_arguments(both)
     both.set_defaults(handler=_run)
 
+    db = sub.add_parser("db", help="the bot's own database (SQLite under SMRITI_HOME, or SMRITI_DATABASE_URL)")
+    db.add_argument("action", choices=["upgrade"], help="run the migrations (start-up runs them too)")
+    db.set_defaults(handler=_db)
+
     queue_cli.register(sub, _with_app)
     access_cli.register(sub)
     for module_name in PACK_MODULES.values():
@@ -221,6 +225,15 @@ def build_parser() -> argparse.ArgumentParser:
             continue
         cli.register(sub, _with_app)
     return parser
+
+
+async def _db(args: argparse.Namespace, settings: Settings) -> int:
+    database = open_database(settings)
+    try:
+        print(f"Database up to date ({database.dialect}).")
+    finally:
+        database.dispose()
+    return 0
 
 
 async def _memory_handler(args: argparse.Namespace, settings: Settings) -> int:

@@ -5,6 +5,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, SecretStr
 
+from bot.store.db import default_database_url
 from memory.local import LocalServerConfig, default_data_dir
 
 
@@ -42,6 +43,8 @@ class Settings(BaseModel):
     twilio_followup_template_sid: str | None = None
     public_base_url: str | None = None
 
+    database_url_override: str | None = None
+    """`SMRITI_DATABASE_URL`: a SQLAlchemy URL (PostgreSQL in production); SQLite under data_dir by default."""
     intake_url: str | None = None
     """A SQLAlchemy URL for the intake store (PostgreSQL in production); SQLite under state_dir by default."""
     max_media_bytes: int = 20 * 1024 * 1024
@@ -67,6 +70,11 @@ class Settings(BaseModel):
             # The SDK takes the host; Hindsight's OpenAI-compatible client takes the API root.
             llm_base_url=f"{self.groq_base_url.rstrip('/')}/openai/v1" if self.groq_base_url else None,
         )
+
+    @property
+    def database_url(self) -> str:
+        """The one database everything outside Hindsight lives in."""
+        return self.database_url_override or default_database_url(self.data_dir)
 
     @property
     def state_dir(self) -> Path:
@@ -106,6 +114,7 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
         "twilio_followup_template_sid": _text(source, "SMRITI_TWILIO_FOLLOWUP_TEMPLATE_SID"),
         "public_base_url": _text(source, "SMRITI_PUBLIC_BASE_URL"),
         "intake_url": _text(source, "SMRITI_INTAKE_URL"),
+        "database_url_override": _text(source, "SMRITI_DATABASE_URL"),
     }
     numbers = {
         "local_api_port": _text(source, "SMRITI_LOCAL_PORT"),

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from bot.ocr import TextReader
     from bot.scheduler import FollowUpScheduler
     from bot.speech import SpeechToText
+    from bot.store import Database
     from handlers.cards import CardSpec
 
 
@@ -49,6 +50,8 @@ class Services:
     """The shared clients a pack may use. Each is built once, at start-up."""
 
     settings: Settings
+    database: "Database"
+    """The one database: tenants, people, registers, conversation state, queues."""
     registry: Registry
     memory: MemoryClient
     state: StateStore

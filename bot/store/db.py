@@ -1,0 +1,53 @@
+"""Connecting to the one database: an engine per URL, sessions, and the settings SQLite needs to share well."""
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.orm import Session, sessionmaker
+
+from bot.log_hygiene import drop_messages_starting_with
+
+# SQLAlchemy's DEBUG dump of result rows would log people's messages and transcripts.
+drop_messages_starting_with("sqlalchemy.engine.Engine", "Row ")
+
+
+def default_database_url(data_dir: Path) -> str:
+    """The embedded default: one SQLite file in the data directory."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{data_dir / 'smriti.db'}"
+
+
+def _sqlite_pragmas(dbapi_connection: object, _record: object) -> None:
+    cursor = dbapi_connection.cursor()  # type: ignore[attr-defined]  # a DB-API connection
+    # WAL lets the CLI read while a bot writes; the busy timeout makes writers queue instead of failing.
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+class Database:
+    """One engine and session factory for a URL. Thread-safe; several processes may share the database."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        # Parameters are people's messages: never in SQL logs, even with echo or DEBUG switched on.
+        self.engine: Engine = create_engine(url, future=True, hide_parameters=True, pool_pre_ping=True)
+        if self.engine.dialect.name == "sqlite":
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    @property
+    def dialect(self) -> str:
+        return self.engine.dialect.name
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        """A session in one transaction: committed when the block ends, rolled back on an exception."""
+        with self._sessions.begin() as session:
+            yield session
+
+    def dispose(self) -> None:
+        self.engine.dispose()

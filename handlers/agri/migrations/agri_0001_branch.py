@@ -1,0 +1,18 @@
+"""agri pack: the start of its branch of the schema's history (its tables come in the revisions after).
+
+Revision ID: agri_0001
+Revises:
+"""
+
+revision = "agri_0001"
+down_revision = None
+branch_labels = ("agri",)
+depends_on = "core_0001"
+
+
+def upgrade() -> None:
+    pass
+
+
+def downgrade() -> None:
+    pass

@@ -1,0 +1,18 @@
+"""legal pack: the start of its branch of the schema's history (its tables come in the revisions after).
+
+Revision ID: legal_0001
+Revises:
+"""
+
+revision = "legal_0001"
+down_revision = None
+branch_labels = ("legal",)
+depends_on = "core_0001"
+
+
+def upgrade() -> None:
+    pass
+
+
+def downgrade() -> None:
+    pass

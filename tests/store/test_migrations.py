@@ -1,0 +1,37 @@
+"""The one database: migrations make every table, run twice without harm, and the CLI runs them."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from sqlalchemy import inspect
+
+from bot.app import pack_migrations
+from bot.store import Database, upgrade
+from bot.store.tenants import ensure_tenant, tenant_ids
+
+
+def test_upgrade_is_idempotent_and_makes_the_tenant_table(tmp_path: Path) -> None:
+    database = Database(f"sqlite:///{tmp_path / 'smriti.db'}")
+    upgrade(database, pack_migrations())
+    upgrade(database, pack_migrations())
+    assert "tenants" in inspect(database.engine).get_table_names()
+    ensure_tenant(database, "greenfield")
+    ensure_tenant(database, "greenfield")
+    assert tenant_ids(database) == ["greenfield"]
+    database.dispose()
+
+
+def test_every_installed_pack_has_a_branch_of_migrations() -> None:
+    assert {p.parent.name for p in pack_migrations()} == {"agri", "legal", "ap"}
+
+
+def test_smriti_db_upgrade_makes_the_database_under_smriti_home(tmp_path: Path) -> None:
+    env = {**os.environ, "SMRITI_HOME": str(tmp_path)}
+    env.pop("SMRITI_DATABASE_URL", None)
+    result = subprocess.run([sys.executable, "-m", "bot.cli", "db", "upgrade"], env=env, capture_output=True,
+                            text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "up to date" in result.stdout
+    assert (tmp_path / "smriti.db").exists()
