@@ -9,6 +9,7 @@ import asyncio
 import logging
 from urllib.parse import urlparse
 
+import httpx
 from pydantic import SecretStr
 from telegram import BotCommand, BotCommandScopeChat, BotCommandScopeDefault, Message, Update
 from telegram.constants import ChatType
@@ -18,6 +19,7 @@ from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, Callba
 
 from bot.core import SHARED_COMMANDS, Conversation, split_command
 from bot.i18n import text
+from bot.media_download import MediaFetchFailed, MediaTooLarge
 from bot.messages import Incoming, Reply
 from bot.registry import User
 from bot.telegram_inbox import DurableUpdateQueue
@@ -64,6 +66,7 @@ class TelegramTransport:
         self.application.add_error_handler(self.on_error)
         self.sender = TelegramSender(self.application.bot, services.state)
         self.media_dir = settings.state_dir / "media" / "telegram"
+        self.downloads = httpx.AsyncClient(timeout=httpx.Timeout(30.0, connect=10.0))
         self._chat_locks: dict[int, asyncio.Lock] = {}
         services.outbound.register("telegram", TelegramNotifier(self.sender))
 
@@ -107,6 +110,7 @@ class TelegramTransport:
         if self.application.running:
             await self.application.stop()
         await self.application.shutdown()
+        await self.downloads.aclose()
 
     # --- commands menu -------------------------------------------------------------------------------------
 
@@ -197,19 +201,24 @@ class TelegramTransport:
         return await self._with_media(base, ref, lang)
 
     async def _with_media(self, base: Incoming, ref: MediaRef, lang: str) -> Incoming | Reply:
-        limit = self.conversation.services.settings.max_media_bytes
+        settings = self.conversation.services.settings
+        limit = settings.max_media_bytes
         if ref.size_bytes is not None and ref.size_bytes > limit:
             log.info("refused a %s of %s bytes (limit %s)", ref.kind, ref.size_bytes, limit)
             return too_large(lang, ref.size_bytes, limit)
+        if ref.seconds is not None and ref.seconds > settings.max_voice_seconds:
+            log.info("refused a %s of %s s before downloading it", ref.kind, ref.seconds)
+            reason = f"the voice note is {ref.seconds:.0f} s long; the limit is {settings.max_voice_seconds:.0f} s"
+            return Reply(text=text(lang, "core.voice_rejected", reason=reason))
         try:
-            media = await download(self.application.bot, ref, self.media_dir,
-                                   stem=f"{base.delivery_id}-{ref.file_unique_id}")
-        except TelegramError as exc:
+            media = await download(self.application.bot, self.downloads, ref, self.media_dir,
+                                   stem=f"{base.delivery_id}-{ref.file_unique_id}", max_bytes=limit)
+        except MediaTooLarge as exc:
+            log.info("refused a %s of %s bytes (limit %s)", ref.kind, exc.size, limit)
+            return too_large(lang, exc.size, limit)
+        except (TelegramError, MediaFetchFailed) as exc:
             log.warning("could not download a %s: %s", ref.kind, type(exc).__name__)
             return Reply(text=text(lang, "transport.download_failed"))
-        if media.size_bytes > limit:
-            media.path.unlink(missing_ok=True)
-            return too_large(lang, media.size_bytes, limit)
         return base.model_copy(update={"media": media})
 
     async def _answer_button(self, update: Update) -> None:

@@ -124,9 +124,12 @@ async def test_edit_as_a_conversation_then_card_is_edited(bot: Bot) -> None:
 async def test_stranger_is_refused_and_nothing_is_downloaded(bot: Bot, voice_ogg: bytes) -> None:
     fake = bot.fake
     fake.send_voice(STRANGER, voice_ogg)
-    fake.send_text(STRANGER, "note 2026-04-08 secret")
-    sent = await fake.wait_for("sendMessage", 2)
-    assert all("only for registered users" in c.params["text"] for c in sent)
+    last = fake.send_text(STRANGER, "note 2026-04-08 secret")
+    [refusal] = await fake.wait_for("sendMessage", 1)
+    assert "only for registered users" in refusal.params["text"]
+    await fake.wait_consumed(last)
+    await asyncio.sleep(0.3)
+    assert len(fake.sent("sendMessage")) == 1, "a stranger is answered once an hour, not once a message"
     assert fake.sent("getFile") == [] and bot.pack.media_seen == []
     assert bot.app.services.state.open_cards() == []
     assert not (bot.app.settings.state_dir / "media" / "telegram").exists()
