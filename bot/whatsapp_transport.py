@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from bot.core import Conversation
 from bot.i18n import text
-from bot.messages import Incoming, Reply
+from bot.messages import CleanText, Incoming, Reply
 from bot.chat_text import too_large
 from bot.whatsapp_media import InboundMedia, MediaFetcher, MediaFetchFailed, MediaTooLarge, kind_of
 from bot.whatsapp_send import SessionWindow, TwilioConfig, TwilioSender, WhatsAppNotifier
@@ -35,7 +35,7 @@ class TwilioInbound(BaseModel):
 
     message_sid: str = Field(min_length=1)
     sender: str = Field(min_length=1)
-    body: str = ""
+    body: CleanText = ""
     media: list[InboundMedia] = Field(default_factory=list)
     button_payload: str | None = None
     """Set when the person tapped a quick-reply button of a content template."""

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.fakes.http import FakeServer
 from tests.fakes.telegram import FakeTelegram
 from tests.fakes.twilio import FakeTwilio
 from tests.transports.test_telegram import SRINIVAS as TG_SRINIVAS
@@ -19,6 +20,16 @@ pytestmark = pytest.mark.hindsight
 LIMIT = 256 * 1024
 SENT = 16 * 1024 * 1024
 """What the lying host tries to send: 64 times the limit."""
+
+
+async def bytes_taken(server: FakeServer) -> int:
+    """How much the host got out before the bot hung up (its writing thread notices a moment later)."""
+    for _ in range(250):
+        if server.streamed:
+            [taken] = server.streamed
+            return taken
+        await asyncio.sleep(0.02)
+    raise AssertionError("the host is still sending: the bot never hung up")
 
 
 def files_under(root: Path) -> list[Path]:
@@ -35,8 +46,7 @@ async def test_telegram_file_announced_small_is_cut_off_at_the_limit(
         [refusal] = await fake_telegram.wait_for("sendMessage")
         assert refusal.params["text"].startswith("That file is ") and "Nothing was stored" in refusal.params["text"]
         assert len(fake_telegram.sent("getFile")) == 1, "the stated size passed, so the download was tried"
-        await asyncio.sleep(0.2)
-        [taken] = fake_telegram.server.streamed
+        taken = await bytes_taken(fake_telegram.server)
         assert taken < SENT // 4, f"the host got {taken} bytes out before the bot hung up"
         assert bot.pack.media_seen == [] and bot.app.services.intake.listing() == []
         assert not any(p.stat().st_size > LIMIT for p in files_under(tmp_path))
@@ -69,8 +79,7 @@ async def test_twilio_media_without_a_length_is_cut_off_at_the_limit(
         await wa.say(WA_SRINIVAS, media=[(url, "audio/ogg")])
         [refusal] = await fake_twilio.wait_sent(1)
         assert "Nothing was stored" in (refusal.body or "")
-        await asyncio.sleep(0.2)
-        [taken] = fake_twilio.server.streamed
+        taken = await bytes_taken(fake_twilio.server)
         assert taken < SENT // 4, f"the host got {taken} bytes out before the bot hung up"
         assert wa.pack.media_seen == [] and wa.app.services.intake.listing() == []
         assert not any(p.stat().st_size > LIMIT for p in files_under(tmp_path))
