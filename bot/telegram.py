@@ -48,7 +48,7 @@ class TelegramTransport:
             raise TelegramNotConfigured("TELEGRAM_BOT_TOKEN is not set")
         self.conversation = conversation
         self.poll_timeout_s = poll_timeout_s
-        self.inbox = DurableUpdateQueue(services.state)
+        self.inbox = DurableUpdateQueue(services.state, self._is_registered)
         builder = (
             ApplicationBuilder()
             .token(settings.telegram_bot_token.get_secret_value())
@@ -143,6 +143,11 @@ class TelegramTransport:
     def _lock(self, chat_id: int) -> asyncio.Lock:
         return self._chat_locks.setdefault(chat_id, asyncio.Lock())
 
+    def _is_registered(self, update: Update) -> bool:
+        """Whether the update comes from a registered person (or from no one in particular): only those are kept."""
+        person = update.effective_user
+        return person is None or self.conversation.services.registry.lookup("telegram", str(person.id)) is not None
+
     def _lang_of(self, telegram_user_id: int) -> str:
         user = self.conversation.services.registry.lookup("telegram", str(telegram_user_id))
         return self.conversation.language_of(user) if user is not None else "en"
@@ -150,12 +155,18 @@ class TelegramTransport:
     async def on_message(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Answer a message; only then is its update marked handled (a failure leaves it to the next start)."""
         await self._answer_message(update)
-        self.inbox.handled(update)
+        self._handled(update)
 
     async def on_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Answer a button press; only then is its update marked handled."""
         await self._answer_button(update)
-        self.inbox.handled(update)
+        self._handled(update)
+
+    def _handled(self, update: Update) -> None:
+        if self._is_registered(update):
+            self.inbox.handled(update)
+        else:
+            self.inbox.forget(update)
 
     async def _answer_message(self, update: Update) -> None:
         """Turn a message (text, voice, audio, photo, document) into an Incoming and answer it."""

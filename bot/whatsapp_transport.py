@@ -3,7 +3,8 @@
 The web layer (bot/whatsapp.py) only validates, parses and queues. Workers here fetch media, map a numbered
 reply to the button it names, run the conversation core and send the replies through the Twilio REST API.
 One number's messages are handled in order; different numbers concurrently. A delivery is kept in the state
-store before Twilio is answered, so a crash between the two loses nothing.
+store before Twilio is answered, so a crash between the two loses nothing. A stranger's delivery is never
+kept: it is only refused (bot/core.py), and nothing of it is fetched or written.
 """
 
 import asyncio
@@ -103,13 +104,20 @@ class WhatsAppTransport:
     # --- inbound -------------------------------------------------------------------------------------------
 
     def accept(self, inbound: TwilioInbound) -> bool:
-        """Keep a validated delivery durably, then queue it; False for a MessageSid seen before (a retry)."""
+        """Keep a validated delivery durably, then queue it; False for a MessageSid seen before (a retry).
+        A stranger's delivery is queued in memory only."""
         state = self.conversation.services.state
+        if not self._is_registered(inbound):
+            self._queue.put_nowait(inbound)
+            return True
         if not state.inbox_put(INBOX, inbound.message_sid, inbound.model_dump_json()):
             log.info("dropped replayed whatsapp message %s", inbound.message_sid)
             return False
         self._queue.put_nowait(inbound)
         return True
+
+    def _is_registered(self, inbound: TwilioInbound) -> bool:
+        return self.conversation.services.registry.lookup("whatsapp", inbound.sender) is not None
 
     async def _work(self) -> None:
         while True:
@@ -121,7 +129,10 @@ class WhatsAppTransport:
                 log.exception("whatsapp message %s failed", inbound.message_sid)
                 await self._tell_failed(inbound)
             else:
-                self.conversation.services.state.inbox_done(INBOX, inbound.message_sid)
+                if self._is_registered(inbound):
+                    self.conversation.services.state.inbox_done(INBOX, inbound.message_sid)
+                else:
+                    self.conversation.services.state.inbox_forget(INBOX, inbound.message_sid)
             finally:
                 self._queue.task_done()
 
