@@ -160,6 +160,8 @@ class Conversation:
             lines += [f"/{c.command} - {turn.t(c.description_key)}" for c in self.commands_for(turn.user.pack)]
             return [Reply(text="\n".join(lines))]
         if command == "memory":
+            if not await self.services.memory.health():
+                return [Reply(text=turn.t("core.memory_unreachable"))]
             log_ = self.services.memory.call_log
             if not log_.latest(1, turn.bank_id):
                 return [Reply(text=turn.t("core.memory_empty"))]
