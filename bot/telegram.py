@@ -18,6 +18,7 @@ from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, Callba
     MessageHandler, filters
 
 from bot.core import SHARED_COMMANDS, Conversation, split_command
+from bot.errors import new_reference
 from bot.i18n import text
 from bot.media_download import MediaFetchFailed, MediaTooLarge
 from bot.messages import Incoming, Reply
@@ -262,10 +263,13 @@ class TelegramTransport:
     async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Log the failure (never the message) and tell the person something went wrong."""
         update_id = update.update_id if isinstance(update, Update) else None
-        log.error("telegram update %s failed: %s", update_id, type(context.error).__name__, exc_info=context.error)
+        reference = new_reference()
+        log.error("telegram update %s failed, reference %s: %s", update_id, reference, type(context.error).__name__,
+                  exc_info=context.error)
         if isinstance(update, Update) and update.effective_chat is not None:
             lang = self._lang_of(update.effective_user.id) if update.effective_user else "en"
+            failed = Reply(text=text(lang, "transport.failed", reference=reference))
             try:
-                await self.sender.send(update.effective_chat.id, [Reply(text=text(lang, "transport.failed"))])
+                await self.sender.send(update.effective_chat.id, [failed])
             except TelegramError:
                 log.warning("could not tell chat about a failed update %s", update_id)

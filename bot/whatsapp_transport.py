@@ -17,6 +17,7 @@ from datetime import datetime
 from pydantic import BaseModel, ConfigDict, Field
 
 from bot.core import Conversation
+from bot.errors import new_reference
 from bot.i18n import text
 from bot.messages import CleanText, Incoming, Reply
 from bot.chat_text import too_large
@@ -126,8 +127,9 @@ class WhatsAppTransport:
                 async with self._number_locks.setdefault(inbound.number, asyncio.Lock()):
                     await self.handle(inbound)
             except Exception:
-                log.exception("whatsapp message %s failed", inbound.message_sid)
-                await self._tell_failed(inbound)
+                reference = new_reference()
+                log.exception("whatsapp message %s failed, reference %s", inbound.message_sid, reference)
+                await self._tell_failed(inbound, reference)
             else:
                 if self._is_registered(inbound):
                     self.conversation.services.state.inbox_done(INBOX, inbound.message_sid)
@@ -136,11 +138,12 @@ class WhatsAppTransport:
             finally:
                 self._queue.task_done()
 
-    async def _tell_failed(self, inbound: TwilioInbound) -> None:
+    async def _tell_failed(self, inbound: TwilioInbound, reference: str) -> None:
         user = self.conversation.services.registry.lookup("whatsapp", inbound.sender)
         lang = self.conversation.language_of(user) if user is not None else "en"
+        failed = Reply(text=text(lang, "transport.failed", reference=reference))
         try:
-            await self.sender.send(inbound.number, [Reply(text=text(lang, "transport.failed"))], lang, remember=False)
+            await self.sender.send(inbound.number, [failed], lang, remember=False)
         except Exception as exc:
             log.warning("could not tell %s about a failed message: %s", inbound.message_sid, type(exc).__name__)
 
