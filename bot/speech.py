@@ -4,9 +4,9 @@ import httpx
 from groq import APIConnectionError, APIStatusError, APITimeoutError, AsyncGroq
 from pydantic import BaseModel
 
+import bot.llm  # noqa: F401  (keeps the Groq SDK's request dumps out of the logs)
 from bot.audio import PreparedAudio
 from bot.errors import SpeechUnavailable
-import bot.llm  # noqa: F401  (keeps the Groq SDK's request dumps out of the logs)
 
 
 class Transcript(BaseModel):

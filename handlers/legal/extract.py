@@ -13,10 +13,10 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from bot.errors import VisionUnavailable
 from bot.llm import ChatUnavailable, StructuringFailed
 from bot.ocr import ReadText
 from bot.prompts import render
-from bot.errors import VisionUnavailable
 from bot.vision import VisionReader
 from handlers.base import Services
 from handlers.legal.dates import find_dates

@@ -12,7 +12,12 @@ import pytest
 from bot import queue_cli
 from bot.app import App
 from bot.core import Conversation
-from bot.errors import ChatUnavailable, SpeechUnavailable, VisionUnavailable, is_transient
+from bot.errors import (
+    ChatUnavailable,
+    SpeechUnavailable,
+    VisionUnavailable,
+    is_transient,
+)
 from bot.i18n import text
 from bot.messages import Incoming, Reply
 from bot.settings import Settings

@@ -12,9 +12,20 @@ from tests.fakes.http import FakeServer
 from tests.fakes.telegram import FakeTelegram
 from tests.fakes.twilio import FakeTwilio
 from tests.transports.test_telegram import SRINIVAS as TG_SRINIVAS
-from tests.transports.test_telegram import fake_telegram, start_bot, stop_bot, telegram_settings, texts_to  # noqa: F401
+from tests.transports.test_telegram import (  # noqa: F401
+    fake_telegram,
+    start_bot,
+    stop_bot,
+    telegram_settings,
+    texts_to,
+)
 from tests.transports.test_whatsapp import SRINIVAS as WA_SRINIVAS
-from tests.transports.test_whatsapp import fake_twilio, start_whatsapp, stop_whatsapp, whatsapp_settings  # noqa: F401
+from tests.transports.test_whatsapp import (  # noqa: F401
+    fake_twilio,
+    start_whatsapp,
+    stop_whatsapp,
+    whatsapp_settings,
+)
 
 pytestmark = pytest.mark.hindsight
 

@@ -12,9 +12,19 @@ import pytest
 from bot.strangers import StrangerGate
 from tests.fakes.telegram import FakeTelegram
 from tests.fakes.twilio import FakeTwilio
-from tests.transports.test_telegram import fake_telegram, start_bot, stop_bot, telegram_settings  # noqa: F401
+from tests.transports.test_telegram import (  # noqa: F401
+    fake_telegram,
+    start_bot,
+    stop_bot,
+    telegram_settings,
+)
 from tests.transports.test_whatsapp import SRINIVAS as WA_SRINIVAS
-from tests.transports.test_whatsapp import fake_twilio, start_whatsapp, stop_whatsapp, whatsapp_settings  # noqa: F401
+from tests.transports.test_whatsapp import (  # noqa: F401
+    fake_twilio,
+    start_whatsapp,
+    stop_whatsapp,
+    whatsapp_settings,
+)
 
 TG_STRANGER = 918273645
 WA_STRANGER = "+15557654321"
@@ -52,7 +62,7 @@ def test_the_gate_remembers_keyed_hashes_only_and_a_bounded_number_of_them() -> 
     gate = StrangerGate(max_tracked=100)
     for n in range(1000):
         gate.refuse("whatsapp", f"+9199{n:08d}")
-    remembered = gate._answered  # noqa: SLF001  (what the gate keeps is the point of this test)
+    remembered = gate._answered
     assert len(remembered) == 100
     assert not any(b"9199" in key for key in remembered)
 
