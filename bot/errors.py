@@ -9,9 +9,11 @@
     │   │       └── VisionUnavailable . the Groq vision model
     │   └── PermanentError ............ retrying gives the same result: fail the item at once
     │       └── InputRejected ......... the input itself cannot be used
+    │           └── bot.audio.AudioRejected
     ├── memory.MemoryUnavailable ...... transient (Hindsight down or failing on its side)
     ├── memory.MemoryRejected ......... permanent (Hindsight refused the request itself)
-    ├── TimeoutError, ConnectionError . transient (a raw network failure that escaped a client)
+    ├── TimeoutError, ConnectionError,
+    │   httpx.TransportError .......... transient (a raw network failure that escaped a client)
     └── anything else ................. permanent: a bug
 
 A transient failure keeps the item for the intake worker's backoff. A permanent one fails the item at once,
@@ -20,6 +22,8 @@ apology carrying that reference. The memory layer keeps its own tree (memory/err
 """
 
 import secrets
+
+import httpx
 
 from memory.errors import MemoryUnavailable
 
@@ -56,7 +60,8 @@ class InputRejected(PermanentError):
     """The input cannot be used; the message is safe to show the sender."""
 
 
-TRANSIENT: tuple[type[BaseException], ...] = (TransientError, MemoryUnavailable, TimeoutError, ConnectionError)
+TRANSIENT: tuple[type[BaseException], ...] = (TransientError, MemoryUnavailable, TimeoutError, ConnectionError,
+                                              httpx.TransportError)
 
 
 def is_transient(exc: BaseException) -> bool:

@@ -7,6 +7,7 @@ import re
 import uuid
 from collections.abc import AsyncIterator
 
+import httpx
 import pytest
 
 from bot import queue_cli
@@ -56,7 +57,7 @@ def say(body: str) -> Incoming:
 
 def test_the_tree_sorts_outages_from_bugs() -> None:
     for outage in (ChatUnavailable("x"), SpeechUnavailable("x"), VisionUnavailable("x"), MemoryUnavailable("x"),
-                   TimeoutError(), ConnectionRefusedError()):
+                   TimeoutError(), ConnectionRefusedError(), httpx.ReadTimeout("x"), httpx.ConnectError("x")):
         assert is_transient(outage), outage
     for bug in (KeyError("x"), ValueError("x"), MemoryRejected("x"), AssertionError(), ZeroDivisionError()):
         assert not is_transient(bug), bug
