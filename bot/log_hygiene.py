@@ -60,3 +60,5 @@ def configure_logging(verbose: bool) -> None:
     handler = logging.StreamHandler()
     handler.setFormatter(EscapingFormatter(LOG_FORMAT))
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, handlers=[handler])
+    # httpx logs each request's URL at INFO, and a Bot API URL holds the bot's token.
+    logging.getLogger("httpx").setLevel(logging.WARNING)

@@ -4,8 +4,11 @@ memory, a reply or a log line, and text is NFC; logs escape whatever they quote.
 import io
 import logging
 import re
+import subprocess
+import sys
 import unicodedata
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -20,6 +23,7 @@ from memory import RecallRequest
 from tests.core.notes_pack import NotesPack, registry_in_tenant
 
 TENANT = "core-clean"
+ROOT = Path(__file__).resolve().parents[2]
 _FORBIDDEN = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 HOSTILE = "note 2026-04-08 Kondal\x1b[2J Reddy\x07 sprayed e\u0301 Blitox\r\nsecond\u202e line\x00\tend"
 
@@ -105,3 +109,14 @@ async def test_control_characters_reach_neither_store_nor_memory_nor_reply_nor_l
     assert found and all(_FORBIDDEN.search(m.text) is None for m in found)
     logged = log_output.getvalue()
     assert "dropped duplicate delivery upd\\x1b[2J-1" in logged and _FORBIDDEN.search(logged) is None
+
+
+def test_the_cli_logging_escapes_and_keeps_the_bot_token_out(tmp_path: Path) -> None:
+    """configure_logging, as `smriti -v` runs it, in a process of its own."""
+    script = ("import logging\nfrom bot.log_hygiene import configure_logging\nconfigure_logging(verbose=True)\n"
+              "logging.getLogger('bot.x').info('delivery %s', 'SM1\\x1b[2J\\x07')\n"
+              "logging.getLogger('httpx').info('HTTP Request: POST https://api.telegram.org/bot123:SECRET/getMe')\n")
+    run = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60,
+                         check=True, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert "INFO bot.x: delivery SM1\\x1b[2J\\x07" in run.stderr
+    assert "SECRET" not in run.stderr and _FORBIDDEN.search(run.stderr) is None
