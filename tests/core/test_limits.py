@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from bot.app import App
 from bot.audio import AudioRejected, _ogg_seconds, prepare_voice, stated_seconds
+from bot.console import ConsoleSession
 from bot.core import Conversation
 from bot.messages import Incoming, Media
 from bot.settings import Settings
@@ -142,3 +143,11 @@ async def test_a_megabyte_of_text_is_refused_with_nothing_stored(notes_app: App)
     assert f"too long ({len(body)} characters; the limit is 4000)" in reply.text
     assert notes_app.services.intake.listing() == []
     assert files_holding(notes_app.settings.data_dir, marker.encode()) == []
+
+
+@pytest.mark.hindsight
+async def test_the_console_refuses_an_hour_of_opus_the_same_way(notes_app: App, hour_of_opus: Path) -> None:
+    session = ConsoleSession(notes_app.conversation, "srinivas")
+    [reply] = await session.send(f"/voice {hour_of_opus}")
+    assert "the voice note is 3600 s long; the limit is 300 s" in reply.text
+    assert notes_app.services.intake.listing() == []
