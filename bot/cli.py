@@ -4,13 +4,13 @@ import argparse
 import asyncio
 import importlib
 import json
-import logging
 import sys
 from collections.abc import Awaitable, Callable
 
 from bot import access_cli, queue_cli
 from bot.app import PACK_MODULES, App, open_database
 from bot.console import ConsoleNotifier, ConsoleSession, run_console
+from bot.log_hygiene import configure_logging
 from bot.settings import Settings, load_settings
 from bot.worker import IntakeWorker
 from memory import MemoryClient, MemoryUnavailable
@@ -247,8 +247,7 @@ async def _memory_handler(args: argparse.Namespace, settings: Settings) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    configure_logging(args.verbose)
     settings = load_settings()
     return asyncio.run(args.handler(args, settings))
 

@@ -1,22 +1,28 @@
 """The conversation core: every transport hands it an Incoming and sends back the Replies it returns.
 
-It checks who is speaking (strangers are refused, nothing stored), records every delivery in the durable
-intake store before any external call (a duplicate delivery is dropped), answers the shared commands,
-finishes a pending card edit, and otherwise routes to the person's pack. When Groq or Hindsight is down the
-item stays in the intake store and the IntakeWorker retries it later.
+It checks who is speaking (strangers are refused, nothing stored, and answered at most once an hour),
+refuses input over the limits before storing anything (text length, file size, a voice note's stated
+length), records every delivery in the durable intake store before any external call (a duplicate delivery
+is dropped), answers the shared commands, finishes a pending card edit, and otherwise routes to the person's
+pack. A transient failure (Groq or Hindsight down) keeps the item for the IntakeWorker to retry; a permanent
+one (bad input, a refused memory, a bug) fails it at once with a reference the person and the operator share.
 """
 
+import asyncio
 import logging
 
 from bot.access import grants_for
+from bot.audio import AudioRejected, check_voice
+from bot.chat_text import too_large
+from bot.errors import is_transient, new_reference
 from bot.i18n import LANGUAGES, text
 from bot.messages import Incoming, Reply
 from bot.registry import User
+from bot.strangers import StrangerGate
 from handlers import cards
 from bot.intake import RETRYABLE, IntakeItem
-from bot.llm import ChatUnavailable
 from handlers.base import CommandInfo, Pack, Services, Turn
-from memory import MemoryLayerError, MemoryUnavailable
+from memory import MemoryLayerError
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +50,7 @@ class Conversation:
         self.packs = packs
         self._ready_banks: set[str] = set()
         self._grants = grants_for(services.settings.state_dir)
+        self.strangers = StrangerGate()
 
     async def _ensure_bank(self, user: User) -> None:
         bank = self.services.bank_for(user)
@@ -58,11 +65,16 @@ class Conversation:
         return SHARED_COMMANDS + self.packs[pack].commands()
 
     async def handle(self, incoming: Incoming) -> list[Reply]:
-        """Answer one delivery: refuse strangers, record it durably, drop a duplicate, then process it."""
+        """Answer one delivery: refuse strangers and input over the limits, record it durably, drop a duplicate,
+        then process it."""
         user = self.services.registry.lookup(incoming.transport, incoming.sender)
         if user is None:
-            log.info("refused a message from an unregistered %s sender", incoming.transport)
+            if not self.strangers.refuse(incoming.transport, incoming.sender):
+                return []
             return [Reply(text=text("en", "core.not_registered"))]
+        refusal = await self._over_limits(user, incoming)
+        if refusal is not None:
+            return [refusal]
         recorded = self.services.intake.record(incoming, user.user_id)
         if not recorded.is_new:
             log.info("dropped duplicate delivery %s on %s", incoming.delivery_id, incoming.transport)
@@ -75,14 +87,41 @@ class Conversation:
             return []
         try:
             replies = await self._route(user, item.incoming)
-        except (ChatUnavailable, MemoryUnavailable) as exc:
-            log.warning("kept intake %s for later: %s", item.intake_id, exc)
-            return [self._kept_reply(user, self.services.intake.postpone(item.intake_id, str(exc)))]
         except Exception as exc:
-            log.exception("processing intake %s failed", item.intake_id)
-            return [self._kept_reply(user, self.services.intake.postpone(item.intake_id, type(exc).__name__))]
+            if is_transient(exc):
+                log.warning("kept intake %s for later: %s: %s", item.intake_id, type(exc).__name__, exc)
+                kept = self.services.intake.postpone(item.intake_id, f"{type(exc).__name__}: {exc}")
+                return [self._kept_reply(user, kept)]
+            reference = new_reference()
+            log.error("intake %s failed for good, reference %s", item.intake_id, reference, exc_info=exc)
+            self.services.intake.fail(item.intake_id, f"[ref {reference}] {type(exc).__name__}: {str(exc)[:300]}")
+            return [Reply(text=text(self.language_of(user), "core.failed_with_reference", reference=reference))]
         self.services.intake.finish(item.intake_id)
         return replies
+
+    async def _over_limits(self, user: User, incoming: Incoming) -> Reply | None:
+        """The refusal for input over a limit, decided before it is stored or anything is decoded; else None."""
+        settings = self.services.settings
+        lang = self.language_of(user)
+        body = (incoming.text or "").strip()
+        if len(body) > settings.max_text_chars:
+            log.info("refused a text of %s characters (limit %s)", len(body), settings.max_text_chars)
+            return Reply(text=text(lang, "core.text_too_long", length=len(body), limit=settings.max_text_chars))
+        media = incoming.media
+        if media is None:
+            return None
+        size = media.path.stat().st_size if media.path.exists() else media.size_bytes
+        if size > settings.max_media_bytes:
+            log.info("refused a %s of %s bytes (limit %s)", media.kind, size, settings.max_media_bytes)
+            return too_large(lang, size, settings.max_media_bytes)
+        if media.kind in ("voice", "audio"):
+            try:
+                await asyncio.to_thread(check_voice, media.path, settings.max_media_bytes,
+                                        settings.max_voice_seconds)
+            except AudioRejected as exc:
+                log.info("refused a %s before decoding it: %s", media.kind, exc)
+                return Reply(text=text(lang, "core.voice_rejected", reason=str(exc)))
+        return None
 
     def _kept_reply(self, user: User, item: IntakeItem) -> Reply:
         key = "core.kept_gave_up" if item.state == "failed" else "core.kept_for_retry"
@@ -104,9 +143,6 @@ class Conversation:
         if incoming.media is not None:
             return await pack.on_media(turn, incoming.media)
         body = (incoming.text or "").strip()
-        if len(body) > self.services.settings.max_text_chars:
-            return [Reply(text=turn.t("core.text_too_long", length=len(body),
-                                      limit=self.services.settings.max_text_chars))]
         command = split_command(body)
         if command is not None:
             return await self._command(turn, pack, *command)
@@ -124,6 +160,8 @@ class Conversation:
             lines += [f"/{c.command} - {turn.t(c.description_key)}" for c in self.commands_for(turn.user.pack)]
             return [Reply(text="\n".join(lines))]
         if command == "memory":
+            if not await self.services.memory.health():
+                return [Reply(text=turn.t("core.memory_unreachable"))]
             log_ = self.services.memory.call_log
             if not log_.latest(1, turn.bank_id):
                 return [Reply(text=turn.t("core.memory_empty"))]

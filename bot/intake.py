@@ -171,6 +171,12 @@ class IntakeStore:
         assert updated is not None
         return updated
 
+    def fail(self, intake_id: str, error: str) -> None:
+        """Give up on an item at once (a permanent failure); `smriti queue retry` can still run it again."""
+        item = self.get(intake_id)
+        attempts = (item.attempts if item else 0) + 1
+        self._set(intake_id, state="failed", attempts=attempts, last_error=error, next_attempt_at=None)
+
     def drop(self, intake_id: str) -> bool:
         item = self.get(intake_id)
         if item is None or item.state == "done":

@@ -13,6 +13,7 @@ import httpx
 from groq import APIConnectionError, APIStatusError, APITimeoutError, AsyncGroq
 from pydantic import BaseModel, ValidationError
 
+from bot.errors import ChatUnavailable
 from bot.log_hygiene import drop_messages_starting_with
 from bot.prompts import Prompt
 
@@ -20,14 +21,12 @@ log = logging.getLogger(__name__)
 
 M = TypeVar("M", bound=BaseModel)
 
+__all__ = ["Attempt", "ChatModel", "ChatUnavailable", "StructuringFailed"]
+
 
 # The Groq SDK's DEBUG dump of each request holds whole prompts (transcripts, invoices). Its logger is shared
 # by the chat, speech and vision clients, which all import this module.
 drop_messages_starting_with("groq._base_client", "Request options")
-
-
-class ChatUnavailable(RuntimeError):
-    """Groq could not be reached or failed on its side."""
 
 
 class StructuringFailed(RuntimeError):

@@ -1,13 +1,32 @@
-"""Transport-neutral messages: what every adapter (console, Telegram, WhatsApp) turns its traffic into."""
+"""Transport-neutral messages: what every adapter (console, Telegram, WhatsApp) turns its traffic into.
 
+Every text that comes in or goes out passes `clean_text` when the message is built, so control characters
+never reach the intake store, the memory, a log line or a chat.
+"""
+
+import re
+import unicodedata
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 Transport = Literal["console", "telegram", "whatsapp", "cli"]
 MediaKind = Literal["voice", "audio", "photo", "document"]
+
+_LINE_BREAKS = re.compile(r"\r\n?|[\x0b\x0c\x85\u2028\u2029]")
+_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def clean_text(value: str) -> str:
+    """Remove control characters other than newline and tab (terminal escapes, BEL, NUL, bidi overrides that
+    disguise text, unpaired surrogates), turn every kind of line break into a newline, and normalise to NFC.
+    Zero-width joiners stay: Telugu needs them."""
+    return unicodedata.normalize("NFC", _CONTROLS.sub("", _LINE_BREAKS.sub("\n", value)))
+
+
+CleanText = Annotated[str, AfterValidator(clean_text)]
 
 
 class Media(BaseModel):
@@ -18,7 +37,7 @@ class Media(BaseModel):
     kind: MediaKind
     path: Path
     mime_type: str | None = None
-    file_name: str | None = None
+    file_name: CleanText | None = None
     size_bytes: int = 0
 
 
@@ -32,9 +51,9 @@ class Incoming(BaseModel):
     """The transport's own id for the person (Telegram user id, WhatsApp number, console user name)."""
     delivery_id: str
     """The transport's id for this delivery (update_id, MessageSid): the same id twice is one message."""
-    text: str | None = None
+    text: CleanText | None = None
     media: Media | None = None
-    callback: str | None = None
+    callback: CleanText | None = None
     """The data of a pressed button."""
     received_at: datetime = Field(default_factory=lambda: datetime.now(timezone.utc))
 
@@ -42,7 +61,7 @@ class Incoming(BaseModel):
 class Button(BaseModel):
     model_config = ConfigDict(frozen=True)
 
-    label: str
+    label: CleanText
     data: str = Field(max_length=64)
     """Callback data; Telegram allows at most 64 bytes."""
 
@@ -52,7 +71,7 @@ class Reply(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    text: str
+    text: CleanText
     buttons: list[list[Button]] = Field(default_factory=list)
     image: Path | None = None
     card_id: str | None = None

@@ -4,8 +4,9 @@ import httpx
 from groq import APIConnectionError, APIStatusError, APITimeoutError, AsyncGroq
 from pydantic import BaseModel
 
+import bot.llm  # noqa: F401  (keeps the Groq SDK's request dumps out of the logs)
 from bot.audio import PreparedAudio
-from bot.llm import ChatUnavailable
+from bot.errors import SpeechUnavailable
 
 
 class Transcript(BaseModel):
@@ -41,9 +42,9 @@ class SpeechToText:
                 **({"language": language} if language else {}),
             )
         except (APIConnectionError, APITimeoutError) as exc:
-            raise ChatUnavailable(f"Groq speech unreachable: {type(exc).__name__}") from exc
+            raise SpeechUnavailable(f"Groq speech unreachable: {type(exc).__name__}") from exc
         except APIStatusError as exc:
             if exc.status_code >= 500 or exc.status_code == 429:
-                raise ChatUnavailable(f"Groq speech answered {exc.status_code}") from exc
+                raise SpeechUnavailable(f"Groq speech answered {exc.status_code}") from exc
             raise
         return Transcript(text=result.text.strip(), language_hint=language)

@@ -89,6 +89,11 @@ class StateStore:
         with self._lock:
             self._db.execute("UPDATE inbox SET done = 1 WHERE channel = ? AND key = ?", (channel, key))
 
+    def inbox_forget(self, channel: str, key: str) -> None:
+        """Remove a kept delivery altogether (a refused stranger's): nothing of it stays."""
+        with self._lock:
+            self._db.execute("DELETE FROM inbox WHERE channel = ? AND key = ?", (channel, key))
+
     def open_card(self, pack: str, user_id: str, kind: str, payload: dict[str, Any]) -> Card:
         card_id = secrets.token_hex(5)
         now = _now()

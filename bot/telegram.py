@@ -9,6 +9,7 @@ import asyncio
 import logging
 from urllib.parse import urlparse
 
+import httpx
 from pydantic import SecretStr
 from telegram import BotCommand, BotCommandScopeChat, BotCommandScopeDefault, Message, Update
 from telegram.constants import ChatType
@@ -17,7 +18,9 @@ from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, Callba
     MessageHandler, filters
 
 from bot.core import SHARED_COMMANDS, Conversation, split_command
+from bot.errors import new_reference
 from bot.i18n import text
+from bot.media_download import MediaFetchFailed, MediaTooLarge
 from bot.messages import Incoming, Reply
 from bot.registry import User
 from bot.telegram_inbox import DurableUpdateQueue
@@ -46,7 +49,7 @@ class TelegramTransport:
             raise TelegramNotConfigured("TELEGRAM_BOT_TOKEN is not set")
         self.conversation = conversation
         self.poll_timeout_s = poll_timeout_s
-        self.inbox = DurableUpdateQueue(services.state)
+        self.inbox = DurableUpdateQueue(services.state, self._is_registered)
         builder = (
             ApplicationBuilder()
             .token(settings.telegram_bot_token.get_secret_value())
@@ -64,6 +67,7 @@ class TelegramTransport:
         self.application.add_error_handler(self.on_error)
         self.sender = TelegramSender(self.application.bot, services.state)
         self.media_dir = settings.state_dir / "media" / "telegram"
+        self.downloads = httpx.AsyncClient(timeout=httpx.Timeout(30.0, connect=10.0))
         self._chat_locks: dict[int, asyncio.Lock] = {}
         services.outbound.register("telegram", TelegramNotifier(self.sender))
 
@@ -107,6 +111,7 @@ class TelegramTransport:
         if self.application.running:
             await self.application.stop()
         await self.application.shutdown()
+        await self.downloads.aclose()
 
     # --- commands menu -------------------------------------------------------------------------------------
 
@@ -139,6 +144,11 @@ class TelegramTransport:
     def _lock(self, chat_id: int) -> asyncio.Lock:
         return self._chat_locks.setdefault(chat_id, asyncio.Lock())
 
+    def _is_registered(self, update: Update) -> bool:
+        """Whether the update comes from a registered person (or from no one in particular): only those are kept."""
+        person = update.effective_user
+        return person is None or self.conversation.services.registry.lookup("telegram", str(person.id)) is not None
+
     def _lang_of(self, telegram_user_id: int) -> str:
         user = self.conversation.services.registry.lookup("telegram", str(telegram_user_id))
         return self.conversation.language_of(user) if user is not None else "en"
@@ -146,12 +156,18 @@ class TelegramTransport:
     async def on_message(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Answer a message; only then is its update marked handled (a failure leaves it to the next start)."""
         await self._answer_message(update)
-        self.inbox.handled(update)
+        self._handled(update)
 
     async def on_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Answer a button press; only then is its update marked handled."""
         await self._answer_button(update)
-        self.inbox.handled(update)
+        self._handled(update)
+
+    def _handled(self, update: Update) -> None:
+        if self._is_registered(update):
+            self.inbox.handled(update)
+        else:
+            self.inbox.forget(update)
 
     async def _answer_message(self, update: Update) -> None:
         """Turn a message (text, voice, audio, photo, document) into an Incoming and answer it."""
@@ -197,19 +213,24 @@ class TelegramTransport:
         return await self._with_media(base, ref, lang)
 
     async def _with_media(self, base: Incoming, ref: MediaRef, lang: str) -> Incoming | Reply:
-        limit = self.conversation.services.settings.max_media_bytes
+        settings = self.conversation.services.settings
+        limit = settings.max_media_bytes
         if ref.size_bytes is not None and ref.size_bytes > limit:
             log.info("refused a %s of %s bytes (limit %s)", ref.kind, ref.size_bytes, limit)
             return too_large(lang, ref.size_bytes, limit)
+        if ref.seconds is not None and ref.seconds > settings.max_voice_seconds:
+            log.info("refused a %s of %s s before downloading it", ref.kind, ref.seconds)
+            reason = f"the voice note is {ref.seconds:.0f} s long; the limit is {settings.max_voice_seconds:.0f} s"
+            return Reply(text=text(lang, "core.voice_rejected", reason=reason))
         try:
-            media = await download(self.application.bot, ref, self.media_dir,
-                                   stem=f"{base.delivery_id}-{ref.file_unique_id}")
-        except TelegramError as exc:
+            media = await download(self.application.bot, self.downloads, ref, self.media_dir,
+                                   stem=f"{base.delivery_id}-{ref.file_unique_id}", max_bytes=limit)
+        except MediaTooLarge as exc:
+            log.info("refused a %s of %s bytes (limit %s)", ref.kind, exc.size, limit)
+            return too_large(lang, exc.size, limit)
+        except (TelegramError, MediaFetchFailed) as exc:
             log.warning("could not download a %s: %s", ref.kind, type(exc).__name__)
             return Reply(text=text(lang, "transport.download_failed"))
-        if media.size_bytes > limit:
-            media.path.unlink(missing_ok=True)
-            return too_large(lang, media.size_bytes, limit)
         return base.model_copy(update={"media": media})
 
     async def _answer_button(self, update: Update) -> None:
@@ -242,10 +263,13 @@ class TelegramTransport:
     async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Log the failure (never the message) and tell the person something went wrong."""
         update_id = update.update_id if isinstance(update, Update) else None
-        log.error("telegram update %s failed: %s", update_id, type(context.error).__name__, exc_info=context.error)
+        reference = new_reference()
+        log.error("telegram update %s failed, reference %s: %s", update_id, reference, type(context.error).__name__,
+                  exc_info=context.error)
         if isinstance(update, Update) and update.effective_chat is not None:
             lang = self._lang_of(update.effective_user.id) if update.effective_user else "en"
+            failed = Reply(text=text(lang, "transport.failed", reference=reference))
             try:
-                await self.sender.send(update.effective_chat.id, [Reply(text=text(lang, "transport.failed"))])
+                await self.sender.send(update.effective_chat.id, [failed])
             except TelegramError:
                 log.warning("could not tell chat about a failed update %s", update_id)

@@ -1,7 +1,7 @@
 """Reading a photo with a Groq vision model, when a key is set; Tesseract (bot/ocr.py) is the offline path.
 
 The model is asked for a transcription only, never for an interpretation, so the same splitting rules apply
-to its text as to Tesseract's. Failures raise ChatUnavailable so the caller falls back to Tesseract.
+to its text as to Tesseract's. Failures raise VisionUnavailable so the caller falls back to Tesseract.
 """
 
 import base64
@@ -12,7 +12,8 @@ from pathlib import Path
 import httpx
 from groq import APIConnectionError, APIStatusError, APITimeoutError, AsyncGroq
 
-from bot.llm import ChatUnavailable
+import bot.llm  # noqa: F401  (keeps the Groq SDK's request dumps out of the logs)
+from bot.errors import VisionUnavailable
 from bot.ocr import ReadText
 from bot.prompts import Prompt
 
@@ -43,7 +44,7 @@ class VisionReader:
         """Return the text the model transcribes from an image file."""
         data = path.read_bytes()
         if len(data) > MAX_VISION_BYTES:
-            raise ChatUnavailable("image too large for the vision model")
+            raise VisionUnavailable("image too large for the vision model")
         kind = mime_type or mimetypes.guess_type(path.name)[0] or "image/png"
         url = f"data:{kind};base64,{base64.b64encode(data).decode('ascii')}"
         try:
@@ -59,10 +60,10 @@ class VisionReader:
                 ],
             )
         except (APIConnectionError, APITimeoutError) as exc:
-            raise ChatUnavailable(f"Groq unreachable: {type(exc).__name__}") from exc
+            raise VisionUnavailable(f"Groq unreachable: {type(exc).__name__}") from exc
         except APIStatusError as exc:
-            raise ChatUnavailable(f"Groq vision answered {exc.status_code}") from exc
+            raise VisionUnavailable(f"Groq vision answered {exc.status_code}") from exc
         text = response.choices[0].message.content or ""
         if not text.strip():
-            raise ChatUnavailable("the vision model returned no text")
+            raise VisionUnavailable("the vision model returned no text")
         return ReadText(text=text, method="groq-vision")

@@ -7,11 +7,12 @@ from pathlib import Path
 import httpx
 from pydantic import BaseModel, ConfigDict
 
+from bot.media_download import MediaFetchFailed, MediaTooLarge, stream_to_file
 from bot.messages import Media, MediaKind
 
 log = logging.getLogger(__name__)
 
-CHUNK_BYTES = 64 * 1024
+__all__ = ["InboundMedia", "MediaFetchFailed", "MediaFetcher", "MediaTooLarge", "kind_of"]
 
 
 class InboundMedia(BaseModel):
@@ -19,16 +20,6 @@ class InboundMedia(BaseModel):
 
     url: str
     content_type: str
-
-
-class MediaTooLarge(ValueError):
-    def __init__(self, size: int) -> None:
-        super().__init__(f"media of {size} bytes")
-        self.size = size
-
-
-class MediaFetchFailed(RuntimeError):
-    """Twilio's media host did not give us the file."""
 
 
 def kind_of(content_type: str) -> MediaKind | None:
@@ -67,27 +58,7 @@ class MediaFetcher:
         suffix = mimetypes.guess_extension(mime) or ".bin"
         if kind == "voice":
             suffix = ".ogg"
-        self.target_dir.mkdir(parents=True, exist_ok=True)
         path = self.target_dir / f"{stem}{suffix}"
-        try:
-            async with self.client.stream("GET", media.url) as response:
-                if response.status_code != 200:
-                    raise MediaFetchFailed(f"media host answered {response.status_code}")
-                announced = int(response.headers.get("Content-Length") or 0)
-                if announced > self.max_bytes:
-                    raise MediaTooLarge(announced)
-                size = 0
-                with path.open("wb") as out:
-                    async for chunk in response.aiter_bytes(CHUNK_BYTES):
-                        size += len(chunk)
-                        if size > self.max_bytes:
-                            raise MediaTooLarge(size)
-                        out.write(chunk)
-        except httpx.HTTPError as exc:
-            path.unlink(missing_ok=True)
-            raise MediaFetchFailed(type(exc).__name__) from exc
-        except (MediaTooLarge, MediaFetchFailed):
-            path.unlink(missing_ok=True)
-            raise
+        size = await stream_to_file(self.client, media.url, path, self.max_bytes)
         log.info("fetched a whatsapp %s of %s bytes", kind, size)
         return Media(kind=kind, path=path, mime_type=mime, file_name=None, size_bytes=size)

@@ -3,7 +3,8 @@
 The web layer (bot/whatsapp.py) only validates, parses and queues. Workers here fetch media, map a numbered
 reply to the button it names, run the conversation core and send the replies through the Twilio REST API.
 One number's messages are handled in order; different numbers concurrently. A delivery is kept in the state
-store before Twilio is answered, so a crash between the two loses nothing.
+store before Twilio is answered, so a crash between the two loses nothing. A stranger's delivery is never
+kept: it is only refused (bot/core.py), and nothing of it is fetched or written.
 """
 
 import asyncio
@@ -16,8 +17,9 @@ from datetime import datetime
 from pydantic import BaseModel, ConfigDict, Field
 
 from bot.core import Conversation
+from bot.errors import new_reference
 from bot.i18n import text
-from bot.messages import Incoming, Reply
+from bot.messages import CleanText, Incoming, Reply
 from bot.chat_text import too_large
 from bot.whatsapp_media import InboundMedia, MediaFetcher, MediaFetchFailed, MediaTooLarge, kind_of
 from bot.whatsapp_send import SessionWindow, TwilioConfig, TwilioSender, WhatsAppNotifier
@@ -35,7 +37,7 @@ class TwilioInbound(BaseModel):
 
     message_sid: str = Field(min_length=1)
     sender: str = Field(min_length=1)
-    body: str = ""
+    body: CleanText = ""
     media: list[InboundMedia] = Field(default_factory=list)
     button_payload: str | None = None
     """Set when the person tapped a quick-reply button of a content template."""
@@ -103,13 +105,20 @@ class WhatsAppTransport:
     # --- inbound -------------------------------------------------------------------------------------------
 
     def accept(self, inbound: TwilioInbound) -> bool:
-        """Keep a validated delivery durably, then queue it; False for a MessageSid seen before (a retry)."""
+        """Keep a validated delivery durably, then queue it; False for a MessageSid seen before (a retry).
+        A stranger's delivery is queued in memory only."""
         state = self.conversation.services.state
+        if not self._is_registered(inbound):
+            self._queue.put_nowait(inbound)
+            return True
         if not state.inbox_put(INBOX, inbound.message_sid, inbound.model_dump_json()):
             log.info("dropped replayed whatsapp message %s", inbound.message_sid)
             return False
         self._queue.put_nowait(inbound)
         return True
+
+    def _is_registered(self, inbound: TwilioInbound) -> bool:
+        return self.conversation.services.registry.lookup("whatsapp", inbound.sender) is not None
 
     async def _work(self) -> None:
         while True:
@@ -118,18 +127,23 @@ class WhatsAppTransport:
                 async with self._number_locks.setdefault(inbound.number, asyncio.Lock()):
                     await self.handle(inbound)
             except Exception:
-                log.exception("whatsapp message %s failed", inbound.message_sid)
-                await self._tell_failed(inbound)
+                reference = new_reference()
+                log.exception("whatsapp message %s failed, reference %s", inbound.message_sid, reference)
+                await self._tell_failed(inbound, reference)
             else:
-                self.conversation.services.state.inbox_done(INBOX, inbound.message_sid)
+                if self._is_registered(inbound):
+                    self.conversation.services.state.inbox_done(INBOX, inbound.message_sid)
+                else:
+                    self.conversation.services.state.inbox_forget(INBOX, inbound.message_sid)
             finally:
                 self._queue.task_done()
 
-    async def _tell_failed(self, inbound: TwilioInbound) -> None:
+    async def _tell_failed(self, inbound: TwilioInbound, reference: str) -> None:
         user = self.conversation.services.registry.lookup("whatsapp", inbound.sender)
         lang = self.conversation.language_of(user) if user is not None else "en"
+        failed = Reply(text=text(lang, "transport.failed", reference=reference))
         try:
-            await self.sender.send(inbound.number, [Reply(text=text(lang, "transport.failed"))], lang, remember=False)
+            await self.sender.send(inbound.number, [failed], lang, remember=False)
         except Exception as exc:
             log.warning("could not tell %s about a failed message: %s", inbound.message_sid, type(exc).__name__)
 

@@ -49,7 +49,7 @@ async def gather(memory: MemoryClient, bank: str, book: FieldBook, farmer: Farme
     try:
         found = await asyncio.gather(*(memory.recall(bank, r) for r in requests))
     except MemoryUnavailable:
-        log.warning("memory unavailable for a brief; answering without history")
+        log.warning("memory unreachable for a brief; answering from the register")
         return BriefContext([], [], unavailable=True)
     own_tag = tags.farmer(farmer.id)
     similar: dict[str, Recalled] = {}
@@ -68,8 +68,12 @@ async def build_brief(memory: MemoryClient, bank: str, book: FieldBook, farmer: 
     if not memory_on:
         notes.append(text(lang, "agri.memory_off"))
     elif context.unavailable:
+        # Never "no history": memory could not be asked. Say so, and what the register knows.
         notes.append(text(lang, "agri.memory_unavailable"))
-    if not context.own:
+        notes.append(text(lang, "agri.brief_register_only", farmer=book.farmer_name(farmer.id, lang),
+                          crops=", ".join(text(lang, f"agri.crop_{c}") for c in farmer.crops),
+                          acres=f"{farmer.acres:g}", village=book.village_name(farmer.village, lang)))
+    if not context.own and not context.unavailable:
         notes.append(text(lang, "agri.no_history"))
     draft = Composer(book, lang, farmer, own, similar, as_of).draft()
     composer = "template"
@@ -84,7 +88,7 @@ async def build_brief(memory: MemoryClient, bank: str, book: FieldBook, farmer: 
                           lang)
     return Brief(
         farmer=FarmerRef(id=farmer.id, name=farmer.name, village=farmer.village, crops=farmer.crops),
-        as_of=as_of, memory="on" if memory_on else "off", claims=guarded.claims, products=guarded.products,
+        as_of=as_of, memory="off" if not memory_on else "unreachable" if context.unavailable else "on", claims=guarded.claims, products=guarded.products,
         avoid=guarded.avoid, checks=guarded.checks,
         confidence=draft.confidence if context.own or context.similar else "low",
         recalled=RecalledCounts(farmer=len(context.own), similar=len(context.similar)),

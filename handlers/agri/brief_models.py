@@ -39,7 +39,8 @@ class RecalledCounts(BaseModel):
 class Brief(BaseModel):
     farmer: FarmerRef
     as_of: date
-    memory: Literal["on", "off"]
+    memory: Literal["on", "off", "unreachable"]
+    """unreachable: memory was asked and could not answer; the brief then shows only what the register knows."""
     claims: list[Claim] = Field(default_factory=list)
     products: list[BriefProduct] = Field(default_factory=list)
     avoid: list[str] = Field(default_factory=list)

@@ -10,7 +10,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel
 
-from bot.audio import AudioRejected, prepare_voice
+from bot.audio import AudioRejected, check_voice, prepare_voice
 from bot.charts import advice_outcomes
 from bot.i18n import show_date, text
 from bot.messages import Button, Media, Reply
@@ -37,7 +37,6 @@ log = logging.getLogger(__name__)
 AWAITING_OUTCOME = "agri.awaiting_outcome"
 PENDING_VOICE = "agri.pending_voice"
 ANSWER_PREFIX = "ag:o:"
-MAX_VOICE_SECONDS = 300.0
 
 
 class _BankFile(BaseModel):
@@ -225,17 +224,21 @@ class AgriPack(Pack):
         if media.kind not in ("voice", "audio"):
             return [Reply(text=turn.t("agri.media_unsupported"))]
         speech = self.services.speech
+        settings = self.services.settings
         if speech is None:
+            try:  # the core checked it already; an item kept from before that check is checked here
+                check_voice(media.path, settings.max_media_bytes, settings.max_voice_seconds)
+            except AudioRejected as exc:
+                return [Reply(text=turn.t("agri.voice_rejected", reason=str(exc)))]
             self._keep_voice(turn, media)
             return [Reply(text=turn.t("agri.voice_no_key"))]
-        settings = self.services.settings
         try:
             prepared = prepare_voice(media.path, settings.state_dir / "agri-audio", settings.max_media_bytes,
-                                     MAX_VOICE_SECONDS)
+                                     settings.max_voice_seconds)
         except AudioRejected as exc:
             return [Reply(text=turn.t("agri.voice_rejected", reason=str(exc)))]
         try:
-            # Groq being down raises ChatUnavailable: the intake store keeps the note and retries it later.
+            # Groq being down raises SpeechUnavailable: the intake store keeps the note and retries it later.
             transcript = await speech.transcribe(prepared, language=turn.lang)
         finally:
             prepared.path.unlink(missing_ok=True)

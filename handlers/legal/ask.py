@@ -65,7 +65,9 @@ async def ask(services: Services, bank: str, register: CaseRegister, question_te
         ranked = await _ranked(services, bank, case, question, records, as_of) if question.intent == "general" else []
     except MemoryUnavailable as exc:
         log.warning("memory unavailable for a legal question: %s", exc)
-        return LegalAnswer(answer=text(lang, "legal.memory_unavailable"), case_id=case.case_id, confidence=0.0)
+        return LegalAnswer(answer=text(lang, "legal.memory_unreachable_case", case=case.label,
+                                       number=", ".join(case.numbers) or "-", title=case.title, court=case.court or "-"),
+                           case_id=case.case_id, confidence=0.0)
     templated = compose(lang, case, question, records, ranked, today)
     if services.chat is None or not templated.citations:
         return templated

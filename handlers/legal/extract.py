@@ -13,6 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from bot.errors import VisionUnavailable
 from bot.llm import ChatUnavailable, StructuringFailed
 from bot.ocr import ReadText
 from bot.prompts import render
@@ -59,7 +60,7 @@ async def read_file(services: Services, path: Path, mime_type: str | None = None
                               base_url=settings.groq_base_url, timeout_s=settings.groq_timeout_s)
         try:
             return await vision.read(path, render("legal", "transcribe"), mime_type)
-        except ChatUnavailable as exc:
+        except VisionUnavailable as exc:
             log.info("vision reading failed (%s); using Tesseract", exc)
         finally:
             await vision.aclose()

@@ -160,7 +160,8 @@ class LegalPack(Pack):
         try:
             listing = await cause_list(self.services, turn.bank_id, register, day)
         except MemoryUnavailable:
-            return Reply(text=turn.t("legal.memory_unavailable"))
+            return Reply(text=turn.t("legal.memory_unreachable_today", date=show_date(turn.lang, day),
+                                     count=len(register)))
         return Reply(text=render_cause_list(turn.lang, listing, register))
 
     async def _remember(self, turn: Turn, register: CaseRegister, said: str) -> Reply:

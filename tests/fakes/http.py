@@ -24,6 +24,9 @@ class Response:
     status: int = 200
     body: bytes = b""
     content_type: str = "application/json"
+    announce: int | None = None
+    """Send the body in pieces with this Content-Length instead of its own (0: none at all, the end of the body
+    being the connection closing), as a server that lies about, or does not say, how much is coming."""
 
     @classmethod
     def of_json(cls, value: Any, status: int = 200) -> "Response":
@@ -39,6 +42,8 @@ class FakeServer:
 
     routes: dict[tuple[str, str], Route] = field(default_factory=dict)
     requests: list[Recorded] = field(default_factory=list)
+    streamed: list[int] = field(default_factory=list)
+    """For each body sent with a false or missing length: how many bytes the client took before hanging up."""
 
     def __post_init__(self) -> None:
         fake = self
@@ -52,9 +57,29 @@ class FakeServer:
                 response = route(recorded) if route else Response(404, b'{"error": "no route"}')
                 self.send_response(response.status)
                 self.send_header("Content-Type", response.content_type)
-                self.send_header("Content-Length", str(len(response.body)))
+                if response.announce is None:
+                    self.send_header("Content-Length", str(len(response.body)))
+                    self.end_headers()
+                    self.wfile.write(response.body)
+                    return
+                self._stream(response)
+
+            def _stream(self, response: Response) -> None:
+                if response.announce:
+                    self.send_header("Content-Length", str(response.announce))
+                self.send_header("Connection", "close")
                 self.end_headers()
-                self.wfile.write(response.body)
+                self.close_connection = True
+                sent = 0
+                try:
+                    for start in range(0, len(response.body), 64 * 1024):
+                        piece = response.body[start:start + 64 * 1024]
+                        self.wfile.write(piece)
+                        self.wfile.flush()
+                        sent += len(piece)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+                fake.streamed.append(sent)
 
             do_GET = do_POST = _serve
 

@@ -67,6 +67,7 @@ class FakeTelegram:
         self.calls: list[ApiCall] = []
         self.messages: dict[int, dict[str, Any]] = {}
         self.files: dict[str, tuple[str, bytes]] = {}
+        self.claimed_sizes: dict[str, int] = {}
         self.webhook_url: str | None = None
         self.flood_once: set[str] = set()
         """Methods to refuse once with 429 Too Many Requests (retry_after 1 s), as Telegram does under flood control."""
@@ -97,11 +98,18 @@ class FakeTelegram:
             self._ready.notify_all()
         return update["update_id"]
 
-    def add_file(self, content: bytes, suffix: str) -> dict[str, Any]:
+    def add_file(self, content: bytes, suffix: str, claimed_size: int | None = None) -> dict[str, Any]:
+        """Serve a file; with `claimed_size`, the message and getFile state that size and the download has no
+        Content-Length: a file host that understates what it sends."""
         number = next(self._file_ids)
         file_id = f"file-{number}"
         self.files[file_id] = (f"files/file_{number}{suffix}", content)
-        return {"file_id": file_id, "file_unique_id": f"u{number}", "file_size": len(content)}
+        if claimed_size is not None:
+            self.claimed_sizes[file_id] = claimed_size
+        return {"file_id": file_id, "file_unique_id": f"u{number}", "file_size": self._size_of(file_id)}
+
+    def _size_of(self, file_id: str) -> int:
+        return self.claimed_sizes.get(file_id, len(self.files[file_id][1]))
 
     def _message(self, user_id: int, chat_type: str = "private", **content: Any) -> dict[str, Any]:
         chat = {"id": user_id, "type": chat_type, "first_name": "Tester"} if chat_type == "private" else \
@@ -115,8 +123,9 @@ class FakeTelegram:
             content["entities"] = [{"type": "bot_command", "offset": 0, "length": len(body.split(" ")[0])}]
         return self.push({"message": self._message(user_id, chat_type, **content)})
 
-    def send_voice(self, user_id: int, ogg: bytes, duration: int = 3, size: int | None = None) -> int:
-        meta = self.add_file(ogg, ".oga")
+    def send_voice(self, user_id: int, ogg: bytes, duration: int = 3, size: int | None = None,
+                   claimed_size: int | None = None) -> int:
+        meta = self.add_file(ogg, ".oga", claimed_size)
         voice = {**meta, "duration": duration, "mime_type": "audio/ogg"}
         if size is not None:
             voice["file_size"] = size
@@ -284,8 +293,8 @@ class FakeTelegram:
         stored = self.files.get(params.get("file_id", ""))
         if stored is None:
             return self._bad("invalid file_id")
-        path, content = stored
-        return self._ok({"file_id": params["file_id"], "file_unique_id": "u", "file_size": len(content),
+        path, _ = stored
+        return self._ok({"file_id": params["file_id"], "file_unique_id": "u", "file_size": self._size_of(params["file_id"]),
                          "file_path": path})
 
     def _download(self, request: Recorded) -> Response:
@@ -293,7 +302,8 @@ class FakeTelegram:
         if not path.startswith(f"/file/bot{TOKEN}/"):
             return Response(401, b"wrong token", "text/plain")
         wanted = path.split(f"/file/bot{TOKEN}/", 1)[1]
-        for path, content in self.files.values():
+        for file_id, (path, content) in self.files.items():
             if path == wanted:
-                return Response(200, content, "application/octet-stream")
+                lying = file_id in self.claimed_sizes
+                return Response(200, content, "application/octet-stream", announce=0 if lying else None)
         return Response(404, b"not found", "text/plain")

@@ -34,6 +34,7 @@ class FakeTwilio:
         self.server = FakeServer()
         self._sids = itertools.count(1)
         self._media: dict[str, tuple[str, bytes]] = {}
+        self._unannounced: set[str] = set()
         self.media_fetches: list[Recorded] = []
         self.fail_next = 0
         """How many of the next message creations to answer with a 500, as Twilio does during an incident."""
@@ -92,20 +93,24 @@ class FakeTwilio:
 
     # --- the media host ----------------------------------------------------------------------------------
 
-    def add_media(self, content: bytes, content_type: str) -> str:
+    def add_media(self, content: bytes, content_type: str, unannounced: bool = False) -> str:
+        """Serve a file with the account's credentials; `unannounced` sends it without a Content-Length."""
         name = f"ME{next(self._sids):032d}"
         self._media[name] = (content_type, content)
+        if unannounced:
+            self._unannounced.add(name)
         return f"{self.url}/media/{name}"
 
     def _serve_media(self, request: Recorded) -> Response:
         self.media_fetches.append(request)
         if request.headers.get("Authorization") != _basic(ACCOUNT_SID, AUTH_TOKEN):
             return Response(401, b"unauthorized", "text/plain")
-        stored = self._media.get(request.path.rsplit("/", 1)[1])
+        name = request.path.rsplit("/", 1)[1]
+        stored = self._media.get(name)
         if stored is None:
             return Response(404, b"no such media", "text/plain")
         content_type, content = stored
-        return Response(200, content, content_type)
+        return Response(200, content, content_type, announce=0 if name in self._unannounced else None)
 
 
 def _basic(user: str, password: str) -> str:

@@ -3,6 +3,7 @@ Twilio REST endpoint recording what the bot sends; the echo pack behind the conv
 
 import asyncio
 import logging
+import re
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
@@ -296,8 +297,10 @@ async def test_a_failed_send_is_logged_and_the_person_told(wa: WhatsApp, caplog:
         await wa.say(SRINIVAS, "/help")
         sent = await wa.fake.wait_sent(2)
     assert sent[0].body.startswith("What I can do")  # refused by Twilio with a 500
-    assert sent[1].body == text("en", "transport.failed")
-    assert any("failed" in r.getMessage() and r.name == "bot.whatsapp_transport" for r in caplog.records)
+    reference = re.search(r"reference ([0-9A-F]{6})", sent[1].body or "")
+    assert reference is not None and sent[1].body == text("en", "transport.failed", reference=reference.group(1))
+    assert any(f"failed, reference {reference.group(1)}" in r.getMessage() and r.name == "bot.whatsapp_transport"
+               for r in caplog.records)
 
 
 async def test_a_delivery_acknowledged_before_a_crash_is_handled_after_restart(

@@ -1,0 +1,61 @@
+"""Refusing people who are not registered, without keeping anything about them.
+
+A stranger's number or id is never stored: the gate remembers only a keyed hash (the key is random per
+process, so the hashes cannot be matched against a list of numbers) and only in memory. Each stranger is
+answered at most once per window, so the bot cannot be used to spam a number; refusals are counted and
+logged as one line per interval, never with the sender or the text.
+"""
+
+import hashlib
+import logging
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+
+log = logging.getLogger(__name__)
+
+
+class StrangerGate:
+    """Decides whether a refused sender gets the refusal text; one instance per running conversation."""
+
+    def __init__(self, answer_every_s: float = 3600.0, log_every_s: float = 60.0, max_tracked: int = 10_000,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.answer_every_s = answer_every_s
+        self.log_every_s = log_every_s
+        self.max_tracked = max_tracked
+        self._clock = clock
+        self._key = secrets.token_bytes(16)
+        self._answered: OrderedDict[bytes, float] = OrderedDict()
+        self._refused_since_log = 0
+        self._answered_since_log = 0
+        self._last_log: float | None = None
+        self.refused_total = 0
+
+    def _digest(self, transport: str, sender: str) -> bytes:
+        return hashlib.blake2b(f"{transport}\x00{sender}".encode(), key=self._key, digest_size=16).digest()
+
+    def refuse(self, transport: str, sender: str) -> bool:
+        """Count a refused delivery; True when this sender should be told (not told within the window)."""
+        now = self._clock()
+        self.refused_total += 1
+        self._refused_since_log += 1
+        digest = self._digest(transport, sender)
+        last = self._answered.get(digest)
+        answer = last is None or now - last >= self.answer_every_s
+        if answer:
+            self._answered[digest] = now
+            self._answered.move_to_end(digest)
+            while len(self._answered) > self.max_tracked:
+                self._answered.popitem(last=False)
+            self._answered_since_log += 1
+        self._maybe_log(now)
+        return answer
+
+    def _maybe_log(self, now: float) -> None:
+        if self._last_log is not None and now - self._last_log < self.log_every_s:
+            return
+        log.info("refused %s deliveries from unregistered senders (%s answered) since the last count",
+                 self._refused_since_log, self._answered_since_log)
+        self._last_log = now
+        self._refused_since_log = self._answered_since_log = 0
