@@ -63,7 +63,12 @@ class Invoice(BaseModel):
     lines: list[InvoiceLine] = Field(min_length=1, max_length=200)
     subtotal: Decimal | None = None
     tax: Decimal = Decimal("0")
+    """All GST (CGST + SGST/UTGST, or IGST) and cess together."""
+    round_off: Decimal = Decimal("0")
+    """The printed round-off, signed: lines + tax + round_off is the total."""
     total: Decimal = Field(gt=0)
+    total_in_words: Decimal | None = None
+    """The total as printed in words ("Rupees ... Only"), a cross-check of the figure."""
     currency: Literal["INR"] = "INR"
     bank: BankDetails | None = None
     contact: str | None = Field(default=None, max_length=300)

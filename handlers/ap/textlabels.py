@@ -1,0 +1,238 @@
+"""The labelled fields at the head and foot of a printed invoice: its number, date, buyer's order, seller, bank.
+
+Billing programs label the same field many ways (Tally's "Inv. No. ... Dated", Zoho's "Invoice#" / "P.O.#",
+Busy's "Bill No.", a hand-made "Document No."). A label's value is what follows it on its line, up to the next
+label; when a row holds only labels (Tally prints a box of labels with the values on the row beneath) the
+values are read from the next row, by column where the spacing survived and from the right otherwise.
+A bare "Dated" belongs to the label before it: after the invoice number it is the invoice date, after the
+buyer's order it is the order's date.
+"""
+
+import re
+from dataclasses import dataclass, field
+from datetime import date
+
+from handlers.ap.textamounts import find_date
+
+Field = str
+"""number, date, po, po_date, other, other_date, account, ifsc, bank_name."""
+
+_NO = r"(?:no\b\.?|number\b|num\b\.?|#|sl\.?\s*no\b\.?)"
+_LABELS: list[tuple[Field, re.Pattern[str]]] = [(name, re.compile(pattern, re.I)) for name, pattern in [
+    ("other_date", r"\b(?:due|p\.?\s?o\.?|order|delivery(?:\s+note)?|supply|challan|e-?\s?way\s*bill|lr|rr|ack\.?"
+                   r"|despatch|dispatch|payment|ref(?:erence)?\.?|grn|receipt|irn)\s*(?:date|dt\b\.?)"),
+    ("other_date", r"\bdate\s+of\s+(?:supply|delivery|removal|despatch|dispatch)"),
+    ("date", r"\b(?:tax\s+)?(?:invoice|inv\.?|bill|voucher|document|doc\.?)\s*(?:date|dt\b\.?)"),
+    ("date", r"\bdate\s+of\s+(?:invoice|issue)"),
+    ("number", rf"\b(?:tax\s+|gst\s+)?invoice\s*{_NO}(?:\s*(?:&|and)\s*date)?"),
+    ("number", rf"\binv\.?\s*{_NO}"),
+    ("number", rf"\b(?:bill|voucher|doc(?:ument)?\.?)\s*{_NO}"),
+    ("po", rf"\bbuyer'?s?\s*(?:order|p\.?\s?o\.?)\s*(?:{_NO}|ref\b\.?)?"),
+    ("po", rf"\bpurchase\s+order\s*(?:{_NO}|ref\b\.?)?"),
+    ("po", rf"\bp\.?\s?o\.?\s*(?:{_NO}|ref(?:erence)?\b\.?)"),
+    ("po", r"\bp\.?\s?o\b\.?(?=\s*[:#])"),
+    ("po", rf"\b(?:your\s+)?order\s*(?:ref(?:erence)?\b\.?|{_NO})"),
+    ("po", r"\byour\s+(?:order|p\.?\s?o\.?)\b"),
+    ("account", rf"\b(?:bank\s+)?(?:current\s+|savings\s+|ca\s+)?(?:a/?c|acc(?:oun)?t|account)\.?\s*{_NO}"),
+    ("ifsc", r"\b(?:branch\s*(?:&|and)\s*)?ifs(?:c)?\.?\s*(?:code)?"),
+    ("bank_name", r"\bbank(?:'?s)?\s*name\b|\bbank\s*(?=:)"),
+    ("other", rf"\b(?:sales\s+order|delivery\s+note|(?:dis|des)patch\s+doc(?:ument)?\.?|challan|e-?\s?way\s*bill"
+              rf"|vehicle|lr|rr|ack\.?|grn|gr)\b\.?\s*{_NO}?"),
+    ("other", r"\b(?:mode\s*/\s*)?terms\s+of\s+(?:payment|delivery)|\bplace\s+of\s+supply|\bsupplier'?s?\s+ref\.?"
+              r"|\bother\s+references?(?:\(s\))?|\breference\s*(?:no\b\.?|#)|\bdestination\b|\bdespatched\s+through"
+              r"|\breverse\s+charge|\bstate\s+(?:name|code)|\bpayment\s+terms|\bdue\s+date|\birn\b|\bpan\b"),
+    ("date", r"\bdated\b|\bdate\b|\bdt\b\.?"),
+]]
+_SEPARATORS = " :;-–.#|\t"
+_IDENTIFIER = re.compile(r"^[A-Za-z0-9][A-Za-z0-9/_.\-]*$")
+_ACCOUNT = re.compile(r"\d[\d ]{7,22}\d")
+_IFSC = re.compile(r"\b([A-Z]{4}0[A-Z0-9]{6})\b")
+_GAP = re.compile(r"\S+(?:\s\S+)*")
+_DATED_AFTER = {"number": "date", "po": "po_date", "other": "other_date", "date": "date"}
+
+
+@dataclass
+class Label:
+    field: Field
+    start: int
+    end: int
+    value: str
+
+
+@dataclass
+class HeadFields:
+    """What the labels said, and which lines they used (the rest are the invoice's other text)."""
+
+    values: dict[Field, str] = field(default_factory=dict)
+    dates: dict[Field, date] = field(default_factory=dict)
+    used: set[int] = field(default_factory=set)
+
+
+def find_labels(line: str) -> list[Label]:
+    """Return the labels on a line, left to right, each with the text up to the next label as its value."""
+    spans: list[tuple[int, int, Field]] = []
+    for name, pattern in _LABELS:
+        for match in pattern.finditer(line):
+            if match.end() > match.start():
+                spans.append((match.start(), match.end(), name))
+    spans.sort(key=lambda s: (s[0], -(s[1] - s[0])))
+    chosen: list[tuple[int, int, Field]] = []
+    for start, end, name in spans:
+        if chosen and start < chosen[-1][1]:
+            continue
+        chosen.append((start, end, name))
+    labels: list[Label] = []
+    for i, (start, end, name) in enumerate(chosen):
+        stop = chosen[i + 1][0] if i + 1 < len(chosen) else len(line)
+        labels.append(Label(field=name, start=start, end=end, value=line[end:stop].strip(_SEPARATORS)))
+    # A bare "Dated" takes its meaning from the label before it on the same line.
+    for before, label in zip(labels, labels[1:]):
+        if label.field == "date" and re.fullmatch(r"dated|date|dt\.?", line[label.start:label.end].strip(), re.I):
+            label.field = _DATED_AFTER.get(before.field, label.field)
+    return labels
+
+
+def identifier(value: str) -> str | None:
+    """Return the first token of a value that reads as a document number (has a digit, is not a date)."""
+    for token in value.replace("|", " ").split():
+        token = token.strip(":;,()[]")
+        if token.endswith(",") or not any(c.isdigit() for c in token) or not _IDENTIFIER.match(token):
+            continue
+        found = find_date(token)
+        if found and found[1] == 0 and found[2] == len(token):
+            continue
+        return token.rstrip(".-/")
+    return None
+
+
+def account_number(value: str) -> str | None:
+    match = _ACCOUNT.search(value)
+    if not match:
+        return None
+    digits = re.sub(r"\D", "", match.group(0))
+    return digits if 9 <= len(digits) <= 18 else None
+
+
+def _fits(name: Field, value: str) -> bool:
+    if name in ("date", "po_date", "other_date"):
+        return find_date(value) is not None
+    if name == "account":
+        return account_number(value) is not None
+    if name == "ifsc":
+        return _IFSC.search(value.upper()) is not None
+    return identifier(value) is not None
+
+
+def _by_column(labels: list[Label], below: str) -> dict[int, str]:
+    """Values on the row beneath a row of labels, each given to the label it starts nearest to."""
+    found: dict[int, str] = {}
+    for chunk in re.finditer(r"\S+(?:\s\S+)*", below):
+        nearest = min(range(len(labels)), key=lambda i: abs(labels[i].start - chunk.start()))
+        if abs(labels[nearest].start - chunk.start()) <= 24 and nearest not in found:
+            found[nearest] = chunk.group(0)
+    return found
+
+
+def _from_the_right(labels: list[Label], below: str) -> dict[int, str]:
+    """Values on the row beneath, read from the right: the row may start with the seller's address."""
+    tokens = below.split()
+    found: dict[int, str] = {}
+    for index in range(len(labels) - 1, -1, -1):
+        name = labels[index].field
+        for width in (3, 2, 1) if name.endswith("date") else (1,):
+            if len(tokens) >= width and _fits(name, " ".join(tokens[-width:])):
+                found[index] = " ".join(tokens[-width:])
+                del tokens[-width:]
+                break
+    return found
+
+
+def _spaced(line: str) -> bool:
+    return "  " in line.strip()
+
+
+def _take(head: HeadFields, name: Field, value: str, strong: bool) -> bool:
+    """Record a value for a field; the first wins, except that a strong date label beats a weak one."""
+    if name in ("date", "po_date", "other_date"):
+        found = find_date(value)
+        if found is None:
+            return False
+        if name not in head.dates or (strong and name == "date" and "date_strong" not in head.values):
+            head.dates[name] = found[0]
+            if strong and name == "date":
+                head.values["date_strong"] = "1"
+        return True
+    if name == "account":
+        number = account_number(value)
+        if number and name not in head.values:
+            head.values[name] = number
+        return number is not None
+    if name == "ifsc":
+        match = _IFSC.search(value.upper())
+        if match and name not in head.values:
+            head.values[name] = match.group(1)
+        return match is not None
+    if name == "bank_name":
+        cleaned = re.split(r"\s{2,}|\b(?:a/?c|account|ifsc|branch)\b", value, flags=re.I)[0].strip(" ,:-")
+        if len(cleaned) >= 3 and name not in head.values:
+            head.values[name] = cleaned[:60]
+        return len(cleaned) >= 3
+    if name in ("number", "po"):
+        token = identifier(value)
+        if token and name not in head.values:
+            head.values[name] = token
+        if name == "number" and token:
+            # "Invoice No. & Date: TS/245 dt. 22-04-2026" carries the date in the same value.
+            rest = value[value.find(token) + len(token):]
+            if find_date(rest):
+                _take(head, "date", rest, strong=True)
+        return token is not None
+    return False
+
+
+def read_head(lines: list[str]) -> HeadFields:
+    """Read every labelled field of the invoice; the first value of a field wins."""
+    head = HeadFields()
+    for index, line in enumerate(lines):
+        labels = find_labels(line)
+        if not labels:
+            continue
+        pending: list[Label] = []
+        for label in labels:
+            strong = label.field == "date" and not re.fullmatch(r"date|dt\.?", line[label.start:label.end].strip(), re.I)
+            if label.value and _take(head, label.field, label.value, strong):
+                head.used.add(index)
+            elif not label.value:
+                pending.append(label)
+        below_index = index + 1
+        while below_index < len(lines) and not lines[below_index].strip():
+            below_index += 1
+        if not pending or below_index >= len(lines) or find_labels(lines[below_index]):
+            continue
+        if any(p.field not in ("other", "other_date") for p in pending):
+            head.used.add(index)
+            below = lines[below_index]
+            values = _by_column(labels, below) if _spaced(line) and _spaced(below) else _from_the_right(labels, below)
+            for position, value in values.items():
+                label = labels[position]
+                if label in pending and _take(head, label.field, value, label.field == "date"):
+                    head.used.add(below_index)
+    return head
+
+
+def bank_details(lines: list[str], head: HeadFields) -> dict[str, str]:
+    """The seller's bank account printed on the invoice (account number, IFSC, bank name)."""
+    bank: dict[str, str] = {}
+    if "account" in head.values:
+        bank["account_number"] = head.values["account"]
+    ifsc = head.values.get("ifsc")
+    if ifsc is None:
+        for line in lines:
+            if re.search(r"ifs|bank", line, re.I) and (match := _IFSC.search(line.upper())):
+                ifsc = match.group(1)
+                break
+    if ifsc:
+        bank["ifsc"] = ifsc
+    if "bank_name" in head.values:
+        bank["bank_name"] = head.values["bank_name"]
+    return bank

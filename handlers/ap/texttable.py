@@ -1,0 +1,248 @@
+"""The line table and the figures under it, whatever columns the billing program printed.
+
+A goods row is found by its arithmetic, not by its column order: among the numbers printed on the row, the
+quantity and rate are the pair whose product is the row's amount, so HSN/SAC codes, GST% and MRP columns,
+units (Nos, Kgs, Mtr, Bags) and "per" columns fall away on their own. Rows that do not multiply out are still
+read inside the table (by the usual column order), so a vendor's wrong arithmetic stays visible to the match.
+Under the table: taxable value, CGST/SGST/UTGST/IGST/cess, round-off (+/-) and the total under its many names.
+"""
+
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from handlers.ap.textamounts import amount_of, is_currency, is_sign, last_amount
+
+_UNITS = {
+    "no", "nos", "nr", "pc", "pcs", "piece", "pieces", "kg", "kgs", "kilo", "g", "gm", "gms", "mt", "mts", "ton",
+    "tons", "tonne", "tonnes", "qtl", "mtr", "mtrs", "m", "meter", "meters", "metre", "metres", "rmt", "rft",
+    "ft", "sqft", "sqm", "cum", "l", "ltr", "ltrs", "litre", "litres", "ml", "bag", "bags", "box", "boxes", "set",
+    "sets", "pair", "pairs", "doz", "dozen", "roll", "rolls", "bdl", "bundle", "bundles", "pkt", "pkts", "packet",
+    "packets", "pack", "btl", "bottle", "bottles", "can", "cans", "drum", "drums", "tin", "tins", "unit", "units",
+    "each", "ea", "lot", "job", "ls", "hr", "hrs", "hour", "hours", "day", "days", "month", "months", "coil",
+    "coils", "sheet", "sheets", "length", "lengths", "strip", "strips", "vial", "vials", "tab", "tabs", "cartons",
+    "carton", "ctn", "bundle", "reel", "reels",
+}
+_HEADER = re.compile(r"\b(description|particulars|item|product|goods|services|material)\b", re.I)
+_HEADER_FIGURES = re.compile(r"\b(qty|quantity|amount|rate|price|amt)\b", re.I)
+_LEAD = r"^\s*(?:\d{1,3}[.)]?\s+)?(?:add\s*[:.-]?\s*|less\s*[:.-]?\s*|output\s+|\(\+\)\s*|\(-\)\s*)?"
+_ROUND = re.compile(_LEAD + r"(?:round(?:ed|ing)?[\s-]*(?:off|up|down)?|r\.?\s*/\s*off|r\.?\s*off)\b", re.I)
+_TAX = re.compile(
+    _LEAD + r"(?P<kind>cgst|sgst|utgst|igst|(?:compensation\s+)?cess|central\s+tax|state\s+tax|ut\s+tax"
+    r"|integrated\s+tax|gst)\b(?!\s*(?:in|no|number|reg)\b)", re.I)
+_TAX_TOTAL = re.compile(_LEAD + r"(?:total\s+(?:tax|gst)(?:\s+amount)?|tax\s+amount|gst\s+amount)\b(?!\s*\(?in\s+words)",
+                        re.I)
+_SUBTOTAL = re.compile(
+    _LEAD + r"(?:sub[\s-]*total|total\s+taxable\s+(?:value|amount)|taxable\s+(?:value|amount)|total\s+before\s+tax"
+    r"|(?:total\s+)?amount\s+before\s+tax|total\s+value\s+before\s+tax|assessable\s+value)\b", re.I)
+_TOTALS: list[tuple[int, re.Pattern[str]]] = [(rank, re.compile(_LEAD + pattern + r"\b(?!\s*(?:qty|quantity|tax|gst|"
+                                                                "discount|taxable|in\\s+words))", re.I))
+                                              for rank, pattern in [
+    (0, r"(?:grand\s+total|total\s+invoice\s+(?:value|amount)|invoice\s+(?:value|total|amount)|total\s+bill\s+amount)"),
+    (1, r"(?:net\s+(?:amount|payable|total|value)(?:\s+payable)?|(?:total\s+)?amount\s+payable|total\s+payable"
+        r"|bill\s+amount|total\s+amount|amount\s+chargeable)"),
+    (2, r"(?:balance\s+(?:due|payable)|amount\s+due|total\s+due)"),
+    (3, r"(?:total)"),
+]]
+
+
+@dataclass
+class Row:
+    description: str
+    quantity: Decimal
+    unit_price: Decimal
+    amount: Decimal
+
+
+@dataclass
+class Figures:
+    """The figures under the table, as printed; `totals` holds every candidate with its label's rank."""
+
+    subtotal: Decimal | None = None
+    taxes: dict[str, Decimal] = field(default_factory=dict)
+    tax_total: Decimal | None = None
+    round_off: Decimal = Decimal("0")
+    totals: list[tuple[int, Decimal]] = field(default_factory=list)
+
+    @property
+    def tax(self) -> Decimal:
+        if self.taxes:
+            return sum(self.taxes.values(), Decimal("0"))
+        return self.tax_total or Decimal("0")
+
+
+@dataclass
+class _Token:
+    text: str
+    value: Decimal | None = None
+    unit: bool = False
+    percent: bool = False
+    has_unit: bool = False
+
+
+def _tokens(line: str) -> list[_Token]:
+    raw = line.replace("|", " ").replace("@", " ").split()
+    tokens: list[_Token] = []
+    for text in raw:
+        bare = text.strip(",;:")
+        lowered = bare.lower().rstrip(".")
+        if bare == "%" and tokens and tokens[-1].value is not None:
+            tokens[-1].percent, tokens[-1].value = True, None
+            continue
+        if bare.endswith("%"):
+            tokens.append(_Token(text, percent=True))
+            continue
+        if is_currency(bare) or is_sign(bare) or bare in ("-", "x", "X", "*"):
+            continue
+        glued = re.fullmatch(r"(\d[\d,]*(?:\.\d+)?)([A-Za-z]{1,6})\.?", bare)
+        if glued and glued.group(2).lower() in _UNITS:
+            tokens.append(_Token(text, value=amount_of(glued.group(1)), has_unit=True))
+            continue
+        if lowered in _UNITS and tokens and tokens[-1].value is not None:
+            tokens[-1].has_unit = True
+            tokens.append(_Token(text, unit=True))
+            continue
+        if lowered in _UNITS:
+            tokens.append(_Token(text, unit=True))
+            continue
+        tokens.append(_Token(text, value=amount_of(bare)))
+    return tokens
+
+
+def _hsn_like(token: _Token) -> bool:
+    return token.value is not None and re.fullmatch(r"\d{4,8}", token.text.strip(",;:")) is not None
+
+
+def _close(product: Decimal, amount: Decimal) -> bool:
+    return abs(product - amount) <= max(Decimal("0.05"), amount * Decimal("0.0005"))
+
+
+def _pair(numbers: list[int], tokens: list[_Token], amount_at: int) -> tuple[int, int] | None:
+    """The (quantity, rate) token positions whose product is the amount: quantity first, with a unit, preferred."""
+    amount = tokens[amount_at].value
+    assert amount is not None
+    best: tuple[tuple[int, int, int], tuple[int, int]] | None = None
+    for qi in numbers:
+        for ri in numbers:
+            q, r = tokens[qi].value, tokens[ri].value
+            if qi == ri or q is None or r is None or q <= 0 or not _close(q * r, amount):
+                continue
+            score = (0 if qi < ri else 1, 0 if tokens[qi].has_unit else 1, -ri)
+            if best is None or score < best[0]:
+                best = (score, (qi, ri))
+    return best[1] if best else None
+
+
+def _description(tokens: list[_Token], first_column: int) -> str:
+    start = first_column
+    while start > 0 and (_hsn_like(tokens[start - 1]) or tokens[start - 1].percent or tokens[start - 1].unit):
+        start -= 1
+    words = [t.text for t in tokens[:start]]
+    if len(words) > 1 and re.fullmatch(r"\d{1,3}[.)]?", words[0]):
+        words = words[1:]
+    return " ".join(words).strip(" |:-,")
+
+
+def read_row(line: str, in_table: bool) -> Row | None:
+    """Read a goods or service row; outside the table only a row whose numbers multiply out is taken."""
+    tokens = _tokens(line)
+    numbers = [i for i, t in enumerate(tokens) if t.value is not None]
+    if not numbers:
+        return None
+    amount_at = numbers[-1]
+    amount = tokens[amount_at].value
+    assert amount is not None
+    if amount <= 0:
+        return None
+    pair = _pair(numbers[:-1], tokens, amount_at)
+    if pair is not None:
+        qi, ri = pair
+        quantity, rate = tokens[qi].value, tokens[ri].value
+        first = min(qi, ri)
+    elif in_table:
+        columns = [i for i in numbers[:-1] if not _hsn_like(tokens[i]) or tokens[i].has_unit]
+        # Past any HSN/SAC code: quantity then rate, the order nearly every program prints.
+        with_unit = [i for i in columns if tokens[i].has_unit]
+        qi = with_unit[0] if with_unit else (columns[0] if columns else None)
+        later = [i for i in columns if qi is not None and i > qi]
+        if qi is None:
+            quantity, rate, first = Decimal("1"), amount, amount_at
+            first = next((i for i in numbers if _hsn_like(tokens[i])), amount_at)
+        elif later:
+            quantity, rate, first = tokens[qi].value, tokens[later[0]].value, qi
+        else:
+            quantity = tokens[qi].value
+            rate = (amount / quantity).quantize(Decimal("0.01")) if quantity else amount
+            first = qi
+    else:
+        return None
+    description = _description(tokens, first)
+    if quantity is None or rate is None or quantity <= 0 or not re.search(r"[A-Za-z]{2}", description):
+        return None
+    if quantity == quantity.to_integral():
+        quantity = quantity.quantize(Decimal("1"))
+    return Row(description=description[:200], quantity=quantity, unit_price=rate, amount=amount)
+
+
+def is_header(line: str) -> bool:
+    return bool(_HEADER.search(line)) and bool(_HEADER_FIGURES.search(line)) and last_amount(line) is None
+
+
+def _round_sign(line: str) -> int:
+    lowered = line.lower()
+    if "(-)" in lowered or re.search(r"\bless\b", lowered) or re.search(r"(?<![\w.])-\s*\d", lowered):
+        return -1
+    return 1
+
+
+def read_figure(line: str, figures: Figures) -> bool:
+    """Read a subtotal, tax, round-off or total line into the figures; True when the line was one."""
+    value = last_amount(line)
+    if value is None:
+        return False
+    if _ROUND.match(line):
+        figures.round_off = abs(value) * _round_sign(line)
+        return True
+    if _SUBTOTAL.match(line):
+        if figures.subtotal is None:
+            figures.subtotal = value
+        return True
+    if (match := _TAX.match(line)) and "gstin" not in line.lower():
+        rate = re.search(r"(\d+(?:\.\d+)?)\s*%", line)
+        kind = " ".join(match.group("kind").lower().split())
+        key = f"{kind}@{Decimal(rate.group(1)).normalize() if rate else '-'}"
+        # A tax summary repeats the same tax: keep the first printing of each kind and rate.
+        figures.taxes.setdefault(key, abs(value))
+        return True
+    if _TAX_TOTAL.match(line):
+        if figures.tax_total is None:
+            figures.tax_total = value
+        return True
+    for rank, pattern in _TOTALS:
+        if pattern.match(line):
+            figures.totals.append((rank, value))
+            return True
+    return False
+
+
+def is_figure_label(line: str) -> bool:
+    """True when the line starts with a subtotal/tax/round-off/total label (it ends the line table)."""
+    return any(p.match(line) for p in (_ROUND, _SUBTOTAL, _TAX, _TAX_TOTAL, *(p for _, p in _TOTALS)))
+
+
+def choose_total(figures: Figures, lines_total: Decimal, words: Decimal | None) -> Decimal | None:
+    """The invoice total: the printed total that the printed figures add up to, else the one the words state,
+    else the best-labelled one. A total that does not add up is still returned, for the match to flag."""
+    if not figures.totals:
+        return words
+    base = figures.subtotal if figures.subtotal is not None else lines_total
+    expected = base + figures.tax + figures.round_off
+    ranked = sorted(enumerate(figures.totals), key=lambda item: (item[1][0], item[0]))
+    for _, (_, value) in ranked:
+        if abs(value - expected) <= Decimal("1.00"):
+            return value
+    if words is not None:
+        for _, (_, value) in ranked:
+            if value == words:
+                return value
+    return ranked[0][1][1]
