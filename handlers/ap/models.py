@@ -242,6 +242,10 @@ class Policy(BaseModel):
 
     tolerances: Tolerances
     first_bank_change_min_payments: int = Field(ge=1)
+    duplicate_window_days: int = Field(default=15, ge=0)
+    """Two invoices from one vendor this many days apart, or closer, with amounts within
+    duplicate_amount_pct of each other and different numbers, go to a person as a possible duplicate."""
+    duplicate_amount_pct: Decimal = Field(default=Decimal("1.0"), ge=0)
     amount_outlier_factor: Decimal = Field(gt=1)
     max_memories: int = Field(ge=1, le=10)
     confidence: dict[str, float]
