@@ -113,7 +113,7 @@ async def from_file(path: Path, mime_type: str | None, reader: TextReader, buyer
         except UnicodeDecodeError:
             return IntakeResult(refusal=Refusal(reason="invalid_json", values={"detail": "not UTF-8"}))
     try:
-        read = await asyncio.to_thread(reader.read, path, mime_type)
+        read = await asyncio.to_thread(reader.read, path, mime_type, True)
     except DocumentRejected as exc:
         return IntakeResult(refusal=Refusal(reason="unreadable", values={"detail": str(exc)}))
     source: InvoiceSource = "pdf" if read.method == "pdf" else ("photo" if read.method == "tesseract" or photo else "text")

@@ -158,7 +158,7 @@ def three_way_match(
     receipts is subtracted, and billing a receipt again is its own issue, naming the earlier invoice.
     """
     totals = _totals(invoice, tolerances)
-    po = ledger.purchase_order(invoice.po_number)
+    po = ledger.purchase_order(invoice.po_number, vendor_id)
     # A PO raised on another vendor is no PO for this one, and a vendor not in the master has none.
     if po is None or po.vendor_id != vendor_id:
         return MatchResult(status="no_po", po_number=invoice.po_number, totals=totals)

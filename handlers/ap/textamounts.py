@@ -64,7 +64,8 @@ def last_amount(text: str) -> Decimal | None:
     for token in reversed(text.replace("|", " ").split()):
         if token.endswith("%"):
             continue
-        value = amount_of(token.rstrip(":"))
+        # A scan reads the rupee sign as "%", "*" or "~" stuck to the figure.
+        value = amount_of(token.rstrip(":").lstrip("%*~"))
         if value is not None:
             return value
     return None

@@ -29,7 +29,7 @@ _LABELS: list[tuple[Field, re.Pattern[str]]] = [(name, re.compile(pattern, re.I)
     ("number", rf"\b(?:bill|voucher|doc(?:ument)?\.?)\s*{_NO}"),
     ("po", rf"\bbuyer'?s?\s*(?:order|p\.?\s?o\.?)\s*(?:{_NO}|ref\b\.?)?"),
     ("po", rf"\bpurchase\s+order\s*(?:{_NO}|ref\b\.?)?"),
-    ("po", rf"\bp\.?\s?o\.?\s*(?:{_NO}|ref(?:erence)?\b\.?)"),
+    ("po", rf"\bp\.?\s?[o0]\.?\s*(?:{_NO}|ref(?:erence)?\b\.?)"),
     ("po", r"\bp\.?\s?o\b\.?(?=\s*[:#])"),
     ("po", rf"\b(?:your\s+)?order\s*(?:ref(?:erence)?\b\.?|{_NO})"),
     ("po", r"\byour\s+(?:order|p\.?\s?o\.?)\b"),
@@ -46,7 +46,19 @@ _LABELS: list[tuple[Field, re.Pattern[str]]] = [(name, re.compile(pattern, re.I)
 _SEPARATORS = " :;-–.#|\t"
 _IDENTIFIER = re.compile(r"^[A-Za-z0-9][A-Za-z0-9/_.\-]*$")
 _ACCOUNT = re.compile(r"\d[\d ]{7,22}\d")
-_IFSC = re.compile(r"\b([A-Z]{4}0[A-Z0-9]{6})\b")
+_IFSC = re.compile(r"\b([A-Z]{4}[0OQ][A-Z0-9]{6})\b")
+
+
+def ifsc_in(text: str) -> str | None:
+    """The IFSC in the text: 4 letters, a zero, 6 branch characters; a scan's O/Q for a zero is put right."""
+    match = _IFSC.search(text.upper())
+    if not match:
+        return None
+    code = match.group(1)
+    branch = code[5:]
+    if re.fullmatch(r"[0-9OQ]{6}", branch):
+        branch = branch.replace("O", "0").replace("Q", "0")
+    return code[:4] + "0" + branch
 _GAP = re.compile(r"\S+(?:\s\S+)*")
 _DATED_AFTER = {"number": "date", "po": "po_date", "other": "other_date", "date": "date"}
 
@@ -92,15 +104,32 @@ def find_labels(line: str) -> list[Label]:
     return labels
 
 
+def _joined(tokens: list[str]) -> list[str]:
+    """Tokens with an OCR-split number put back together ("SLG/26 -27/0070" is one number)."""
+    out: list[str] = []
+    for token in tokens:
+        if out and token[:1] in "-/" and len(token) > 1 and out[-1][-1:].isalnum():
+            out[-1] += token
+        else:
+            out.append(token)
+    return out
+
+
 def identifier(value: str) -> str | None:
-    """Return the first token of a value that reads as a document number (has a digit, is not a date)."""
-    for token in value.replace("|", " ").split():
-        token = token.strip(":;,()[]")
-        if token.endswith(",") or not any(c.isdigit() for c in token) or not _IDENTIFIER.match(token):
+    """Return the first token of a value that reads as a document number (has a digit, is not a date).
+
+    A short series prefix printed apart from its digits ("BHT 219") stays part of the number.
+    """
+    tokens = _joined(value.replace("|", " ").split())
+    for index, raw in enumerate(tokens):
+        token = raw.strip(":;,()[]")
+        if raw.endswith(",") or not any(c.isdigit() for c in token) or not _IDENTIFIER.match(token):
             continue
         found = find_date(token)
         if found and found[1] == 0 and found[2] == len(token):
             continue
+        if index == 1 and re.fullmatch(r"[A-Z]{2,6}", tokens[0]) and token[0].isdigit():
+            return f"{tokens[0]} {token.rstrip('.-/')}"
         return token.rstrip(".-/")
     return None
 
@@ -119,17 +148,22 @@ def _fits(name: Field, value: str) -> bool:
     if name == "account":
         return account_number(value) is not None
     if name == "ifsc":
-        return _IFSC.search(value.upper()) is not None
+        return ifsc_in(value) is not None
     return identifier(value) is not None
 
 
-def _by_column(labels: list[Label], below: str) -> dict[int, str]:
-    """Values on the row beneath a row of labels, each given to the label it starts nearest to."""
+def _by_column(labels: list[Label], pending: list[int], below: str) -> dict[int, str]:
+    """Values on the row beneath a row of labels, each given to the waiting label it starts nearest to.
+
+    Where a scan lost the row's indentation, the values keep their order: they are matched from the right."""
+    chunks = list(re.finditer(r"\S+(?:\s\S+)*", below))
     found: dict[int, str] = {}
-    for chunk in re.finditer(r"\S+(?:\s\S+)*", below):
-        nearest = min(range(len(labels)), key=lambda i: abs(labels[i].start - chunk.start()))
-        if abs(labels[nearest].start - chunk.start()) <= 24 and nearest not in found:
+    for chunk in chunks:
+        nearest = min(pending, key=lambda i: abs(labels[i].start - chunk.start()))
+        if abs(labels[nearest].start - chunk.start()) <= 12 and nearest not in found:
             found[nearest] = chunk.group(0)
+    if len(found) < min(len(chunks), len(pending)):
+        return {pending[-1 - n]: chunk.group(0) for n, chunk in enumerate(reversed(chunks[-len(pending):]))}
     return found
 
 
@@ -168,10 +202,10 @@ def _take(head: HeadFields, name: Field, value: str, strong: bool) -> bool:
             head.values[name] = number
         return number is not None
     if name == "ifsc":
-        match = _IFSC.search(value.upper())
-        if match and name not in head.values:
-            head.values[name] = match.group(1)
-        return match is not None
+        code = ifsc_in(value)
+        if code and name not in head.values:
+            head.values[name] = code
+        return code is not None
     if name == "bank_name":
         cleaned = re.split(r"\s{2,}|\b(?:a/?c|account|ifsc|branch)\b", value, flags=re.I)[0].strip(" ,:-")
         if len(cleaned) >= 3 and name not in head.values:
@@ -212,7 +246,9 @@ def read_head(lines: list[str]) -> HeadFields:
         if any(p.field not in ("other", "other_date") for p in pending):
             head.used.add(index)
             below = lines[below_index]
-            values = _by_column(labels, below) if _spaced(line) and _spaced(below) else _from_the_right(labels, below)
+            waiting = [i for i, label in enumerate(labels) if label in pending]
+            values = (_by_column(labels, waiting, below) if _spaced(line) and _spaced(below)
+                      else _from_the_right(labels, below))
             for position, value in values.items():
                 label = labels[position]
                 if label in pending and _take(head, label.field, value, label.field == "date"):
@@ -228,8 +264,8 @@ def bank_details(lines: list[str], head: HeadFields) -> dict[str, str]:
     ifsc = head.values.get("ifsc")
     if ifsc is None:
         for line in lines:
-            if re.search(r"ifs|bank", line, re.I) and (match := _IFSC.search(line.upper())):
-                ifsc = match.group(1)
+            if re.search(r"ifs|bank", line, re.I) and (code := ifsc_in(line)):
+                ifsc = code
                 break
     if ifsc:
         bank["ifsc"] = ifsc

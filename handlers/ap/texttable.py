@@ -29,18 +29,22 @@ _LEAD = r"^\s*(?:\d{1,3}[.)]?\s+)?(?:add\s*[:.-]?\s*|less\s*[:.-]?\s*|output\s+|
 _ROUND = re.compile(_LEAD + r"(?:round(?:ed|ing)?[\s-]*(?:off|up|down)?|r\.?\s*/\s*off|r\.?\s*off)\b", re.I)
 _TAX = re.compile(
     _LEAD + r"(?P<kind>cgst|sgst|utgst|igst|(?:compensation\s+)?cess|central\s+tax|state\s+tax|ut\s+tax"
-    r"|integrated\s+tax|gst)\b(?!\s*(?:in|no|number|reg)\b)", re.I)
+    r"|integrated\s+tax|gst)(?:\d+(?:\.\d+)?)?\b(?!\s*(?:in|no|number|reg)\b)", re.I)
 _TAX_TOTAL = re.compile(_LEAD + r"(?:total\s+(?:tax|gst)(?:\s+amount)?|tax\s+amount|gst\s+amount)\b(?!\s*\(?in\s+words)",
                         re.I)
 _SUBTOTAL = re.compile(
     _LEAD + r"(?:sub[\s-]*total|total\s+taxable\s+(?:value|amount)|taxable\s+(?:value|amount)|total\s+before\s+tax"
-    r"|(?:total\s+)?amount\s+before\s+tax|total\s+value\s+before\s+tax|assessable\s+value)\b", re.I)
+    r"|(?:total\s+)?amount\s+before\s+tax|total\s+value\s+before\s+tax|assessable\s+value|taxable\s+amt)\b",
+    re.I)
+_OTHER_FIGURE = re.compile(_LEAD + r"(?:gross\s+(?:amt|amount|total|value)|(?:less\s*:?\s*)?(?:trade\s+)?discount"
+                           r"|total\s+(?:qty|quantity|discount))\b", re.I)
+"""Figures under the table that are neither tax nor total: they end the table and are not line items."""
 _TOTALS: list[tuple[int, re.Pattern[str]]] = [(rank, re.compile(_LEAD + pattern + r"\b(?!\s*(?:qty|quantity|tax|gst|"
                                                                 "discount|taxable|in\\s+words))", re.I))
                                               for rank, pattern in [
     (0, r"(?:grand\s+total|total\s+invoice\s+(?:value|amount)|invoice\s+(?:value|total|amount)|total\s+bill\s+amount)"),
-    (1, r"(?:net\s+(?:amount|payable|total|value)(?:\s+payable)?|(?:total\s+)?amount\s+payable|total\s+payable"
-        r"|bill\s+amount|total\s+amount|amount\s+chargeable)"),
+    (1, r"(?:net\s+(?:amount|amt|payable|total|value)(?:\s+payable)?|(?:total\s+)?amount\s+payable|total\s+payable"
+        r"|bill\s+(?:amount|amt)|total\s+(?:amount|amt)|amount\s+chargeable)"),
     (2, r"(?:balance\s+(?:due|payable)|amount\s+due|total\s+due)"),
     (3, r"(?:total)"),
 ]]
@@ -222,12 +226,12 @@ def read_figure(line: str, figures: Figures) -> bool:
         if pattern.match(line):
             figures.totals.append((rank, value))
             return True
-    return False
+    return bool(_OTHER_FIGURE.match(line))
 
 
 def is_figure_label(line: str) -> bool:
     """True when the line starts with a subtotal/tax/round-off/total label (it ends the line table)."""
-    return any(p.match(line) for p in (_ROUND, _SUBTOTAL, _TAX, _TAX_TOTAL, *(p for _, p in _TOTALS)))
+    return any(p.match(line) for p in (_ROUND, _SUBTOTAL, _TAX, _TAX_TOTAL, _OTHER_FIGURE, *(p for _, p in _TOTALS)))
 
 
 def choose_total(figures: Figures, lines_total: Decimal, words: Decimal | None) -> Decimal | None:
