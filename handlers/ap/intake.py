@@ -100,6 +100,11 @@ async def from_text(text: str, source: InvoiceSource, buyer: Buyer, chat: ChatMo
     return fallback.model_copy(update={"model_note": read.rejected_because})
 
 
+def looks_like_document(text: str) -> bool:
+    """True for pasted text that is a business document (several lines, a document heading), not a chat line."""
+    return len([l for l in text.splitlines() if l.strip()]) >= 4 and document_kind(text) != "unknown"
+
+
 def _is_json(path: Path, mime_type: str | None) -> bool:
     return path.suffix.lower() == ".json" or (mime_type or "").endswith("json")
 

@@ -33,7 +33,7 @@ _LABELS: list[tuple[Field, re.Pattern[str]]] = [(name, re.compile(pattern, re.I)
     ("po", r"\bp\.?\s?o\b\.?(?=\s*[:#])"),
     ("po", rf"\b(?:your\s+)?order\s*(?:ref(?:erence)?\b\.?|{_NO})"),
     ("po", r"\byour\s+(?:order|p\.?\s?o\.?)\b"),
-    ("account", rf"\b(?:bank\s+)?(?:current\s+|savings\s+|ca\s+)?(?:a/?c|acc(?:oun)?t|account)\.?\s*{_NO}"),
+    ("account", rf"\b(?:current\s+|savings\s+|ca\s+)?(?:a/?c|acc(?:oun)?t|account)\.?\s*{_NO}"),
     ("ifsc", r"\b(?:branch\s*(?:&|and)\s*)?ifs(?:c)?\.?\s*(?:code)?"),
     ("bank_name", r"\bbank(?:'?s)?\s*name\b|\bbank\s*(?=:)"),
     ("other", rf"\b(?:sales\s+order|delivery\s+note|(?:dis|des)patch\s+doc(?:ument)?\.?|challan|e-?\s?way\s*bill"
@@ -174,7 +174,11 @@ def _from_the_right(labels: list[Label], below: str) -> dict[int, str]:
     for index in range(len(labels) - 1, -1, -1):
         name = labels[index].field
         for width in (3, 2, 1) if name.endswith("date") else (1,):
-            if len(tokens) >= width and _fits(name, " ".join(tokens[-width:])):
+            window = " ".join(tokens[-width:])
+            whole = find_date(window)
+            if name.endswith("date") and (whole is None or whole[1] != 0 or whole[2] != len(window)):
+                continue
+            if len(tokens) >= width and _fits(name, window):
                 found[index] = " ".join(tokens[-width:])
                 del tokens[-width:]
                 break

@@ -92,7 +92,8 @@ def _clean(raw: str) -> str:
 def _vendor_name(lines: list[str], used: set[int]) -> tuple[str, int] | None:
     for index, line in enumerate(lines):
         if (match := _VENDOR.match(line)):
-            return match.group(1).strip()[:120], index
+            name = re.split(r"\s{2,}|\bGSTIN\b|\|", match.group(1), flags=re.I)[0].strip(" ,;-")
+            return name[:120], index
     for index, line in enumerate(lines[:10]):
         candidate = re.split(r"\s{2,}", _INVOICE_WORD.sub(" ", _TITLE_NOISE.sub(" ", line)).strip())[0].strip(" -:|*")
         if (index in used and find_labels(line)) or len(re.findall(r"[A-Za-z]", candidate)) < 3:

@@ -139,7 +139,12 @@ def _pair(numbers: list[int], tokens: list[_Token], amount_at: int) -> tuple[int
 
 def _description(tokens: list[_Token], first_column: int) -> str:
     start = first_column
-    while start > 0 and (_hsn_like(tokens[start - 1]) or tokens[start - 1].percent or tokens[start - 1].unit):
+    while start > 0:
+        before = tokens[start - 1]
+        # A unit word is a column only right after a number ("per" column); "Chisel set" keeps its word.
+        after_number = start > 1 and tokens[start - 2].value is not None
+        if not (_hsn_like(before) or before.percent or (before.unit and after_number)):
+            break
         start -= 1
     words = [t.text for t in tokens[:start]]
     if len(words) > 1 and re.fullmatch(r"\d{1,3}[.)]?", words[0]):
