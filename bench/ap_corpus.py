@@ -119,7 +119,9 @@ def score_fields(invoice: Invoice | None, expected: dict[str, object]) -> tuple[
         "bank": {"account_number": invoice.bank.account_number, "ifsc": invoice.bank.ifsc} if invoice.bank else None,
     }
     want = dict(expected)
-    want["lines"] = [[f"{Decimal(q).normalize():f}", r, a] for q, r, a in expected["lines"]]  # type: ignore[union-attr]
+    printed = expected["lines"]
+    assert isinstance(printed, list)
+    want["lines"] = [[f"{Decimal(q).normalize():f}", r, a] for q, r, a in printed]
     scores = {f: got[f] == want[f] for f in FIELDS}
     return scores, {f: (want[f], got[f]) for f in FIELDS if not scores[f]}
 

@@ -10,7 +10,7 @@ from decimal import Decimal
 from handlers.ap.ledgerview import LedgerEntry, normalise_number
 from handlers.ap.models import Invoice, Policy
 
-HUNDRED = Decimal("100")
+HUNDRED = Decimal(100)
 _PRECEDENCE = {"paid": 0, "approved": 1, "decided": 2, "rejected": 3}
 
 

@@ -10,8 +10,8 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 from handlers.ap.money import PAISE
 
-_NUMBER = re.compile(r"^(?:₹|rs\.?|inr)?\(?([-+]?)\)?(\d{1,3}(?:,\d{2,3})+|\d+)(\.\d{1,3})?(?:/-)?$", re.I)
-_CURRENCY = re.compile(r"^(?:₹|rs\.?|inr|rupees)$", re.I)
+_NUMBER = re.compile(r"^(?:₹|rs\.?|inr)?\(?([-+]?)\)?(\d{1,3}(?:,\d{2,3})+|\d+)(\.\d{1,3})?(?:/-)?$", re.IGNORECASE)
+_CURRENCY = re.compile(r"^(?:₹|rs\.?|inr|rupees)$", re.IGNORECASE)
 _SIGN = re.compile(r"^\(?[-+]\)?$")
 
 _MONTHS = {name: number for number, names in enumerate((
@@ -23,19 +23,18 @@ _MONTH_WORD = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _DATE_PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\b(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\b"), "ymd"),
     (re.compile(r"\b(\d{1,2})\s*[-/.]\s*(\d{1,2})\s*[-/.]\s*(\d{4}|\d{2})\b"), "dmy"),
-    (re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?[\s\-/.,]*({_MONTH_WORD})\.?[\s\-/.,']*(\d{{4}}|\d{{2}})\b", re.I),
+    (re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?[\s\-/.,]*({_MONTH_WORD})\.?[\s\-/.,']*(\d{{4}}|\d{{2}})\b", re.IGNORECASE),
      "dMy"),
-    (re.compile(rf"\b({_MONTH_WORD})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b", re.I), "Mdy"),
+    (re.compile(rf"\b({_MONTH_WORD})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b", re.IGNORECASE), "Mdy"),
 ]
 
 _UNITS = {w: i for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-    "seventeen eighteen nineteen".split())}
-_TENS = {w: 10 * i for i, w in enumerate("_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()) if i > 1}
+    ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"])}
+_TENS = {w: 10 * i for i, w in enumerate(["_", "_", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]) if i > 1}
 _TENS["fourty"] = 40
 _SCALES = {"hundred": 100, "thousand": 1000, "lakh": 100_000, "lakhs": 100_000, "lac": 100_000, "lacs": 100_000,
            "crore": 10_000_000, "crores": 10_000_000, "million": 1_000_000}
-_WORDS_START = re.compile(r"\b(?:rupees|inr|rs\.?)\b", re.I)
+_WORDS_START = re.compile(r"\b(?:rupees|inr|rs\.?)\b", re.IGNORECASE)
 
 
 def amount_of(token: str) -> Decimal | None:

@@ -18,7 +18,7 @@ Field = str
 """number, date, po, po_date, other, other_date, account, ifsc, bank_name."""
 
 _NO = r"(?:no\b\.?|number\b|num\b\.?|#|sl\.?\s*no\b\.?)"
-_LABELS: list[tuple[Field, re.Pattern[str]]] = [(name, re.compile(pattern, re.I)) for name, pattern in [
+_LABELS: list[tuple[Field, re.Pattern[str]]] = [(name, re.compile(pattern, re.IGNORECASE)) for name, pattern in [
     ("other_date", r"\b(?:due|p\.?\s?o\.?|order|delivery(?:\s+note)?|supply|challan|e-?\s?way\s*bill|lr|rr|ack\.?"
                    r"|despatch|dispatch|payment|ref(?:erence)?\.?|grn|receipt|irn)\s*(?:date|dt\b\.?)"),
     ("other_date", r"\bdate\s+of\s+(?:supply|delivery|removal|despatch|dispatch)"),
@@ -99,7 +99,7 @@ def find_labels(line: str) -> list[Label]:
         labels.append(Label(field=name, start=start, end=end, value=line[end:stop].strip(_SEPARATORS)))
     # A bare "Dated" takes its meaning from the label before it on the same line.
     for before, label in zip(labels, labels[1:]):
-        if label.field == "date" and re.fullmatch(r"dated|date|dt\.?", line[label.start:label.end].strip(), re.I):
+        if label.field == "date" and re.fullmatch(r"dated|date|dt\.?", line[label.start:label.end].strip(), re.IGNORECASE):
             label.field = _DATED_AFTER.get(before.field, label.field)
     return labels
 
@@ -211,7 +211,7 @@ def _take(head: HeadFields, name: Field, value: str, strong: bool) -> bool:
             head.values[name] = code
         return code is not None
     if name == "bank_name":
-        cleaned = re.split(r"\s{2,}|\b(?:a/?c|account|ifsc|branch)\b", value, flags=re.I)[0].strip(" ,:-")
+        cleaned = re.split(r"\s{2,}|\b(?:a/?c|account|ifsc|branch)\b", value, flags=re.IGNORECASE)[0].strip(" ,:-")
         if len(cleaned) >= 3 and name not in head.values:
             head.values[name] = cleaned[:60]
         return len(cleaned) >= 3
@@ -237,7 +237,7 @@ def read_head(lines: list[str]) -> HeadFields:
             continue
         pending: list[Label] = []
         for label in labels:
-            strong = label.field == "date" and not re.fullmatch(r"date|dt\.?", line[label.start:label.end].strip(), re.I)
+            strong = label.field == "date" and not re.fullmatch(r"date|dt\.?", line[label.start:label.end].strip(), re.IGNORECASE)
             if label.value and _take(head, label.field, label.value, strong):
                 head.used.add(index)
             elif not label.value:
@@ -268,7 +268,7 @@ def bank_details(lines: list[str], head: HeadFields) -> dict[str, str]:
     ifsc = head.values.get("ifsc")
     if ifsc is None:
         for line in lines:
-            if re.search(r"ifs|bank", line, re.I) and (code := ifsc_in(line)):
+            if re.search(r"ifs|bank", line, re.IGNORECASE) and (code := ifsc_in(line)):
                 ifsc = code
                 break
     if ifsc:

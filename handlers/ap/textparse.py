@@ -15,35 +15,42 @@ from pydantic import BaseModel
 from handlers.ap.models import GSTIN_PATTERN
 from handlers.ap.textamounts import parse_date, words_line, words_to_amount
 from handlers.ap.textlabels import bank_details, find_labels, read_head
-from handlers.ap.texttable import Figures, choose_total, is_figure_label, is_header, read_figure, read_row
+from handlers.ap.texttable import (
+    Figures,
+    choose_total,
+    is_figure_label,
+    is_header,
+    read_figure,
+    read_row,
+)
 
 __all__ = ["TextParse", "document_kind", "parse_date", "parse_invoice_text"]
 
 _HEAD_LINES = 6
 _OTHER_KINDS: list[tuple[str, re.Pattern[str]]] = [
-    ("proforma", re.compile(r"\bpro[\s-]?forma\b", re.I)),
-    ("credit_note", re.compile(r"\bcredit\s+note\b", re.I)),
-    ("debit_note", re.compile(r"\bdebit\s+note\b", re.I)),
-    ("purchase_order", re.compile(r"\bpurchase\s+order\b", re.I)),
-    ("delivery_challan", re.compile(r"\bdelivery\s+(challan|note)\b", re.I)),
-    ("goods_receipt", re.compile(r"\bgoods\s+receipt\b", re.I)),
-    ("quotation", re.compile(r"\bquotation\b|\bquote\b", re.I)),
-    ("statement", re.compile(r"\bstatement\s+of\s+account\b", re.I)),
-    ("payment_receipt", re.compile(r"\b(payment\s+)?receipt\b", re.I)),
+    ("proforma", re.compile(r"\bpro[\s-]?forma\b", re.IGNORECASE)),
+    ("credit_note", re.compile(r"\bcredit\s+note\b", re.IGNORECASE)),
+    ("debit_note", re.compile(r"\bdebit\s+note\b", re.IGNORECASE)),
+    ("purchase_order", re.compile(r"\bpurchase\s+order\b", re.IGNORECASE)),
+    ("delivery_challan", re.compile(r"\bdelivery\s+(challan|note)\b", re.IGNORECASE)),
+    ("goods_receipt", re.compile(r"\bgoods\s+receipt\b", re.IGNORECASE)),
+    ("quotation", re.compile(r"\bquotation\b|\bquote\b", re.IGNORECASE)),
+    ("statement", re.compile(r"\bstatement\s+of\s+account\b", re.IGNORECASE)),
+    ("payment_receipt", re.compile(r"\b(payment\s+)?receipt\b", re.IGNORECASE)),
 ]
-_INVOICE_WORD = re.compile(r"\b(?:tax\s+|gst\s+|retail\s+|sales\s+)?invoice\b|\bbill\s+of\s+supply\b", re.I)
+_INVOICE_WORD = re.compile(r"\b(?:tax\s+|gst\s+|retail\s+|sales\s+)?invoice\b|\bbill\s+of\s+supply\b", re.IGNORECASE)
 _INVOICE_TITLE = re.compile(r"^(?:(?:tax|gst|retail|sales)\s+)?invoice|bill\s+of\s+supply|(?:tax\s+)?invoice\s*cum\s+"
-                            r"(?:bill|challan)|bill|cash\s+memo$", re.I)
+                            r"(?:bill|challan)|bill|cash\s+memo$", re.IGNORECASE)
 _TITLE_NOISE = re.compile(r"\((?:original|duplicate|triplicate)[^)]*\)|\b(?:original|duplicate|triplicate)\s+for\s+"
-                          r"\w+|\be-?invoice\b", re.I)
-_FIELD_LABEL = re.compile(r"\b(no\b\.?|number|#|date|dt\b|ref\b)", re.I)
+                          r"\w+|\be-?invoice\b", re.IGNORECASE)
+_FIELD_LABEL = re.compile(r"\b(no\b\.?|number|#|date|dt\b|ref\b)", re.IGNORECASE)
 _GSTIN = re.compile(GSTIN_PATTERN.strip("^$").join([r"\b(", r")\b"]))
 _VENDOR = re.compile(r"^\s*(?:supplier|vendor|seller|sold\s+by|from|billed\s+by|consignor)(?:\s+name)?\s*[:-]\s*(.+)$",
-                     re.I)
+                     re.IGNORECASE)
 _NOT_VENDOR = re.compile(r"^\s*(?:gstin|gst\s*no|original|duplicate|triplicate|irn|ack|page|bill\s+to|buyer|ship"
                          r"|consignee|to\b|m/s\.?\s*$|e-?invoice|tax\s+invoice|invoice|phone|ph\b|mob|email|tel|pan\b)",
-                         re.I)
-_CONTACT = re.compile(r"\b(contact|call|phone|tel|mobile|mob|ph)\b", re.I)
+                         re.IGNORECASE)
+_CONTACT = re.compile(r"\b(contact|call|phone|tel|mobile|mob|ph)\b", re.IGNORECASE)
 
 
 class TextParse(BaseModel):
@@ -92,7 +99,7 @@ def _clean(raw: str) -> str:
 def _vendor_name(lines: list[str], used: set[int]) -> tuple[str, int] | None:
     for index, line in enumerate(lines):
         if (match := _VENDOR.match(line)):
-            name = re.split(r"\s{2,}|\bGSTIN\b|\|", match.group(1), flags=re.I)[0].strip(" ,;-")
+            name = re.split(r"\s{2,}|\bGSTIN\b|\|", match.group(1), flags=re.IGNORECASE)[0].strip(" ,;-")
             return name[:120], index
     for index, line in enumerate(lines[:10]):
         candidate = re.split(r"\s{2,}", _INVOICE_WORD.sub(" ", _TITLE_NOISE.sub(" ", line)).strip())[0].strip(" -:|*")
@@ -106,7 +113,7 @@ def _vendor_name(lines: list[str], used: set[int]) -> tuple[str, int] | None:
 
 def _words_amount(lines: list[str], index: int) -> Decimal | None:
     line = lines[index]
-    if re.search(r"\btax\b|\bgst\b", line, re.I):
+    if re.search(r"\btax\b|\bgst\b", line, re.IGNORECASE):
         return None
     value = words_to_amount(line.split(":", 1)[-1] if "words" in line.lower() else line)
     if value is None and index + 1 < len(lines):
@@ -138,14 +145,16 @@ def parse_invoice_text(text: str, buyer_gstin: str | None = None) -> TextParse:
         if not flat or index in head.used:
             continue
         if is_header(flat):
-            in_table, _ = True, used.add(index)
+            in_table = True
+            used.add(index)
             continue
         if words_line(flat):
             words = words if words is not None else _words_amount(lines, index)
             used.add(index)
             continue
         if read_figure(flat, figures):
-            in_table, _ = False, used.add(index)
+            in_table = False
+            used.add(index)
             continue
         if is_figure_label(flat):
             in_table = False
@@ -165,7 +174,7 @@ def parse_invoice_text(text: str, buyer_gstin: str | None = None) -> TextParse:
         flat = " ".join(line.split())
         if flat and index not in used and not _GSTIN.search(flat.upper()) and not _INVOICE_WORD.fullmatch(flat):
             notes.append(flat)
-    lines_total = sum((Decimal(l["amount"]) for l in fields["lines"]), Decimal("0"))
+    lines_total = sum((Decimal(l["amount"]) for l in fields["lines"]), Decimal(0))
     total = choose_total(figures, lines_total, words)
     if total is not None:
         fields["total"] = total

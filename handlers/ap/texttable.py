@@ -21,26 +21,26 @@ _UNITS = {
     "packets", "pack", "btl", "bottle", "bottles", "can", "cans", "drum", "drums", "tin", "tins", "unit", "units",
     "each", "ea", "lot", "job", "ls", "hr", "hrs", "hour", "hours", "day", "days", "month", "months", "coil",
     "coils", "sheet", "sheets", "length", "lengths", "strip", "strips", "vial", "vials", "tab", "tabs", "cartons",
-    "carton", "ctn", "bundle", "reel", "reels",
+    "carton", "ctn", "reel", "reels",
 }
-_HEADER = re.compile(r"\b(description|particulars|item|product|goods|services|material)\b", re.I)
-_HEADER_FIGURES = re.compile(r"\b(qty|quantity|amount|rate|price|amt)\b", re.I)
+_HEADER = re.compile(r"\b(description|particulars|item|product|goods|services|material)\b", re.IGNORECASE)
+_HEADER_FIGURES = re.compile(r"\b(qty|quantity|amount|rate|price|amt)\b", re.IGNORECASE)
 _LEAD = r"^\s*(?:\d{1,3}[.)]?\s+)?(?:add\s*[:.-]?\s*|less\s*[:.-]?\s*|output\s+|\(\+\)\s*|\(-\)\s*)?"
-_ROUND = re.compile(_LEAD + r"(?:round(?:ed|ing)?[\s-]*(?:off|up|down)?|r\.?\s*/\s*off|r\.?\s*off)\b", re.I)
+_ROUND = re.compile(_LEAD + r"(?:round(?:ed|ing)?[\s-]*(?:off|up|down)?|r\.?\s*/\s*off|r\.?\s*off)\b", re.IGNORECASE)
 _TAX = re.compile(
     _LEAD + r"(?P<kind>cgst|sgst|utgst|igst|(?:compensation\s+)?cess|central\s+tax|state\s+tax|ut\s+tax"
-    r"|integrated\s+tax|gst)(?:\d+(?:\.\d+)?)?\b(?!\s*(?:in|no|number|reg)\b)", re.I)
+    r"|integrated\s+tax|gst)(?:\d+(?:\.\d+)?)?\b(?!\s*(?:in|no|number|reg)\b)", re.IGNORECASE)
 _TAX_TOTAL = re.compile(_LEAD + r"(?:total\s+(?:tax|gst)(?:\s+amount)?|tax\s+amount|gst\s+amount)\b(?!\s*\(?in\s+words)",
-                        re.I)
+                        re.IGNORECASE)
 _SUBTOTAL = re.compile(
     _LEAD + r"(?:sub[\s-]*total|total\s+taxable\s+(?:value|amount)|taxable\s+(?:value|amount)|total\s+before\s+tax"
     r"|(?:total\s+)?amount\s+before\s+tax|total\s+value\s+before\s+tax|assessable\s+value|taxable\s+amt)\b",
-    re.I)
+    re.IGNORECASE)
 _OTHER_FIGURE = re.compile(_LEAD + r"(?:gross\s+(?:amt|amount|total|value)|(?:less\s*:?\s*)?(?:trade\s+)?discount"
-                           r"|total\s+(?:qty|quantity|discount))\b", re.I)
+                           r"|total\s+(?:qty|quantity|discount))\b", re.IGNORECASE)
 """Figures under the table that are neither tax nor total: they end the table and are not line items."""
 _TOTALS: list[tuple[int, re.Pattern[str]]] = [(rank, re.compile(_LEAD + pattern + r"\b(?!\s*(?:qty|quantity|tax|gst|"
-                                                                "discount|taxable|in\\s+words))", re.I))
+                                                                "discount|taxable|in\\s+words))", re.IGNORECASE))
                                               for rank, pattern in [
     (0, r"(?:grand\s+total|total\s+invoice\s+(?:value|amount)|invoice\s+(?:value|total|amount)|total\s+bill\s+amount)"),
     (1, r"(?:net\s+(?:amount|amt|payable|total|value)(?:\s+payable)?|(?:total\s+)?amount\s+payable|total\s+payable"
@@ -65,14 +65,14 @@ class Figures:
     subtotal: Decimal | None = None
     taxes: dict[str, Decimal] = field(default_factory=dict)
     tax_total: Decimal | None = None
-    round_off: Decimal = Decimal("0")
+    round_off: Decimal = Decimal(0)
     totals: list[tuple[int, Decimal]] = field(default_factory=list)
 
     @property
     def tax(self) -> Decimal:
         if self.taxes:
-            return sum(self.taxes.values(), Decimal("0"))
-        return self.tax_total or Decimal("0")
+            return sum(self.taxes.values(), Decimal(0))
+        return self.tax_total or Decimal(0)
 
 
 @dataclass
@@ -172,24 +172,24 @@ def read_row(line: str, in_table: bool) -> Row | None:
         columns = [i for i in numbers[:-1] if not _hsn_like(tokens[i]) or tokens[i].has_unit]
         # Past any HSN/SAC code: quantity then rate, the order nearly every program prints.
         with_unit = [i for i in columns if tokens[i].has_unit]
-        qi = with_unit[0] if with_unit else (columns[0] if columns else None)
-        later = [i for i in columns if qi is not None and i > qi]
-        if qi is None:
-            quantity, rate, first = Decimal("1"), amount, amount_at
+        at = with_unit[0] if with_unit else (columns[0] if columns else None)
+        later = [i for i in columns if at is not None and i > at]
+        if at is None:
+            quantity, rate = Decimal(1), amount
             first = next((i for i in numbers if _hsn_like(tokens[i])), amount_at)
         elif later:
-            quantity, rate, first = tokens[qi].value, tokens[later[0]].value, qi
+            quantity, rate, first = tokens[at].value, tokens[later[0]].value, at
         else:
-            quantity = tokens[qi].value
+            quantity = tokens[at].value
             rate = (amount / quantity).quantize(Decimal("0.01")) if quantity else amount
-            first = qi
+            first = at
     else:
         return None
     description = _description(tokens, first)
     if quantity is None or rate is None or quantity <= 0 or not re.search(r"[A-Za-z]{2}", description):
         return None
     if quantity == quantity.to_integral():
-        quantity = quantity.quantize(Decimal("1"))
+        quantity = quantity.quantize(Decimal(1))
     return Row(description=description[:200], quantity=quantity, unit_price=rate, amount=amount)
 
 

@@ -10,7 +10,13 @@ from hypothesis import strategies as st
 
 from handlers.ap.decision import Decision, decide, evidence, recommendation
 from handlers.ap.ledger import Ledger, load_policy
-from handlers.ap.ledgerview import BilledLine, LedgerEntry, entries_from_history, entry_for, normalise_number
+from handlers.ap.ledgerview import (
+    BilledLine,
+    LedgerEntry,
+    entries_from_history,
+    entry_for,
+    normalise_number,
+)
 from handlers.ap.match import three_way_match
 from handlers.ap.models import Invoice, InvoiceLine, Policy
 from handlers.ap.risk import evaluate
@@ -124,7 +130,7 @@ def test_far_apart_different_amounts_or_a_rejected_earlier_one_are_not_near_dupl
 def test_billing_a_receipt_twice_is_an_exception_naming_both_invoices(books: Ledger, rules: Policy) -> None:
     [grn] = books.receipts_for("KAI-PO-2604-109")
     first = earlier("INV-000301", status="approved", day=date(2026, 3, 20), total="30000.00",
-                    billed=[BilledLine(grn_number=grn.grn_number, po_line=1, quantity=Decimal("5000"))])
+                    billed=[BilledLine(grn_number=grn.grn_number, po_line=1, quantity=Decimal(5000))])
     invoice = liner_bags("INV-000322")
     decision = run(invoice, [first], books, rules)
     assert decision.status == "EXCEPTION"
@@ -137,11 +143,11 @@ def test_billing_a_receipt_twice_is_an_exception_naming_both_invoices(books: Led
 def test_what_is_left_on_a_receipt_can_be_billed_and_is_recorded(books: Ledger, rules: Policy) -> None:
     [grn] = books.receipts_for("KAI-PO-2604-109")
     first = earlier("INV-000301", status="paid", day=date(2026, 3, 20), total="30000.00",
-                    billed=[BilledLine(grn_number=grn.grn_number, po_line=1, quantity=Decimal("3000"))])
+                    billed=[BilledLine(grn_number=grn.grn_number, po_line=1, quantity=Decimal(3000))])
     rest = liner_bags("INV-000322", quantity="2000")
     assert run(rest, [first], books, rules).status == "APPROVE"
     match = three_way_match(rest, books, rules.tolerances, "V106", [first])
-    assert match.billed == [BilledLine(grn_number=grn.grn_number, po_line=1, quantity=Decimal("2000"))]
+    assert match.billed == [BilledLine(grn_number=grn.grn_number, po_line=1, quantity=Decimal(2000))]
     assert run(liner_bags("INV-000323", quantity="2001"), [first], books, rules).status == "EXCEPTION"
     entry = entry_for(rest, "V106", match.billed, "decided", "run-2", datetime(2026, 4, 25, 9, 0))
     assert entry.number_key == normalise_number("INV/000322")

@@ -47,9 +47,9 @@ class Spec:
     day: date
     po: str | None
     lines: list[Line]
-    cess_pct: Decimal = Decimal("0")
+    cess_pct: Decimal = Decimal(0)
     rounding: bool = True
-    total_error: Decimal = Decimal("0")
+    total_error: Decimal = Decimal(0)
     """A vendor's arithmetic slip: added to the printed total (and its words)."""
     account: str | None = None
     ifsc: str | None = None
@@ -61,13 +61,13 @@ class Spec:
 
     @property
     def taxable(self) -> Decimal:
-        return sum((l.amount for l in self.lines), Decimal("0"))
+        return sum((l.amount for l in self.lines), Decimal(0))
 
     def taxes(self) -> list[tuple[str, Decimal, Decimal]]:
         """(name, rate, amount) per tax and rate, in the order programs print them."""
         by_rate: dict[Decimal, Decimal] = {}
         for line in self.lines:
-            by_rate[line.gst] = by_rate.get(line.gst, Decimal("0")) + line.amount
+            by_rate[line.gst] = by_rate.get(line.gst, Decimal(0)) + line.amount
         out: list[tuple[str, Decimal, Decimal]] = []
         for rate, base in sorted(by_rate.items()):
             if self.interstate:
@@ -82,12 +82,12 @@ class Spec:
 
     @property
     def tax(self) -> Decimal:
-        return sum((t[2] for t in self.taxes()), Decimal("0"))
+        return sum((t[2] for t in self.taxes()), Decimal(0))
 
     @property
     def round_off(self) -> Decimal:
         raw = self.taxable + self.tax
-        return (raw.quantize(Decimal("1"), ROUND_HALF_UP) - raw) if self.rounding else Decimal("0")
+        return (raw.quantize(Decimal(1), ROUND_HALF_UP) - raw) if self.rounding else Decimal(0)
 
     @property
     def total(self) -> Decimal:
@@ -115,9 +115,8 @@ def inr(value: Decimal) -> str:
     return sign + ",".join([*groups, tail]) + "." + paise
 
 
-_ONES = ("Zero One Two Three Four Five Six Seven Eight Nine Ten Eleven Twelve Thirteen Fourteen Fifteen Sixteen "
-         "Seventeen Eighteen Nineteen").split()
-_TENS = "_ _ Twenty Thirty Forty Fifty Sixty Seventy Eighty Ninety".split()
+_ONES = ["Zero", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Eleven", "Twelve", "Thirteen", "Fourteen", "Fifteen", "Sixteen", "Seventeen", "Eighteen", "Nineteen"]
+_TENS = ["_", "_", "Twenty", "Thirty", "Forty", "Fifty", "Sixty", "Seventy", "Eighty", "Ninety"]
 
 
 def _below_hundred(n: int, hyphen: bool) -> str:
@@ -178,7 +177,7 @@ def tally(spec: Spec) -> list[str]:
         sign = "(-)" if spec.round_off < 0 else ""
         label = "Less : Round Off" if spec.round_off < 0 else "Add : Round Off"
         out.append(f"    {label:<76}{sign + inr(abs(spec.round_off)):>16}")
-    total_qty = sum((l.quantity for l in spec.lines), Decimal("0"))
+    total_qty = sum((l.quantity for l in spec.lines), Decimal(0))
     units = {l.unit for l in spec.lines}
     shown_qty = f"{qty(total_qty, 3)} {units.pop()}" if len(units) == 1 else ""
     out += ["-" * w, f"    {'Total':<40}{shown_qty:>15}{'':<21}{'₹ ' + inr(spec.total):>16}",
