@@ -34,6 +34,7 @@ _LABELS: list[tuple[Field, re.Pattern[str]]] = [(name, re.compile(pattern, re.IG
     ("po", rf"\b(?:your\s+)?order\s*(?:ref(?:erence)?\b\.?|{_NO})"),
     ("po", r"\byour\s+(?:order|p\.?\s?o\.?)\b"),
     ("account", rf"\b(?:current\s+|savings\s+|ca\s+)?(?:a/?c|acc(?:oun)?t|account)\.?\s*{_NO}"),
+    ("account", r"\b(?:a/c|account)\b\.?(?=\s*[:\-]?\s*\d{6})"),
     ("ifsc", r"\b(?:branch\s*(?:&|and)\s*)?ifs(?:c)?\.?\s*(?:code)?"),
     ("bank_name", r"\bbank(?:'?s)?\s*name\b|\bbank\s*(?=:)"),
     ("other", rf"\b(?:sales\s+order|delivery\s+note|(?:dis|des)patch\s+doc(?:ument)?\.?|challan|e-?\s?way\s*bill"
@@ -228,6 +229,28 @@ def _take(head: HeadFields, name: Field, value: str, strong: bool) -> bool:
     return False
 
 
+def _number_and_date(labels: list[Label]) -> None:
+    """ "Bill No./Date : BHT-262 / 14-05-2026": the number label is empty and the date label holds both."""
+    for before, label in zip(labels, labels[1:], strict=False):
+        if before.field == "number" and not before.value.strip("/ ") and label.field == "date" and label.value:
+            found = find_date(label.value)
+            head_part = label.value[:found[1]] if found else ""
+            if found and identifier(head_part):
+                before.value = head_part.strip(" /-:")
+                label.value = label.value[found[1]:]
+
+
+def _below_has_labels(line: str, below: str, pending: list[Label]) -> bool:
+    """Whether the row beneath holds labels of its own where the waiting labels' values would be.
+
+    Labels under the seller's address on the left ("State Name : ...") do not count when the spacing shows
+    the values sit in the columns of the waiting labels."""
+    if _spaced(line) and _spaced(below):
+        start = max(0, min(p.start for p in pending) - 4)
+        return bool(find_labels(below[start:]))
+    return any(l.field in ("number", "po", "date", "account") for l in find_labels(below))
+
+
 def read_head(lines: list[str]) -> HeadFields:
     """Read every labelled field of the invoice; the first value of a field wins."""
     head = HeadFields()
@@ -235,17 +258,19 @@ def read_head(lines: list[str]) -> HeadFields:
         labels = find_labels(line)
         if not labels:
             continue
+        _number_and_date(labels)
         pending: list[Label] = []
         for label in labels:
-            strong = label.field == "date" and not re.fullmatch(r"date|dt\.?", line[label.start:label.end].strip(), re.IGNORECASE)
+            written = line[label.start:label.end].strip()
+            strong = label.field == "date" and not re.fullmatch(r"date|dt\.?", written, re.IGNORECASE)
             if label.value and _take(head, label.field, label.value, strong):
                 head.used.add(index)
-            elif not label.value:
+            elif not label.value.strip("/ "):
                 pending.append(label)
         below_index = index + 1
         while below_index < len(lines) and not lines[below_index].strip():
             below_index += 1
-        if not pending or below_index >= len(lines) or find_labels(lines[below_index]):
+        if not pending or below_index >= len(lines) or _below_has_labels(line, lines[below_index], pending):
             continue
         if any(p.field not in ("other", "other_date") for p in pending):
             head.used.add(index)

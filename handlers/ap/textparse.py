@@ -39,6 +39,7 @@ _OTHER_KINDS: list[tuple[str, re.Pattern[str]]] = [
     ("payment_receipt", re.compile(r"\b(payment\s+)?receipt\b", re.IGNORECASE)),
 ]
 _INVOICE_WORD = re.compile(r"\b(?:tax\s+|gst\s+|retail\s+|sales\s+)?invoice\b|\bbill\s+of\s+supply\b", re.IGNORECASE)
+_INVOICE_LABEL = re.compile(r"\binv(?:oice)?\.?\s*(?:no\b|#|number)", re.IGNORECASE)
 _INVOICE_TITLE = re.compile(r"^(?:(?:tax|gst|retail|sales)\s+)?invoice|bill\s+of\s+supply|(?:tax\s+)?invoice\s*cum\s+"
                             r"(?:bill|challan)|bill|cash\s+memo$", re.IGNORECASE)
 _TITLE_NOISE = re.compile(r"\((?:original|duplicate|triplicate)[^)]*\)|\b(?:original|duplicate|triplicate)\s+for\s+"
@@ -87,7 +88,7 @@ def document_kind(text: str) -> str:
             if _FIELD_LABEL.match(after.strip(" .:")) or kind == "payment_receipt" and _INVOICE_WORD.search(joined):
                 continue
             return kind
-    if _INVOICE_WORD.search(text):
+    if _INVOICE_WORD.search(text) or _INVOICE_LABEL.search(text):
         return "invoice"
     return "unknown"
 
@@ -103,9 +104,11 @@ def _vendor_name(lines: list[str], used: set[int]) -> tuple[str, int] | None:
             return name[:120], index
     for index, line in enumerate(lines[:10]):
         candidate = re.split(r"\s{2,}", _INVOICE_WORD.sub(" ", _TITLE_NOISE.sub(" ", line)).strip())[0].strip(" -:|*")
-        if (index in used and find_labels(line)) or len(re.findall(r"[A-Za-z]", candidate)) < 3:
+        if labels := find_labels(candidate):
+            candidate = candidate[:labels[0].start].strip(" -:|*")
+        if len(re.findall(r"[A-Za-z]", candidate)) < 3:
             continue
-        if _NOT_VENDOR.match(candidate) or _GSTIN.search(candidate.upper()) or find_labels(candidate):
+        if _NOT_VENDOR.match(candidate) or _GSTIN.search(candidate.upper()):
             continue
         return candidate[:120], index
     return None
@@ -141,7 +144,7 @@ def parse_invoice_text(text: str, buyer_gstin: str | None = None) -> TextParse:
     used = set(head.used)
     in_table = False
     for index, line in enumerate(lines):
-        flat = " ".join(line.split())
+        flat = " ".join(line.replace("|", " ").split())
         if not flat or index in head.used:
             continue
         if is_header(flat):

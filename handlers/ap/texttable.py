@@ -33,7 +33,7 @@ _TAX = re.compile(
 _TAX_TOTAL = re.compile(_LEAD + r"(?:total\s+(?:tax|gst)(?:\s+amount)?|tax\s+amount|gst\s+amount)\b(?!\s*\(?in\s+words)",
                         re.IGNORECASE)
 _SUBTOTAL = re.compile(
-    _LEAD + r"(?:sub[\s-]*total|total\s+taxable\s+(?:value|amount)|taxable\s+(?:value|amount)|total\s+before\s+tax"
+    _LEAD + r"(?:sub[\s-]*total|total\s+taxable\s+(?:value|amount)|taxable(?:\s+(?:value|amount|total))?|total\s+before\s+tax"
     r"|(?:total\s+)?amount\s+before\s+tax|total\s+value\s+before\s+tax|assessable\s+value|taxable\s+amt)\b",
     re.IGNORECASE)
 _OTHER_FIGURE = re.compile(_LEAD + r"(?:gross\s+(?:amt|amount|total|value)|(?:less\s*:?\s*)?(?:trade\s+)?discount"
@@ -42,7 +42,7 @@ _OTHER_FIGURE = re.compile(_LEAD + r"(?:gross\s+(?:amt|amount|total|value)|(?:le
 _TOTALS: list[tuple[int, re.Pattern[str]]] = [(rank, re.compile(_LEAD + pattern + r"\b(?!\s*(?:qty|quantity|tax|gst|"
                                                                 "discount|taxable|in\\s+words))", re.IGNORECASE))
                                               for rank, pattern in [
-    (0, r"(?:grand\s+total|total\s+invoice\s+(?:value|amount)|invoice\s+(?:value|total|amount)|total\s+bill\s+amount)"),
+    (0, r"(?:grand\s+total|g\.\s?total|total\s+invoice\s+(?:value|amount)|invoice\s+(?:value|total|amount)|total\s+bill\s+amount)"),
     (1, r"(?:net\s+(?:amount|amt|payable|total|value)(?:\s+payable)?|(?:total\s+)?amount\s+payable|total\s+payable"
         r"|bill\s+(?:amount|amt)|total\s+(?:amount|amt)|amount\s+chargeable)"),
     (2, r"(?:balance\s+(?:due|payable)|amount\s+due|total\s+due)"),
@@ -121,20 +121,37 @@ def _close(product: Decimal, amount: Decimal) -> bool:
     return abs(product - amount) <= max(Decimal("0.05"), amount * Decimal("0.0005"))
 
 
-def _pair(numbers: list[int], tokens: list[_Token], amount_at: int) -> tuple[int, int] | None:
-    """The (quantity, rate) token positions whose product is the amount: quantity first, with a unit, preferred."""
+def _discounts(tokens: list[_Token]) -> list[Decimal]:
+    """No discount, and each percentage printed on the row (a Disc% column)."""
+    found = [Decimal(0)]
+    for token in tokens:
+        if token.percent and (match := re.match(r"\d+(?:\.\d+)?", token.text)) and Decimal(match.group(0)) < 100:
+            found.append(Decimal(match.group(0)))
+    return found
+
+
+def _pair(numbers: list[int], tokens: list[_Token], amount_at: int) -> tuple[int, int, Decimal] | None:
+    """The (quantity, rate, discount %) whose product is the amount: no discount, quantity first, with a unit,
+    preferred. A leading serial number is never the quantity."""
     amount = tokens[amount_at].value
     assert amount is not None
-    best: tuple[tuple[int, int, int], tuple[int, int]] | None = None
-    for qi in numbers:
-        for ri in numbers:
-            q, r = tokens[qi].value, tokens[ri].value
-            if qi == ri or q is None or r is None or q <= 0 or not _close(q * r, amount):
-                continue
-            score = (0 if qi < ri else 1, 0 if tokens[qi].has_unit else 1, -ri)
-            if best is None or score < best[0]:
-                best = (score, (qi, ri))
+    best: tuple[tuple[int, int, int, int], tuple[int, int, Decimal]] | None = None
+    for discount in _discounts(tokens):
+        for qi in numbers:
+            for ri in numbers:
+                q, r = tokens[qi].value, tokens[ri].value
+                if qi == ri or q is None or r is None or q <= 0:
+                    continue
+                if not _close(q * r * (100 - discount) / 100, amount):
+                    continue
+                score = (0 if discount == 0 else 1, 0 if qi < ri else 1, 0 if tokens[qi].has_unit else 1, -ri)
+                if best is None or score < best[0]:
+                    best = (score, (qi, ri, discount))
     return best[1] if best else None
+
+
+def _money_like(token: _Token) -> bool:
+    return not token.has_unit and bool(re.search(r"[.,]\d{2}$|,\d{3}", token.text))
 
 
 def _description(tokens: list[_Token], first_column: int) -> str:
@@ -156,6 +173,8 @@ def read_row(line: str, in_table: bool) -> Row | None:
     """Read a goods or service row; outside the table only a row whose numbers multiply out is taken."""
     tokens = _tokens(line)
     numbers = [i for i, t in enumerate(tokens) if t.value is not None]
+    if numbers and numbers[0] == 0 and any(t.value is None and not t.unit for t in tokens[1:2]):
+        numbers = numbers[1:]  # the serial number
     if not numbers:
         return None
     amount_at = numbers[-1]
@@ -165,10 +184,12 @@ def read_row(line: str, in_table: bool) -> Row | None:
         return None
     pair = _pair(numbers[:-1], tokens, amount_at)
     if pair is not None:
-        qi, ri = pair
+        qi, ri, discount = pair
         quantity, rate = tokens[qi].value, tokens[ri].value
+        if rate is not None and discount:
+            rate = (rate * (100 - discount) / 100).quantize(Decimal("0.01"))
         first = min(qi, ri)
-    elif in_table:
+    elif in_table and _money_like(tokens[amount_at]):
         columns = [i for i in numbers[:-1] if not _hsn_like(tokens[i]) or tokens[i].has_unit]
         # Past any HSN/SAC code: quantity then rate, the order nearly every program prints.
         with_unit = [i for i in columns if tokens[i].has_unit]

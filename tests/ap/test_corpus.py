@@ -12,7 +12,7 @@ THRESHOLD = 0.95
 def test_the_corpus_is_its_own_not_the_seeds() -> None:
     cases = json.loads((CORPUS / "expected.json").read_text(encoding="utf-8"))["cases"]
     assert len(cases) >= 42
-    assert {c["layout"] for c in cases} == {"tally", "zoho", "busy", "marg", "hand"}
+    assert {c["layout"] for c in cases} == {"tally", "zoho", "busy", "marg", "hand", "typed"}
     assert {c["format"] for c in cases} == {"text", "pdf", "photo"}
     assert {c["decision"] for c in cases} == {"APPROVE", "EXCEPTION", "HUMAN_REVIEW", "PAYMENT_BLOCKED"}
     seeded = json.loads((SEEDS / "vendors.json").read_text(encoding="utf-8"))

@@ -206,6 +206,30 @@ CASES: list[Case] = [
          [L("Emamectin Benzoate 5% SG", "3808", "60", "KG", "1380")], po="KAI-PO-2606-180"),
 ]
 
+TYPED: list[Case] = [
+    # Typed by hand, in layouts the generator does not make: an Excel bill with a Disc% column and a
+    # "Bill No./Date" label, a services invoice with SAC and no quantity, a Tally print with batch lines
+    # under each item, a "Sale Voucher", a retail print with "Inv No / Dt" and no title, a bill of supply.
+    Case("typed-01", "V105", "typed", "text", "BHT-262", date(2026, 5, 14),
+         [L("Knapsack Sprayer 16 L", "8424", "100", "Nos", "237.50"), L("Pruning Secateurs 8 inch", "8201", "40", "Nos", "180")],
+         po="KAI/PO/0141", note="5% trade discount on the sprayers: the PO has the net rate"),
+    Case("typed-02", "V106", "typed", "pdf", "APS/SRV/26-27/009", date(2026, 6, 11),
+         [L("Annual Maintenance of Form-Fill-Seal Machine", "998719", "1", "Job", "45000"),
+          L("Calibration of Weighing Scales", "998346", "2", "Nos", "3500")], po="KAI-PO-2606-185"),
+    Case("typed-03", "V103", "typed", "pdf", "DPL/0088/26-27", date(2026, 6, 12),
+         [L("PP Drip Lateral 16mm Class 2", "3917", "4000", "Mtr", "7.35"), L("Inline Dripper 4 LPH", "8424", "1500", "Nos", "2.10")],
+         po="KAI-PO-2606-187"),
+    Case("typed-04", "V108", "typed", "text", "PFC/SV/0034", date(2026, 6, 15),
+         [L("Butterfly Valve 6 inch PN10", "8481", "12", "Nos", "4875.50")], po="KAI-PO-2606-189"),
+    Case("typed-05", "V104", "typed", "text", "GAC/2627/0231", date(2026, 6, 16),
+         [L("Trichoderma Viride 1% WP", "3808", "48", "KG", "612", "12")], po="KAI-PO-2606-191",
+         spec={"rounding": False}),
+    Case("typed-06", "V107", "typed", "photo", "TSF/BOS/0007", date(2026, 6, 17),
+         [L("Groundnut Seed K-6 (30 kg)", "1202", "25", "Bags", "1460", "0"),
+          L("Bengal Gram Seed JG-11 (20 kg)", "0713", "10", "Bags", "890", "0")], po="KAI-PO-2606-193"),
+]
+CASES += TYPED
+
 VIEW: list[dict[str, Any]] = [
     {"vendor_id": "V101", "invoice_number": "SLG/25-26/0311", "invoice_date": "2026-03-28", "total": None,
      "po_number": "KAI-PO-2603-077", "status": "paid", "paid_on": "2026-04-06", "decision_id": "r-slg0311",
@@ -322,6 +346,8 @@ def main() -> None:
     (ROOT / "invoices").mkdir(exist_ok=True)
     (ROOT / "ledger").mkdir(exist_ok=True)
     for case in CASES:
+        if case.layout == "typed":
+            continue  # typed by hand, checked in as it is
         lines = LAYOUTS[case.layout](specs[case.id])
         (ROOT / "invoices" / f"{case.id}.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
     files = ledger_files(specs)
