@@ -135,7 +135,7 @@ def _pair(numbers: list[int], tokens: list[_Token], amount_at: int) -> tuple[int
     preferred. A leading serial number is never the quantity."""
     amount = tokens[amount_at].value
     assert amount is not None
-    best: tuple[tuple[int, int, int, int], tuple[int, int, Decimal]] | None = None
+    best: tuple[tuple[int, int, int, int, int], tuple[int, int, Decimal]] | None = None
     for discount in _discounts(tokens):
         for qi in numbers:
             for ri in numbers:
@@ -144,7 +144,8 @@ def _pair(numbers: list[int], tokens: list[_Token], amount_at: int) -> tuple[int
                     continue
                 if not _close(q * r * (100 - discount) / 100, amount):
                     continue
-                score = (0 if discount == 0 else 1, 0 if qi < ri else 1, 0 if tokens[qi].has_unit else 1, -ri)
+                score = (0 if discount == 0 else 1, 0 if qi < ri else 1, 0 if _money_like(tokens[ri]) else 1,
+                         0 if tokens[qi].has_unit else 1, -ri)
                 if best is None or score < best[0]:
                     best = (score, (qi, ri, discount))
     return best[1] if best else None
@@ -173,8 +174,9 @@ def read_row(line: str, in_table: bool) -> Row | None:
     """Read a goods or service row; outside the table only a row whose numbers multiply out is taken."""
     tokens = _tokens(line)
     numbers = [i for i, t in enumerate(tokens) if t.value is not None]
-    if numbers and numbers[0] == 0 and any(t.value is None and not t.unit for t in tokens[1:2]):
-        numbers = numbers[1:]  # the serial number
+    if len(numbers) > 1 and numbers[0] == 0 and re.fullmatch(r"\d{1,3}[.)]?", tokens[0].text) \
+            and any(t.value is None and not t.unit for t in tokens[1:numbers[1]]):
+        numbers = numbers[1:]  # the serial number, before the description
     if not numbers:
         return None
     amount_at = numbers[-1]

@@ -5,6 +5,7 @@ figures are computed the way the programs compute them (line amounts, CGST/SGST 
 round-off to the rupee), then printed with Indian digit grouping and the total in words.
 """
 
+import textwrap
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
@@ -152,7 +153,8 @@ def tally(spec: Spec) -> list[str]:
     s = spec.seller
     w = 96
     out = ["Tax Invoice".center(w), "(ORIGINAL FOR RECIPIENT)".rjust(w), ""]
-    left = [s.name, *s.address, f"GSTIN/UIN: {s.gstin}", f"State Name : {s.state}"]
+    left = [part for text in (s.name, *s.address, f"GSTIN/UIN: {s.gstin}", f"State Name : {s.state}")
+            for part in textwrap.wrap(text, 42)]
     right = [("Invoice No.", "Dated"), (spec.number, f"{spec.day:%d-%b-%y}"),
              ("Delivery Note", "Mode/Terms of Payment"), ("", "30 Days"),
              ("Buyer's Order No.", "Dated"), (spec.po or "", f"{spec.day.replace(day=max(1, spec.day.day - 6)):%d-%b-%y}"),
@@ -166,8 +168,8 @@ def tally(spec: Spec) -> list[str]:
             f"{'No.':<4}{'':<30}{'':<10}{'Rate':>5}"]
     for n, line in enumerate(spec.lines, 1):
         q = f"{qty(line.quantity, 3)} {line.unit}"
-        out.append(f"{n:<4}{line.description:<30}{line.hsn:<10}{qty(line.gst):>3} %{q:>13}{inr(line.rate):>12}"
-                   f"{line.unit:>5}{inr(line.amount):>16}")
+        out.append(f"{n:<4}{line.description:<30}{line.hsn:<10}{qty(line.gst):>3} % {q:>13} {inr(line.rate):>12} "
+                   f"{line.unit:>5} {inr(line.amount):>16}")
     out.append(f"{'':>80}{'-' * 16}")
     out.append(f"{'':>80}{inr(spec.taxable):>16}")
     for name, rate, amount in spec.taxes():
@@ -214,7 +216,7 @@ def zoho(spec: Spec) -> list[str]:
         else:
             t = (line.amount * line.gst / 200).quantize(P, ROUND_HALF_UP)
             taxes = f"{(line.gst / 2).normalize():f}% {inr(t)}  {(line.gst / 2).normalize():f}% {inr(t)}"
-        out.append(f"{n:<3}{line.description:<32}{line.hsn:<10}{qty(line.quantity, 2) + ' ' + line.unit:>14}"
+        out.append(f"{n:<3}{line.description:<32}{line.hsn:<10}{qty(line.quantity, 2) + ' ' + line.unit:>14} "
                    f"{inr(line.rate):>12}  {taxes}  {inr(line.amount):>14}")
     out += ["", f"{'':<40}{'Sub Total':<26}{inr(spec.taxable):>16}"]
     for name, rate, amount in spec.taxes():
@@ -242,7 +244,7 @@ def busy(spec: Spec) -> list[str]:
             "-" * w]
     for n, line in enumerate(spec.lines, 1):
         out.append(f"{str(n) + '.':<6}{line.description:<30}{line.hsn:<10}{qty(line.quantity, 2):>9}  {line.unit:<6}"
-                   f"{inr(line.rate):>11}{inr(line.amount):>14}")
+                   f"{inr(line.rate):>11} {inr(line.amount):>14}")
     out += ["-" * w, f"{'':<40}{'Sub Total':<30}: {inr(spec.taxable):>14}"]
     for name, rate, amount in spec.taxes():
         out.append(f"{'':<40}{'Add : ' + name + ' @ ' + f'{rate:.2f}' + ' %':<30}: {inr(amount):>14}")
@@ -270,8 +272,8 @@ def marg(spec: Spec) -> list[str]:
     for n, line in enumerate(spec.lines, 1):
         pack, batch = ("1 " + line.unit, f"B{spec.day:%y%m}{n}")
         mrp = (line.rate * Decimal("1.27")).quantize(P)
-        out.append(f"{n:<4}{line.description:<28}{pack:<8}{line.hsn:<10}{batch:<8}{'03/28':<7}{qty(line.quantity):>6}"
-                   f"{'0':>5}{inr(mrp):>10}{inr(line.rate):>10}{'0.00':>6}{f'{line.gst:.2f}':>6}{inr(line.amount):>12}")
+        out.append(f"{n:<4}{line.description:<28}{pack:<8}{line.hsn:<10}{batch:<8}{'03/28':<7}{qty(line.quantity):>6} "
+                   f"{'0':>4} {inr(mrp):>10} {inr(line.rate):>10} {'0.00':>5} {f'{line.gst:.2f}':>5} {inr(line.amount):>12}")
     out += ["-" * w, f"{'':<70}{'GROSS AMT':<15}: {inr(spec.taxable):>12}", f"{'':<70}{'LESS DISCOUNT':<15}: {'0.00':>12}",
             f"{'':<70}{'TAXABLE AMT':<15}: {inr(spec.taxable):>12}"]
     for name, rate, amount in spec.taxes():
