@@ -149,6 +149,24 @@ def qty(value: Decimal, places: int = 0) -> str:
     return f"{value:.{places}f}"
 
 
+def _tally_tax_summary(spec: Spec) -> list[str]:
+    """Tally's HSN/SAC summary: Central and State Tax columns (or Integrated Tax), then a Total row."""
+    split = not spec.interstate
+    heads = ("Central Tax", "State Tax") if split else ("Integrated Tax",)
+    out = [f"{'HSN/SAC':<12}{'Taxable':>14}" + "".join(f"{h:>22}" for h in heads) + f"{'Total':>14}",
+           f"{'':<12}{'Value':>14}" + "".join(f"{'Rate':>8}{'Amount':>14}" for _ in heads) + f"{'Tax Amount':>14}"]
+    for line in spec.lines:
+        rate = line.gst / 2 if split else line.gst
+        tax = (line.amount * rate / 100).quantize(P, ROUND_HALF_UP)
+        cells = "".join(f"{f'{rate.normalize():f}%':>8}{inr(tax):>14}" for _ in heads)
+        out.append(f"{line.hsn:<12}{inr(line.amount):>14}{cells}{inr(tax * len(heads)):>14}")
+    gst = sum((t[2] for t in spec.taxes() if t[0] != "Cess"), Decimal("0"))
+    each = gst / len(heads)
+    out.append(f"{'Total':<12}{inr(spec.taxable):>14}" + "".join(f"{'':>8}{inr(each):>14}" for _ in heads)
+               + f"{inr(gst):>14}")
+    return out
+
+
 def tally(spec: Spec) -> list[str]:
     s = spec.seller
     w = 96
@@ -185,12 +203,7 @@ def tally(spec: Spec) -> list[str]:
     out += ["-" * w, f"    {'Total':<40}{shown_qty:>15}{'':<21}{'₹ ' + inr(spec.total):>16}",
             f"{'Amount Chargeable (in words)':<80}{'E. & O.E':>16}",
             f"INR {amount_words(spec.total)} Only", "",
-            f"{'HSN/SAC':<14}{'Taxable':>14}{'Central Tax' if not spec.interstate else 'Integrated Tax':>24}{'':>14}{'Total':>14}",
-            f"{'':<14}{'Value':>14}{'Rate':>10}{'Amount':>14}{'':>14}{'Tax Amount':>14}"]
-    for line in spec.lines:
-        tax = (line.amount * line.gst / 100).quantize(P, ROUND_HALF_UP)
-        out.append(f"{line.hsn:<14}{inr(line.amount):>14}{qty(line.gst):>9}%{inr(tax):>14}{'':>14}{inr(tax):>14}")
-    out.append(f"{'Total':<14}{inr(spec.taxable):>14}{'':>10}{inr(spec.tax):>14}{'':>14}{inr(spec.tax):>14}")
+            *_tally_tax_summary(spec)]
     out += [f"Tax Amount (in words) : INR {amount_words(spec.tax)} Only", "", "Company's Bank Details",
             f"Bank Name          : {s.bank_name}", f"A/c No.            : {spec.bank_account}",
             f"Branch & IFS Code  : {s.branch} & {spec.bank_ifsc}", *spec.extra,
