@@ -188,10 +188,15 @@ def _match(policy: Policy, invoice: Invoice, match: MatchResult) -> list[Flag]:
         found.append(_flag(policy, "PRICE_VARIANCE", None, item=line.description, over=format_inr(line.price_over),
                            pct=f"{over_pct.quantize(Decimal('0.01')).normalize():f}", po=po,
                            tolerance=f"{policy.tolerances.unit_price_pct.normalize():f}"))
-    if not match.totals.ok:
-        found.append(_flag(policy, "TOTAL_MISMATCH", "EXCEPTION", "invoice", total=format_inr(match.totals.total),
-                           expected=format_inr(match.totals.expected_total),
-                           lines_total=format_inr(match.totals.lines_total)))
+    totals = match.totals
+    figures_agree = abs(totals.total - totals.expected_total) <= policy.tolerances.total_abs \
+        and abs(totals.lines_total - totals.subtotal) <= policy.tolerances.total_abs
+    if not totals.ok and figures_agree and totals.total_in_words is not None:
+        found.append(_flag(policy, "TOTAL_MISMATCH", "EXCEPTION", "words", total=format_inr(totals.total),
+                           words=format_inr(totals.total_in_words)))
+    elif not totals.ok:
+        found.append(_flag(policy, "TOTAL_MISMATCH", "EXCEPTION", "invoice", total=format_inr(totals.total),
+                           expected=format_inr(totals.expected_total), lines_total=format_inr(totals.lines_total)))
     return found
 
 

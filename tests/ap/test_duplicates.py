@@ -170,3 +170,23 @@ def test_the_seeded_history_is_the_default_view(ledger: Ledger) -> None:
     view = entries_from_history(ledger.data.invoices)
     assert len(view) == len(ledger.data.invoices)
     assert {e.status for e in view} <= {"paid", "rejected"}
+
+
+def test_the_card_names_the_variance_instead_of_saying_every_line_agrees(books: Ledger, rules: Policy) -> None:
+    from handlers.ap.card import render_report
+    from handlers.ap.decision import DecisionReport, FlagOut
+
+    invoice = liner_bags("INV-000322", rate="6.95")
+    vendor_id = "V106"
+    match = three_way_match(invoice, books, rules.tolerances, vendor_id, [])
+    decision = run(invoice, [], books, rules)
+    report = DecisionReport(
+        run_id="r1", invoice_number=invoice.invoice_number, vendor_id=vendor_id, vendor_name=invoice.vendor_name,
+        total=invoice.total, status=decision.status, confidence=decision.confidence,
+        flags=[FlagOut(code=f.code, evidence=evidence("en", f)) for f in decision.flags], match=match,
+        memory_source="disabled", memories=[], retained=False, trust=decision.trust, used_memory=False,
+        recommendation=recommendation("en", decision, invoice, books.identify(invoice).vendor), tolerance_pct="2")
+    card = render_report("en", report)
+    assert "every line agrees" not in card
+    assert "HDPE Liner Bag 25kg ₹500 over PO (1.46%, within 2%)" in card
+    assert "within tolerance of KAI-PO-2604-109" in card

@@ -12,8 +12,11 @@ from hypothesis import strategies as st
 from bot.llm import ChatModel
 from handlers.ap.intake import from_text, looks_like_document
 from handlers.ap.ledger import Ledger, load_policy
+from handlers.ap.decision import decide, evidence
 from handlers.ap.match import three_way_match
-from handlers.ap.models import Buyer
+from handlers.ap.risk import evaluate
+from handlers.ap.vendor_memory import VendorMemory
+from handlers.ap.models import Buyer, Invoice
 from handlers.ap.textamounts import amount_of, parse_date, words_to_amount
 from handlers.ap.textparse import document_kind, parse_invoice_text
 from tests.corpus.ap.layouts import amount_words, inr
@@ -139,7 +142,6 @@ def test_totals_that_do_not_add_up_or_disagree_with_the_words_are_a_mismatch() -
     books, policy = Ledger.load(CORPUS / "ledger"), load_policy()
     wrong = ["Taxable Value 2,09,020.00", "CGST @ 2.5% 5,225.50", "SGST @ 2.5% 5,225.50", "Grand Total 2,20,471.00"]
     fields = parse_invoice_text(bill(figures=wrong), BUYER.gstin).fields
-    from handlers.ap.models import Invoice
     invoice = Invoice.model_validate({**fields, "source": "text"})
     assert invoice.total == Decimal("220471.00")
     assert not three_way_match(invoice, books, policy.tolerances, None).totals.ok
@@ -147,6 +149,22 @@ def test_totals_that_do_not_add_up_or_disagree_with_the_words_are_a_mismatch() -
     assert not three_way_match(words_off, books, policy.tolerances, None).totals.ok
     assert three_way_match(words_off.model_copy(update={"total_in_words": None}), books, policy.tolerances,
                            None).totals.ok
+
+
+async def test_words_that_disagree_with_the_figures_are_named() -> None:
+    books, policy = Ledger.load(CORPUS / "ledger"), load_policy()
+    text = (CORPUS / "invoices" / "tally-01.txt").read_text(encoding="utf-8")
+    altered = text.replace("INR Two Lakh Eighty Eight Thousand Nine Only", "INR Two Lakh Eighty Nine Thousand Nine Only")
+    assert altered != text
+    read = await from_text(altered, "text", books.data.buyer, None)
+    assert read.invoice is not None and read.invoice.total_in_words == Decimal("289009")
+    identity = books.identify(read.invoice)
+    match = three_way_match(read.invoice, books, policy.tolerances, "V101")
+    memory = VendorMemory(source="disabled")
+    decision = decide(evaluate(read.invoice, identity, match, memory, books, policy, []), memory, policy)
+    assert decision.status == "EXCEPTION"
+    [flag] = decision.deciding
+    assert evidence("en", flag) == "The total in figures is ₹2,88,009; the amount in words says ₹2,89,009."
 
 
 def test_other_documents_and_field_labels_that_name_them() -> None:
