@@ -26,6 +26,8 @@ _LABELS: list[tuple[Field, re.Pattern[str]]] = [(name, re.compile(pattern, re.IG
     ("date", r"\bdate\s+of\s+(?:invoice|issue)"),
     ("number", rf"\b(?:tax\s+|gst\s+)?invoice\s*{_NO}(?:\s*(?:&|and)\s*date)?"),
     ("number", rf"\binv\.?\s*{_NO}"),
+    ("number", r"\binvoice\s+ref(?:erence)?\b\.?(?:\s*no\b\.?)?"),
+    ("number", r"\binvoice\b(?=\s*:\s*[A-Za-z/\-]*\d)"),
     ("number", rf"\b(?:bill|voucher|doc(?:ument)?\.?)\s*{_NO}"),
     ("po", rf"\bbuyer'?s?\s*(?:order|p\.?\s?o\.?)\s*(?:{_NO}|ref\b\.?)?"),
     ("po", rf"\bpurchase\s+order\s*(?:{_NO}|ref\b\.?)?"),

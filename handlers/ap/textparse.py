@@ -40,8 +40,8 @@ _OTHER_KINDS: list[tuple[str, re.Pattern[str]]] = [
 ]
 _INVOICE_WORD = re.compile(r"\b(?:tax\s+|gst\s+|retail\s+|sales\s+)?invoice\b|\bbill\s+of\s+supply\b", re.IGNORECASE)
 _INVOICE_LABEL = re.compile(r"\binv(?:oice)?\.?\s*(?:no\b|#|number)", re.IGNORECASE)
-_INVOICE_TITLE = re.compile(r"^(?:(?:tax|gst|retail|sales)\s+)?invoice|bill\s+of\s+supply|(?:tax\s+)?invoice\s*cum\s+"
-                            r"(?:bill|challan)|bill|cash\s+memo$", re.IGNORECASE)
+_INVOICE_TITLE = re.compile(r"^(?:(?:tax|gst|retail|sales)\s+)?invoice(?:\s*(?:-|cum|&|and)\s*(?:delivery\s+)?"
+                            r"(?:bill|challan|note))?|bill\s+of\s+supply|bill|cash\s+memo$", re.IGNORECASE)
 _TITLE_NOISE = re.compile(r"\((?:original|duplicate|triplicate)[^)]*\)|\b(?:original|duplicate|triplicate)\s+for\s+"
                           r"\w+|\be-?invoice\b", re.IGNORECASE)
 _FIELD_LABEL = re.compile(r"\b(no\b\.?|number|#|date|dt\b|ref\b)", re.IGNORECASE)
@@ -103,6 +103,8 @@ def _vendor_name(lines: list[str], used: set[int]) -> tuple[str, int] | None:
             name = re.split(r"\s{2,}|\bGSTIN\b|\|", match.group(1), flags=re.IGNORECASE)[0].strip(" ,;-")
             return name[:120], index
     for index, line in enumerate(lines[:10]):
+        if _INVOICE_TITLE.fullmatch(_title(line)):
+            continue
         candidate = re.split(r"\s{2,}", _INVOICE_WORD.sub(" ", _TITLE_NOISE.sub(" ", line)).strip())[0].strip(" -:|*")
         if labels := find_labels(candidate):
             candidate = candidate[:labels[0].start].strip(" -:|*")

@@ -28,8 +28,8 @@ _HEADER_FIGURES = re.compile(r"\b(qty|quantity|amount|rate|price|amt)\b", re.IGN
 _LEAD = r"^\s*(?:\d{1,3}[.)]?\s+)?(?:add\s*[:.-]?\s*|less\s*[:.-]?\s*|output\s+|\(\+\)\s*|\(-\)\s*)?"
 _ROUND = re.compile(_LEAD + r"(?:round(?:ed|ing)?[\s-]*(?:off|up|down)?|r\.?\s*/\s*off|r\.?\s*off)\b", re.IGNORECASE)
 _TAX = re.compile(
-    _LEAD + r"(?P<kind>cgst|sgst|utgst|igst|(?:compensation\s+)?cess|central\s+tax|state\s+tax|ut\s+tax"
-    r"|integrated\s+tax|gst)(?:\d+(?:\.\d+)?)?\b(?!\s*(?:in|no|number|reg)\b)", re.IGNORECASE)
+    _LEAD + r"(?P<kind>c\.?g\.?s\.?t\.?|s\.?g\.?s\.?t\.?|u\.?t\.?g\.?s\.?t\.?|i\.?g\.?s\.?t\.?"
+    r"|(?:compensation\s+)?cess|(?:central|state|ut|integrated)\s+(?:tax|gst)|gst)(?:\d+(?:\.\d+)?)?\b(?!\s*(?:in|no|number|reg)\b)", re.IGNORECASE)
 _TAX_TOTAL = re.compile(_LEAD + r"(?:total\s+(?:tax|gst)(?:\s+amount)?|tax\s+amount|gst\s+amount)\b(?!\s*\(?in\s+words)",
                         re.IGNORECASE)
 _SUBTOTAL = re.compile(
@@ -42,7 +42,7 @@ _OTHER_FIGURE = re.compile(_LEAD + r"(?:gross\s+(?:amt|amount|total|value)|(?:le
 _TOTALS: list[tuple[int, re.Pattern[str]]] = [(rank, re.compile(_LEAD + pattern + r"\b(?!\s*(?:qty|quantity|tax|gst|"
                                                                 "discount|taxable|in\\s+words))", re.IGNORECASE))
                                               for rank, pattern in [
-    (0, r"(?:grand\s+total|g\.\s?total|total\s+invoice\s+(?:value|amount)|invoice\s+(?:value|total|amount)|total\s+bill\s+amount)"),
+    (0, r"(?:grand\s+total|g\.\s?total|(?:total\s+)?amount\s+after\s+tax|total\s+after\s+tax|total\s+invoice\s+(?:value|amount)|invoice\s+(?:value|total|amount)|total\s+bill\s+amount)"),
     (1, r"(?:net\s+(?:amount|amt|payable|total|value)(?:\s+payable)?|(?:total\s+)?amount\s+payable|total\s+payable"
         r"|bill\s+(?:amount|amt)|total\s+(?:amount|amt)|amount\s+chargeable)"),
     (2, r"(?:balance\s+(?:due|payable)|amount\s+due|total\s+due)"),
@@ -97,6 +97,10 @@ def _tokens(line: str) -> list[_Token]:
             tokens.append(_Token(text, percent=True))
             continue
         if is_currency(bare) or is_sign(bare) or bare in ("-", "x", "X", "*"):
+            continue
+        per_unit = re.fullmatch(r"@?(\d[\d,]*(?:\.\d+)?)\s*/-?\s*(?:per\s*)?([A-Za-z]{1,6})\.?", bare)
+        if per_unit and per_unit.group(2).lower() in _UNITS:
+            tokens.append(_Token(text, value=amount_of(per_unit.group(1))))  # a rate: "56.40/Kg"
             continue
         glued = re.fullmatch(r"(\d[\d,]*(?:\.\d+)?)([A-Za-z]{1,6})\.?", bare)
         if glued and glued.group(2).lower() in _UNITS:
@@ -241,7 +245,7 @@ def read_figure(line: str, figures: Figures) -> bool:
         return True
     if (match := _TAX.match(line)) and "gstin" not in line.lower():
         rate = re.search(r"(\d+(?:\.\d+)?)\s*%", line)
-        kind = " ".join(match.group("kind").lower().split())
+        kind = " ".join(match.group("kind").lower().replace(".", "").split())
         key = f"{kind}@{Decimal(rate.group(1)).normalize() if rate else '-'}"
         # A tax summary repeats the same tax: keep the first printing of each kind and rate.
         figures.taxes.setdefault(key, abs(value))

@@ -188,3 +188,27 @@ async def test_a_model_reading_that_does_not_add_up_falls_back_to_the_rules(fake
         await chat.aclose()
     assert read.method == "deterministic" and read.model_note == "figures do not add up: total"
     assert read.invoice is not None and read.invoice.tax == Decimal("10451.00")
+
+
+def test_a_guntur_dealers_own_phrasing() -> None:
+    text = "\n".join([
+        "TAX INVOICE CUM DELIVERY CHALLAN", "Sri Venkata Sai Enterprises, Guntur", "GSTIN 37ABFFS7788H1Z1",
+        "Invoice Ref No: SVSE/2026/088          Date: 22nd April, 2026", "P.O. Number : 4500987",
+        "Product                    Qty       Rate          Amount",
+        "Gypsum Powder 50kg         80 Bags   @215.00/Bag   17,200.00",
+        "Sulphur Dust 25kg          40 Bags   @410.50/Bag   16,420.00",
+        "Total Amount Before Tax                            33,620.00",
+        "C.G.S.T. @ 2.5%                                       840.50",
+        "S.G.S.T. @ 2.5%                                       840.50",
+        "Round Off (+/-)                                        -0.00",
+        "Total Amount After Tax                             35,301.00",
+        "Amount in Words: Thirty Five Thousand Three Hundred One Rupees Only",
+    ])
+    assert document_kind(text) == "invoice"
+    fields = parse_invoice_text(text, BUYER.gstin).fields
+    assert (fields["invoice_number"], fields["invoice_date"], fields["po_number"]) == \
+        ("SVSE/2026/088", date(2026, 4, 22), "4500987")
+    assert [(l["quantity"], l["unit_price"]) for l in fields["lines"]] == [(80, Decimal("215.00")), (40, Decimal("410.50"))]
+    assert (fields["subtotal"], fields["tax"], fields["total"], fields["total_in_words"]) == \
+        (Decimal("33620.00"), Decimal("1681.00"), Decimal("35301.00"), Decimal("35301.00"))
+    assert fields["vendor_name"] == "Sri Venkata Sai Enterprises, Guntur"
