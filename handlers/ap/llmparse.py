@@ -72,8 +72,8 @@ def figures_disagree(invoice: Invoice) -> list[str]:
     value + tax + round-off to the total. The same arithmetic the deterministic reading is held to."""
     problems: list[str] = []
     slack = Decimal("1.00")
-    subtotal = invoice.subtotal if invoice.subtotal is not None else invoice.lines_total
-    if abs(invoice.lines_total - subtotal) > slack:
+    subtotal = invoice.subtotal if invoice.subtotal is not None else invoice.lines_total - invoice.discount
+    if abs(invoice.lines_total - invoice.discount - subtotal) > slack:
         problems.append("lines")
     if abs(subtotal + invoice.tax + invoice.round_off - invoice.total) > slack:
         problems.append("total")

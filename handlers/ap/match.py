@@ -50,6 +50,7 @@ class TotalsMatch(BaseModel):
     lines_total: Decimal
     subtotal: Decimal
     tax: Decimal
+    discount: Decimal = Decimal("0")
     round_off: Decimal = Decimal("0")
     total: Decimal
     expected_total: Decimal
@@ -102,13 +103,15 @@ def _find_po_line(line: InvoiceLine, po_lines: list[POLine], used: set[int]) -> 
 
 def _totals(invoice: Invoice, tolerances: Tolerances) -> TotalsMatch:
     lines_total = invoice.lines_total
-    subtotal = invoice.subtotal if invoice.subtotal is not None else lines_total
+    subtotal = invoice.subtotal if invoice.subtotal is not None else lines_total - invoice.discount
     expected = subtotal + invoice.tax + invoice.round_off
     slack = max(tolerances.total_abs, abs(expected) * tolerances.total_pct / HUNDRED)
     in_words = invoice.total_in_words
     words_agree = in_words is None or abs(in_words - invoice.total) <= tolerances.total_abs
-    ok = abs(lines_total - subtotal) <= tolerances.total_abs and abs(invoice.total - expected) <= slack and words_agree
-    return TotalsMatch(lines_total=lines_total, subtotal=subtotal, tax=invoice.tax, round_off=invoice.round_off,
+    lines_agree = abs(lines_total - invoice.discount - subtotal) <= tolerances.total_abs
+    ok = lines_agree and abs(invoice.total - expected) <= slack and words_agree
+    return TotalsMatch(lines_total=lines_total, subtotal=subtotal, tax=invoice.tax, discount=invoice.discount,
+                       round_off=invoice.round_off,
                        total=invoice.total, expected_total=expected, total_in_words=in_words, ok=ok)
 
 

@@ -62,6 +62,9 @@ class Invoice(BaseModel):
     po_number: str | None = None
     lines: list[InvoiceLine] = Field(min_length=1, max_length=200)
     subtotal: Decimal | None = None
+    """The taxable value: the lines less any invoice-level discount."""
+    discount: Decimal = Field(default=Decimal("0"), ge=0)
+    """A discount on the whole invoice ("Less: Trade Discount"), taken off the lines before tax."""
     tax: Decimal = Decimal("0")
     """All GST (CGST + SGST/UTGST, or IGST) and cess together."""
     round_off: Decimal = Decimal("0")
@@ -94,7 +97,8 @@ class Invoice(BaseModel):
     @model_validator(mode="after")
     def _fill_subtotal(self) -> "Invoice":
         if self.subtotal is None:
-            object.__setattr__(self, "subtotal", sum((line.amount for line in self.lines), Decimal("0")))
+            lines = sum((line.amount for line in self.lines), Decimal("0"))
+            object.__setattr__(self, "subtotal", lines - self.discount)
         return self
 
     @property

@@ -190,7 +190,7 @@ def _match(policy: Policy, invoice: Invoice, match: MatchResult) -> list[Flag]:
                            tolerance=f"{policy.tolerances.unit_price_pct.normalize():f}"))
     totals = match.totals
     figures_agree = abs(totals.total - totals.expected_total) <= policy.tolerances.total_abs \
-        and abs(totals.lines_total - totals.subtotal) <= policy.tolerances.total_abs
+        and abs(totals.lines_total - totals.discount - totals.subtotal) <= policy.tolerances.total_abs
     if not totals.ok and figures_agree and totals.total_in_words is not None:
         found.append(_flag(policy, "TOTAL_MISMATCH", "EXCEPTION", "words", total=format_inr(totals.total),
                            words=format_inr(totals.total_in_words)))

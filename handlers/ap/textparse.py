@@ -183,8 +183,10 @@ def parse_invoice_text(text: str, buyer_gstin: str | None = None) -> TextParse:
     total = choose_total(figures, lines_total, words)
     if total is not None:
         fields["total"] = total
-    if figures.subtotal is not None:
-        fields["subtotal"] = figures.subtotal
+    if figures.taxable is not None or figures.subtotal is not None:
+        fields["subtotal"] = figures.taxable_value(lines_total)
+    if figures.discount:
+        fields["discount"] = figures.discount
     fields["tax"] = figures.tax
     fields["round_off"] = figures.round_off
     if words is not None:

@@ -32,12 +32,14 @@ _TAX = re.compile(
     r"|(?:compensation\s+)?cess|(?:central|state|ut|integrated)\s+(?:tax|gst)|gst)(?:\d+(?:\.\d+)?)?\b(?!\s*(?:in|no|number|reg)\b)", re.IGNORECASE)
 _TAX_TOTAL = re.compile(_LEAD + r"(?:total\s+(?:tax|gst)(?:\s+amount)?|tax\s+amount|gst\s+amount)\b(?!\s*\(?in\s+words)",
                         re.IGNORECASE)
-_SUBTOTAL = re.compile(
-    _LEAD + r"(?:sub[\s-]*total|total\s+taxable\s+(?:value|amount)|taxable(?:\s+(?:value|amount|total))?|total\s+before\s+tax"
+_SUBTOTAL = re.compile(_LEAD + r"(?:sub[\s-]*total)\b", re.IGNORECASE)
+_TAXABLE = re.compile(
+    _LEAD + r"(?:total\s+taxable\s+(?:value|amount)|taxable(?:\s+(?:value|amount|amt|total))?|total\s+before\s+tax"
     r"|(?:total\s+)?amount\s+before\s+tax|total\s+value\s+before\s+tax|assessable\s+value|taxable\s+amt)\b",
     re.IGNORECASE)
-_OTHER_FIGURE = re.compile(_LEAD + r"(?:gross\s+(?:amt|amount|total|value)|(?:less\s*:?\s*)?(?:trade\s+)?discount"
-                           r"|total\s+(?:qty|quantity|discount))\b", re.IGNORECASE)
+_DISCOUNT = re.compile(_LEAD + r"(?:less\s*:?\s*)?(?:trade\s+|cash\s+|special\s+|bill\s+)?(?:discount|disc\.?)\b"
+                       r"(?!\s*%\s*$)", re.IGNORECASE)
+_OTHER_FIGURE = re.compile(_LEAD + r"(?:gross\s+(?:amt|amount|total|value)|total\s+(?:qty|quantity))\b", re.IGNORECASE)
 """Figures under the table that are neither tax nor total: they end the table and are not line items."""
 _TOTALS: list[tuple[int, re.Pattern[str]]] = [(rank, re.compile(_LEAD + pattern + r"\b(?!\s*(?:qty|quantity|tax|gst|"
                                                                 "discount|taxable|in\\s+words))", re.IGNORECASE))
@@ -63,10 +65,20 @@ class Figures:
     """The figures under the table, as printed; `totals` holds every candidate with its label's rank."""
 
     subtotal: Decimal | None = None
+    """"Sub Total": the lines, before any discount on the whole invoice."""
+    taxable: Decimal | None = None
+    """"Taxable Value" / "Amount before Tax": after the discount."""
+    discount: Decimal = Decimal("0")
     taxes: dict[str, Decimal] = field(default_factory=dict)
     tax_total: Decimal | None = None
     round_off: Decimal = Decimal(0)
     totals: list[tuple[int, Decimal]] = field(default_factory=list)
+
+    def taxable_value(self, lines_total: Decimal) -> Decimal:
+        """The value tax is charged on: as printed, else the sub total (or the lines) less the discount."""
+        if self.taxable is not None:
+            return self.taxable
+        return (self.subtotal if self.subtotal is not None else lines_total) - self.discount
 
     @property
     def tax(self) -> Decimal:
@@ -239,6 +251,13 @@ def read_figure(line: str, figures: Figures) -> bool:
     if _ROUND.match(line):
         figures.round_off = abs(value) * _round_sign(line)
         return True
+    if _DISCOUNT.match(line):
+        figures.discount += abs(value)
+        return True
+    if _TAXABLE.match(line):
+        if figures.taxable is None:
+            figures.taxable = value
+        return True
     if _SUBTOTAL.match(line):
         if figures.subtotal is None:
             figures.subtotal = value
@@ -263,7 +282,8 @@ def read_figure(line: str, figures: Figures) -> bool:
 
 def is_figure_label(line: str) -> bool:
     """True when the line starts with a subtotal/tax/round-off/total label (it ends the line table)."""
-    return any(p.match(line) for p in (_ROUND, _SUBTOTAL, _TAX, _TAX_TOTAL, _OTHER_FIGURE, *(p for _, p in _TOTALS)))
+    return any(p.match(line) for p in (_ROUND, _DISCOUNT, _TAXABLE, _SUBTOTAL, _TAX, _TAX_TOTAL, _OTHER_FIGURE,
+                                       *(p for _, p in _TOTALS)))
 
 
 def choose_total(figures: Figures, lines_total: Decimal, words: Decimal | None) -> Decimal | None:
@@ -271,8 +291,7 @@ def choose_total(figures: Figures, lines_total: Decimal, words: Decimal | None) 
     else the best-labelled one. A total that does not add up is still returned, for the match to flag."""
     if not figures.totals:
         return words
-    base = figures.subtotal if figures.subtotal is not None else lines_total
-    expected = base + figures.tax + figures.round_off
+    expected = figures.taxable_value(lines_total) + figures.tax + figures.round_off
     ranked = sorted(enumerate(figures.totals), key=lambda item: (item[1][0], item[0]))
     for _, (_, value) in ranked:
         if abs(value - expected) <= Decimal("1.00"):

@@ -212,3 +212,20 @@ def test_a_guntur_dealers_own_phrasing() -> None:
     assert (fields["subtotal"], fields["tax"], fields["total"], fields["total_in_words"]) == \
         (Decimal("33620.00"), Decimal("1681.00"), Decimal("35301.00"), Decimal("35301.00"))
     assert fields["vendor_name"] == "Sri Venkata Sai Enterprises, Guntur"
+
+
+@pytest.mark.parametrize("figures", [
+    ["Sub Total 2,09,020.00", "Less: Trade Discount 4,180.40", "Taxable Value 2,04,839.60", "CGST @ 2.5% 5,120.99",
+     "SGST @ 2.5% 5,120.99", "Round Off (-)0.58", "Grand Total 2,15,081.00"],
+    ["Sub Total 2,09,020.00", "Discount (2%) -4,180.40", "CGST @ 2.5% 5,120.99", "SGST @ 2.5% 5,120.99",
+     "Rounded Off (-) 0.58", "Net Amount 2,15,081.00"],
+])
+def test_a_discount_on_the_whole_invoice_is_taken_before_tax(figures: list[str]) -> None:
+    books, policy = Ledger.load(CORPUS / "ledger"), load_policy()
+    text = bill(figures=figures).replace("Nineteen Thousand Four Hundred Seventy One", "Fifteen Thousand Eighty One")
+    fields = parse_invoice_text(text, BUYER.gstin).fields
+    assert (fields["discount"], fields["subtotal"], fields["tax"]) == \
+        (Decimal("4180.40"), Decimal("204839.60"), Decimal("10241.98"))
+    invoice = Invoice.model_validate({**fields, "source": "text"})
+    assert invoice.total == Decimal("215081.00")
+    assert three_way_match(invoice, books, policy.tolerances, None).totals.ok
