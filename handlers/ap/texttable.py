@@ -68,7 +68,7 @@ class Figures:
     """"Sub Total": the lines, before any discount on the whole invoice."""
     taxable: Decimal | None = None
     """"Taxable Value" / "Amount before Tax": after the discount."""
-    discount: Decimal = Decimal("0")
+    discount: Decimal = Decimal(0)
     taxes: dict[str, Decimal] = field(default_factory=dict)
     tax_total: Decimal | None = None
     round_off: Decimal = Decimal(0)

@@ -10,15 +10,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.llm import ChatModel
+from handlers.ap.decision import decide, evidence
 from handlers.ap.intake import from_text, looks_like_document
 from handlers.ap.ledger import Ledger, load_policy
-from handlers.ap.decision import decide, evidence
 from handlers.ap.match import three_way_match
-from handlers.ap.risk import evaluate
-from handlers.ap.vendor_memory import VendorMemory
 from handlers.ap.models import Buyer, Invoice
+from handlers.ap.risk import evaluate
 from handlers.ap.textamounts import amount_of, parse_date, words_to_amount
 from handlers.ap.textparse import document_kind, parse_invoice_text
+from handlers.ap.vendor_memory import VendorMemory
 from tests.corpus.ap.layouts import amount_words, inr
 from tests.fakes.groq import FakeGroq
 
@@ -157,7 +157,7 @@ async def test_words_that_disagree_with_the_figures_are_named() -> None:
     altered = text.replace("INR Two Lakh Eighty Eight Thousand Nine Only", "INR Two Lakh Eighty Nine Thousand Nine Only")
     assert altered != text
     read = await from_text(altered, "text", books.data.buyer, None)
-    assert read.invoice is not None and read.invoice.total_in_words == Decimal("289009")
+    assert read.invoice is not None and read.invoice.total_in_words == Decimal(289009)
     identity = books.identify(read.invoice)
     match = three_way_match(read.invoice, books, policy.tolerances, "V101")
     memory = VendorMemory(source="disabled")

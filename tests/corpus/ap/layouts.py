@@ -160,7 +160,7 @@ def _tally_tax_summary(spec: Spec) -> list[str]:
         tax = (line.amount * rate / 100).quantize(P, ROUND_HALF_UP)
         cells = "".join(f"{f'{rate.normalize():f}%':>8}{inr(tax):>14}" for _ in heads)
         out.append(f"{line.hsn:<12}{inr(line.amount):>14}{cells}{inr(tax * len(heads)):>14}")
-    gst = sum((t[2] for t in spec.taxes() if t[0] != "Cess"), Decimal("0"))
+    gst = sum((t[2] for t in spec.taxes() if t[0] != "Cess"), Decimal(0))
     each = gst / len(heads)
     out.append(f"{'Total':<12}{inr(spec.taxable):>14}" + "".join(f"{'':>8}{inr(each):>14}" for _ in heads)
                + f"{inr(gst):>14}")
