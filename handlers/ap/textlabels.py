@@ -63,7 +63,8 @@ def ifsc_in(text: str) -> str | None:
         branch = branch.replace("O", "0").replace("Q", "0")
     return code[:4] + "0" + branch
 _GAP = re.compile(r"\S+(?:\s\S+)*")
-_DATED_AFTER = {"number": "date", "po": "po_date", "other": "other_date", "date": "date"}
+_DATED_AFTER = {"number": "date", "po": "po_date", "other": "other_date", "date": "date", "po_date": "po_date",
+                "other_date": "other_date"}
 
 
 @dataclass
@@ -232,14 +233,18 @@ def _take(head: HeadFields, name: Field, value: str, strong: bool) -> bool:
 
 
 def _number_and_date(labels: list[Label]) -> None:
-    """ "Bill No./Date : BHT-262 / 14-05-2026": the number label is empty and the date label holds both."""
+    """ "Bill No./Date : BHT-262 / 14-05-2026", "PO No. & Date: 4500012345 dt 12.04.2026": the number's label
+    is empty and the date label after it holds both."""
     for before, label in zip(labels, labels[1:], strict=False):
-        if before.field == "number" and not before.value.strip("/ ") and label.field == "date" and label.value:
+        if before.field in ("number", "po") and not before.value.strip("/&, ") and label.value \
+                and label.field in ("date", "po_date"):
             found = find_date(label.value)
-            head_part = label.value[:found[1]] if found else ""
-            if found and identifier(head_part):
+            head_part = label.value[:found[1]] if found else label.value
+            if identifier(head_part):
                 before.value = head_part.strip(" /-:")
-                label.value = label.value[found[1]:]
+                label.value = label.value[found[1]:] if found else ""
+                if not found:
+                    label.field = "other"  # its date is printed after the next label ("... dt 12.04.2026")
 
 
 def _below_has_labels(line: str, below: str, pending: list[Label]) -> bool:
@@ -267,7 +272,7 @@ def read_head(lines: list[str]) -> HeadFields:
             strong = label.field == "date" and not re.fullmatch(r"date|dt\.?", written, re.IGNORECASE)
             if label.value and _take(head, label.field, label.value, strong):
                 head.used.add(index)
-            elif not label.value.strip("/ "):
+            elif not label.value.strip("/&, "):
                 pending.append(label)
         below_index = index + 1
         while below_index < len(lines) and not lines[below_index].strip():

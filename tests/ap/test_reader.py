@@ -229,3 +229,16 @@ def test_a_discount_on_the_whole_invoice_is_taken_before_tax(figures: list[str])
     invoice = Invoice.model_validate({**fields, "source": "text"})
     assert invoice.total == Decimal("215081.00")
     assert three_way_match(invoice, books, policy.tolerances, None).totals.ok
+
+
+@pytest.mark.parametrize(("number_line", "po_line", "number", "day", "po"), [
+    ("Invoice No. & Date : RSF/118 dt. 02-05-2026", "PO No. & Date: 4500012345 dt 28.04.2026",
+     "RSF/118", date(2026, 5, 2), "4500012345"),
+    ("Bill No./Date : RSF-118 / 02-05-2026", "Order No./Date : KAI/PO/77 / 28-04-2026",
+     "RSF-118", date(2026, 5, 2), "KAI/PO/77"),
+    ("Inv No :- 118   Dt: 02.05.26", "Ack No. : 112610012345678  Ack Date : 03-May-26", "118", date(2026, 5, 2), None),
+])
+def test_a_number_and_its_date_under_one_label(number_line: str, po_line: str, number: str, day: date,
+                                               po: str | None) -> None:
+    fields = parse_invoice_text(bill(number_line=number_line, date_line="", po_line=po_line), BUYER.gstin).fields
+    assert (fields["invoice_number"], fields["invoice_date"], fields.get("po_number")) == (number, day, po)
