@@ -20,6 +20,7 @@ from handlers.ap.texttable import (
     choose_total,
     is_figure_label,
     is_header,
+    item_heading,
     read_figure,
     read_row,
 )
@@ -145,6 +146,7 @@ def parse_invoice_text(text: str, buyer_gstin: str | None = None) -> TextParse:
     notes: list[str] = []
     used = set(head.used)
     in_table = False
+    heading: tuple[int, str] | None = None
     for index, line in enumerate(lines):
         flat = " ".join(line.replace("|", " ").split())
         if not flat or index in head.used:
@@ -164,10 +166,16 @@ def parse_invoice_text(text: str, buyer_gstin: str | None = None) -> TextParse:
         if is_figure_label(flat):
             in_table = False
         if (row := read_row(flat, in_table)) is not None:
-            fields["lines"].append({"description": row.description, "quantity": row.quantity,
+            description = row.description
+            if heading is not None and not row.numbered:
+                description = f"{heading[1]} {description}"[:200]
+                used.add(heading[0])
+            fields["lines"].append({"description": description, "quantity": row.quantity,
                                     "unit_price": row.unit_price, "amount": row.amount})
             used.add(index)
+            heading = None
             continue
+        heading = (index, name) if in_table and (name := item_heading(flat)) else None
         if _CONTACT.search(flat) and "contact" not in fields:
             fields["contact"] = flat[:300]
             used.add(index)

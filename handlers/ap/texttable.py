@@ -58,6 +58,21 @@ class Row:
     quantity: Decimal
     unit_price: Decimal
     amount: Decimal
+    numbered: bool = False
+    """The row starts with its serial number."""
+
+
+_SERIAL = re.compile(r"^\s*\d{1,3}[.)]?\s+(?=[A-Za-z])")
+
+
+def item_heading(line: str) -> str | None:
+    """A table line that only names an item ("1  Corrugated Box 5 Ply"), its figures on the line below."""
+    if not _SERIAL.match(line):
+        return None
+    rest = _SERIAL.sub("", line)
+    if re.search(r"\d\.\d{2}\b|\d,\d{2,3}\b", rest) or not re.search(r"[A-Za-z]{3}", rest):
+        return None
+    return rest.strip(" |:-")
 
 
 @dataclass
@@ -229,7 +244,8 @@ def read_row(line: str, in_table: bool) -> Row | None:
         return None
     if quantity == quantity.to_integral():
         quantity = quantity.quantize(Decimal(1))
-    return Row(description=description[:200], quantity=quantity, unit_price=rate, amount=amount)
+    return Row(description=description[:200], quantity=quantity, unit_price=rate, amount=amount,
+               numbered=bool(_SERIAL.match(line)))
 
 
 def is_header(line: str) -> bool:

@@ -242,3 +242,13 @@ def test_a_number_and_its_date_under_one_label(number_line: str, po_line: str, n
                                                po: str | None) -> None:
     fields = parse_invoice_text(bill(number_line=number_line, date_line="", po_line=po_line), BUYER.gstin).fields
     assert (fields["invoice_number"], fields["invoice_date"], fields.get("po_number")) == (number, day, po)
+
+
+def test_an_item_named_on_one_line_with_its_figures_on_the_next() -> None:
+    figures = ["Sub Total 2,09,020.00", "IGST @ 5% 10,451.00", "Grand Total 2,19,471.00"]
+    text = bill(figures=figures).replace(
+        "1  Maize Seed Hybrid 4kg       1005   150 Pkts   1,240.00   1,86,000.00",
+        "1  Maize Seed Hybrid 4kg\n   Kharif lot 26-K4, treated    1005   150 Pkts   1,240.00   1,86,000.00")
+    lines = parse_invoice_text(text, BUYER.gstin).fields["lines"]
+    assert [l["description"] for l in lines] == ["Maize Seed Hybrid 4kg Kharif lot 26-K4, treated",
+                                                 "Sorghum Seed CSH-16 3kg"]
