@@ -7,6 +7,7 @@ the approver.
 """
 
 import re
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
@@ -98,7 +99,8 @@ def _clean(raw: str) -> str:
     return raw.replace("\t", "    ").rstrip()
 
 
-def _vendor_name(lines: list[str], used: set[int]) -> tuple[str, int] | None:
+def _vendor_name(lines: list[str]) -> tuple[str, int] | None:
+    """The seller: a "Supplier:" label, else the first line at the top that is neither a title nor a label."""
     for index, line in enumerate(lines):
         if (match := _VENDOR.match(line)):
             name = re.split(r"\s{2,}|\bGSTIN\b|\|", match.group(1), flags=re.IGNORECASE)[0].strip(" ,;-")
@@ -127,41 +129,37 @@ def _words_amount(lines: list[str], index: int) -> Decimal | None:
     return value
 
 
-def parse_invoice_text(text: str, buyer_gstin: str | None = None) -> TextParse:
-    """Return the invoice fields found in the text, and the required ones that are missing."""
-    lines = [_clean(raw) for raw in text.splitlines()]
-    head = read_head(lines)
-    fields: dict[str, Any] = {"lines": []}
-    gstins = [g for g in _GSTIN.findall(text.upper()) if g != buyer_gstin]
-    if gstins:
-        fields["vendor_gstin"] = gstins[0]
-    if "number" in head.values:
-        fields["invoice_number"] = head.values["number"]
-    if "date" in head.dates:
-        fields["invoice_date"] = head.dates["date"]
-    if "po" in head.values:
-        fields["po_number"] = head.values["po"]
-    figures = Figures()
+@dataclass
+class _Body:
+    """What the lines under the head hold: item rows, the figures, the amount in words, a contact."""
+
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    figures: Figures = field(default_factory=Figures)
     words: Decimal | None = None
-    notes: list[str] = []
-    used = set(head.used)
+    contact: str | None = None
+    used: set[int] = field(default_factory=set)
+
+
+def _read_body(lines: list[str], skip: set[int]) -> _Body:
+    """Walk the lines once: the table header opens the item rows, a figure label closes them."""
+    body = _Body(used=set(skip))
     in_table = False
     heading: tuple[int, str] | None = None
     for index, line in enumerate(lines):
         flat = " ".join(line.replace("|", " ").split())
-        if not flat or index in head.used:
+        if not flat or index in skip:
             continue
         if is_header(flat):
             in_table = True
-            used.add(index)
+            body.used.add(index)
             continue
         if words_line(flat):
-            words = words if words is not None else _words_amount(lines, index)
-            used.add(index)
+            body.words = body.words if body.words is not None else _words_amount(lines, index)
+            body.used.add(index)
             continue
-        if read_figure(flat, figures):
+        if read_figure(flat, body.figures):
             in_table = False
-            used.add(index)
+            body.used.add(index)
             continue
         if is_figure_label(flat):
             in_table = False
@@ -169,26 +167,43 @@ def parse_invoice_text(text: str, buyer_gstin: str | None = None) -> TextParse:
             description = row.description
             if heading is not None and not row.numbered:
                 description = f"{heading[1]} {description}"[:200]
-                used.add(heading[0])
-            fields["lines"].append({"description": description, "quantity": row.quantity,
-                                    "unit_price": row.unit_price, "amount": row.amount})
-            used.add(index)
+                body.used.add(heading[0])
+            body.rows.append({"description": description, "quantity": row.quantity, "unit_price": row.unit_price,
+                              "amount": row.amount})
+            body.used.add(index)
             heading = None
             continue
         heading = (index, name) if in_table and (name := item_heading(flat)) else None
-        if _CONTACT.search(flat) and "contact" not in fields:
-            fields["contact"] = flat[:300]
-            used.add(index)
-    vendor = _vendor_name(lines, used)
+        if _CONTACT.search(flat) and body.contact is None:
+            body.contact = flat[:300]
+            body.used.add(index)
+    return body
+
+
+def parse_invoice_text(text: str, buyer_gstin: str | None = None) -> TextParse:
+    """Return the invoice fields found in the text, and the required ones that are missing."""
+    lines = [_clean(raw) for raw in text.splitlines()]
+    head = read_head(lines)
+    body = _read_body(lines, head.used)
+    fields: dict[str, Any] = {"lines": body.rows}
+    gstins = [g for g in _GSTIN.findall(text.upper()) if g != buyer_gstin]
+    if gstins:
+        fields["vendor_gstin"] = gstins[0]
+    for key, name in (("invoice_number", "number"), ("po_number", "po")):
+        if name in head.values:
+            fields[key] = head.values[name]
+    if "date" in head.dates:
+        fields["invoice_date"] = head.dates["date"]
+    if body.contact is not None:
+        fields["contact"] = body.contact
+    used = body.used
+    vendor = _vendor_name(lines)
     if vendor is not None:
         fields["vendor_name"], vendor_line = vendor
         used.add(vendor_line)
-    for index, line in enumerate(lines):
-        flat = " ".join(line.split())
-        if flat and index not in used and not _GSTIN.search(flat.upper()) and not _INVOICE_WORD.fullmatch(flat):
-            notes.append(flat)
-    lines_total = sum((Decimal(l["amount"]) for l in fields["lines"]), Decimal(0))
-    total = choose_total(figures, lines_total, words)
+    figures = body.figures
+    lines_total = sum((Decimal(row["amount"]) for row in body.rows), Decimal(0))
+    total = choose_total(figures, lines_total, body.words)
     if total is not None:
         fields["total"] = total
     if figures.taxable is not None or figures.subtotal is not None:
@@ -197,16 +212,18 @@ def parse_invoice_text(text: str, buyer_gstin: str | None = None) -> TextParse:
         fields["discount"] = figures.discount
     fields["tax"] = figures.tax
     fields["round_off"] = figures.round_off
-    if words is not None:
-        fields["total_in_words"] = words
+    if body.words is not None:
+        fields["total_in_words"] = body.words
     bank = bank_details(lines, head)
     if bank.get("account_number"):
         fields["bank"] = bank
+    notes = [flat for index, line in enumerate(lines) if (flat := " ".join(line.split())) and index not in used
+             and not _GSTIN.search(flat.upper()) and not _INVOICE_WORD.fullmatch(flat)]
     if notes:
         fields["notes"] = " ".join(notes)[:2000]
     required = {"vendor_name": "vendor", "invoice_number": "invoice number", "invoice_date": "invoice date",
                 "total": "total"}
     missing = [label for key, label in required.items() if key not in fields]
-    if not fields["lines"]:
+    if not body.rows:
         missing.append("line items")
-    return TextParse(fields=fields, missing=missing, total_in_words=words)
+    return TextParse(fields=fields, missing=missing, total_in_words=body.words)
