@@ -119,12 +119,34 @@ def _joined(tokens: list[str]) -> list[str]:
     return out
 
 
+def _is_date(token: str) -> bool:
+    found = find_date(token)
+    return found is not None and found[1] == 0 and found[2] == len(token)
+
+
+def _spaced_number(value: str) -> str | None:
+    """A number printed in groups with single spaces ("gac 2627 120", "INV 26 0007"): a series in letters or
+    digits, then groups of digits, up to a wider gap."""
+    chunk = re.split(r"\s{2,}|\|", value.strip())[0].strip(" :;,")
+    parts = chunk.split()
+    if not 2 <= len(parts) <= 4 or not all(_IDENTIFIER.match(p) for p in parts):
+        return None
+    if not all(any(c.isdigit() for c in p) for p in parts[1:]) or any(_is_date(p) for p in parts):
+        return None
+    if not (parts[0].isalpha() or any(c.isdigit() for c in parts[0])):
+        return None
+    return " ".join(parts)
+
+
 def identifier(value: str) -> str | None:
     """Return the first token of a value that reads as a document number (has a digit, is not a date).
 
     A short series prefix printed apart from its digits ("BHT 219") stays part of the number.
     """
     tokens = _joined(value.replace("|", " ").split())
+    spaced = _spaced_number(value)
+    if spaced is not None:
+        return spaced
     for index, raw in enumerate(tokens):
         token = raw.strip(":;,()[]")
         if raw.endswith(",") or not any(c.isdigit() for c in token) or not _IDENTIFIER.match(token):

@@ -49,6 +49,8 @@ class Spec:
     po: str | None
     lines: list[Line]
     cess_pct: Decimal = Decimal(0)
+    discount: Decimal = Decimal(0)
+    """Taken off the whole invoice before tax (only the hand-typed invoices print one)."""
     rounding: bool = True
     total_error: Decimal = Decimal(0)
     """A vendor's arithmetic slip: added to the printed total (and its words)."""
@@ -62,13 +64,14 @@ class Spec:
 
     @property
     def taxable(self) -> Decimal:
-        return sum((l.amount for l in self.lines), Decimal(0))
+        return sum((l.amount for l in self.lines), Decimal(0)) - self.discount
 
     def taxes(self) -> list[tuple[str, Decimal, Decimal]]:
         """(name, rate, amount) per tax and rate, in the order programs print them."""
         by_rate: dict[Decimal, Decimal] = {}
+        share = self.taxable / (self.taxable + self.discount) if self.discount else Decimal(1)
         for line in self.lines:
-            by_rate[line.gst] = by_rate.get(line.gst, Decimal(0)) + line.amount
+            by_rate[line.gst] = by_rate.get(line.gst, Decimal(0)) + line.amount * share
         out: list[tuple[str, Decimal, Decimal]] = []
         for rate, base in sorted(by_rate.items()):
             if self.interstate:
