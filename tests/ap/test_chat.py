@@ -8,6 +8,7 @@ import pytest
 from pydantic import SecretStr
 
 from bot.app import App
+from bot.i18n import text
 from bot.messages import Incoming, Media, Reply
 from handlers.ap import APPack
 from handlers.ap.demo import SAMPLES, load_sample
@@ -162,4 +163,4 @@ async def test_an_invoice_pasted_as_text_is_read_and_decided(ap_app: App, demo: 
     assert card.text.startswith("HUMAN REVIEW") and "SVT/0412" in card.text and "UNKNOWN_VENDOR" in card.text
     assert "TOTAL_MISMATCH" not in card.text
     [hint] = await ap_app.conversation.handle(said("anita", "did the last invoice go through?"))
-    assert hint.text == "Forward an invoice to decide it: a PDF, a photo, or the invoice as JSON text."
+    assert hint.text == text("en", "ap.send_invoice") and "pasted" in hint.text
