@@ -30,8 +30,13 @@ def normalise_number(number: str) -> str:
     Letter and digit runs are kept apart, so `INV/26/007`, `inv-26-7` and `INV 26 0007` are one number, while
     `INV/2/67` is another.
     """
-    runs = _RUNS.findall(_SEPARATORS.sub(" ", number.upper()))
-    return "-".join(run.lstrip("0") or "0" if run.isdigit() else run for run in runs)
+    runs: list[str] = []
+    for run in _RUNS.findall(_SEPARATORS.sub(" ", number.upper())):
+        if runs and run.isalpha() and runs[-1].isalpha():
+            runs[-1] += run  # "I N V" and "INV" are one series; digit groups stay apart ("26/7" is not "2/67")
+        else:
+            runs.append(run.lstrip("0") or "0" if run.isdigit() else run)
+    return "-".join(runs)
 
 
 class BilledLine(BaseModel):

@@ -190,3 +190,18 @@ def test_the_card_names_the_variance_instead_of_saying_every_line_agrees(books: 
     assert "every line agrees" not in card
     assert "HDPE Liner Bag 25kg ₹500 over PO (1.46%, within 2%)" in card
     assert "within tolerance of KAI-PO-2604-109" in card
+
+
+@given(series=st.sampled_from(["INV", "inv", "Inv", "I N V"]), serial=st.integers(min_value=1, max_value=99999),
+       separator=st.sampled_from(["/", "-", " ", "/0", "-00"]), status=st.sampled_from(["decided", "approved", "paid",
+                                                                                        "rejected"]),
+       others=st.lists(st.integers(min_value=1, max_value=99999), max_size=5))
+def test_any_earlier_entry_with_the_same_folded_number_blocks(series: str, serial: int, separator: str, status: str,
+                                                              others: list[int]) -> None:
+    books, rules = Ledger.load(CORPUS / "ledger"), load_policy()
+    view = [earlier(f"INV/{n}", day=date(2025, 1, 1)) for n in others if n != serial]
+    view.append(earlier(f"INV-{serial:06d}", status=status, day=date(2025, 2, 1)))
+    invoice = liner_bags(f"{series}{separator}{serial}")
+    decision = run(invoice, view, books, rules)
+    assert decision.status == "PAYMENT_BLOCKED"
+    assert f"INV-{serial:06d}" in evidence("en", decision.deciding[0])
