@@ -316,4 +316,17 @@ def choose_total(figures: Figures, lines_total: Decimal, words: Decimal | None) 
         for _, (_, value) in ranked:
             if value == words:
                 return value
+    if words is None or abs(words - expected) <= Decimal("1.00"):
+        for _, (_, value) in ranked:
+            if _rupee_sign_read_as_digit(value, expected):
+                return expected
     return ranked[0][1][1]
+
+
+def _rupee_sign_read_as_digit(value: Decimal, expected: Decimal) -> bool:
+    """A scan reads "₹60,888.00" as "360,888.00": the figure is the sum with one more digit in front."""
+    if expected <= 0:
+        return False
+    place = Decimal(10) ** len(str(int(expected)))
+    extra = value - expected
+    return extra > 0 and extra % place == 0 and extra // place < 10

@@ -252,3 +252,11 @@ def test_an_item_named_on_one_line_with_its_figures_on_the_next() -> None:
     lines = parse_invoice_text(text, BUYER.gstin).fields["lines"]
     assert [l["description"] for l in lines] == ["Maize Seed Hybrid 4kg Kharif lot 26-K4, treated",
                                                  "Sorghum Seed CSH-16 3kg"]
+
+
+def test_a_rupee_sign_scanned_as_a_digit_is_not_a_total() -> None:
+    scanned = ["Sub Total 2,09,020.00", "IGST @ 5% 10,451.00", "Total 32,19,471.00"]
+    assert parse_invoice_text(bill(figures=scanned), BUYER.gstin).fields["total"] == Decimal("219471.00")
+    # A total that is simply wrong stays wrong, for the match to flag.
+    wrong = ["Sub Total 2,09,020.00", "IGST @ 5% 10,451.00", "Total 2,29,471.00"]
+    assert parse_invoice_text(bill(figures=wrong), BUYER.gstin).fields["total"] == Decimal("229471.00")
