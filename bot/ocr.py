@@ -39,8 +39,12 @@ class TextReader:
             # on a small machine one thread per page is faster. An explicit setting in the environment wins.
             os.environ.setdefault("OMP_THREAD_LIMIT", str(threads_per_page))
 
-    def read(self, path: Path, mime_type: str | None = None) -> ReadText:
-        """Return the text of an image, a PDF or a text file."""
+    def read(self, path: Path, mime_type: str | None = None, keep_rows: bool = False) -> ReadText:
+        """Return the text of an image, a PDF or a text file.
+
+        `keep_rows` reads a photo as one block of rows with their spacing (Tesseract's --psm 6), for printed
+        tables such as invoices, where the default page segmentation splits a row's columns apart.
+        """
         if not path.exists() or path.stat().st_size == 0:
             raise DocumentRejected("the file is empty")
         head = path.read_bytes()[:5]
@@ -51,9 +55,9 @@ class TextReader:
                 return ReadText(text=path.read_text(encoding="utf-8"), method="text")
             except UnicodeDecodeError as exc:
                 raise DocumentRejected("the text file is not UTF-8") from exc
-        return self._read_image(path)
+        return self._read_image(path, keep_rows)
 
-    def _read_image(self, path: Path) -> ReadText:
+    def _read_image(self, path: Path, keep_rows: bool = False) -> ReadText:
         try:
             # We check the pixel count ourselves, below, before decoding anything.
             with warnings.catch_warnings():
@@ -69,7 +73,8 @@ class TextReader:
                 grey = image.convert("L")
         except (UnidentifiedImageError, Image.DecompressionBombError, OSError, SyntaxError) as exc:
             raise DocumentRejected("the file is not an image that can be read") from exc
-        text = pytesseract.image_to_string(grey, lang=self.languages)
+        config = "--psm 6 -c preserve_interword_spaces=1" if keep_rows else ""
+        text = pytesseract.image_to_string(grey, lang=self.languages, config=config)
         return ReadText(text=text, method="tesseract")
 
     def _read_pdf(self, path: Path) -> ReadText:

@@ -90,9 +90,13 @@ class APPack(Pack):
         return None
 
     async def on_text(self, turn: Turn, body: str) -> list[Reply]:
-        if not body.lstrip().startswith("{"):
-            return [Reply(text=turn.t("ap.send_invoice"))]
-        return await self._answer(turn, intake.from_json_text(body))
+        if body.lstrip().startswith("{"):
+            return await self._answer(turn, intake.from_json_text(body))
+        if intake.looks_like_document(body):
+            # An invoice pasted as text (copied out of a mail or a PDF) is read like a PDF's text layer.
+            return await self._answer(turn, await intake.from_text(body, "text", self.ledger.data.buyer,
+                                                                   self.services.chat))
+        return [Reply(text=turn.t("ap.send_invoice"))]
 
     async def on_media(self, turn: Turn, media: Media) -> list[Reply]:
         if media.kind in ("voice", "audio"):

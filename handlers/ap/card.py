@@ -5,6 +5,7 @@ from what the agent decided, it is retained as a resolution so later invoices fr
 """
 
 import logging
+from decimal import Decimal
 
 from bot.i18n import catalogue, text
 from bot.messages import Button, Reply
@@ -32,8 +33,7 @@ def render_report(lang: str, report: DecisionReport) -> str:
         text(lang, "ap.card_title", status=text(lang, f"ap.status_{report.status}"),
              confidence=round(report.confidence * 100), number=report.invoice_number, vendor=report.vendor_name,
              total=format_inr(report.total)),
-        text(lang, f"ap.match_{report.match.status}", po=report.match.po_number or "-",
-             grns=", ".join(report.match.grn_numbers) or "-"),
+        _match_line(lang, report),
     ]
     if report.flags:
         lines.append(text(lang, "ap.card_flags"))
@@ -48,6 +48,24 @@ def render_report(lang: str, report: DecisionReport) -> str:
     elif report.retain_queued:
         lines.append(text(lang, "ap.card_retain_queued"))
     return "\n".join(lines)
+
+
+def _match_line(lang: str, report: DecisionReport) -> str:
+    """The match summary; a match within tolerance names its variances instead of saying every line agrees."""
+    po, grns = report.match.po_number or "-", ", ".join(report.match.grn_numbers) or "-"
+    variances = "; ".join(text(lang, "ap.variance_line", item=line.description, over=format_inr(line.price_over),
+                               pct=_pct(line.price_over, line.po_unit_price, line.invoiced_quantity),
+                               tolerance=report.tolerance_pct)
+                          for line in report.match.variances())
+    if report.match.status == "matched" and variances:
+        return text(lang, "ap.match_matched_variance", po=po, grns=grns, variances=variances)
+    return text(lang, f"ap.match_{report.match.status}", po=po, grns=grns)
+
+
+def _pct(over: Decimal, unit_price: Decimal | None, quantity: Decimal) -> str:
+    if not unit_price or not quantity:
+        return "-"
+    return f"{(over / unit_price / quantity * 100).quantize(Decimal('0.01')).normalize():f}"
 
 
 def render_refusal(lang: str, refusal: Refusal) -> str:

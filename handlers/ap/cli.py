@@ -44,7 +44,7 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]", 
     ap = subparsers.add_parser("ap", help="accounts payable: decide invoices, read the audit trail")
     actions = ap.add_subparsers(dest="ap_action", required=True)
 
-    decide = actions.add_parser("decide", help="decide one invoice (JSON, PDF with text, or photo)")
+    decide = actions.add_parser("decide", help="decide one invoice (JSON, PDF with text, photo, or a text file)")
     decide.add_argument("file", type=Path)
     decide.add_argument("--no-memory", action="store_true", help="decide without recall or retain, to compare")
     decide.add_argument("--json", action="store_true", help="print the decision as JSON")

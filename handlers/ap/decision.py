@@ -62,6 +62,8 @@ class DecisionReport(BaseModel):
     memory_document_id: str | None = None
     trust: Trust
     used_memory: bool
+    tolerance_pct: str = "-"
+    """The unit-price tolerance the match used, to name variances within it."""
 
 
 def decide(risk: RiskResult, vendor_memory: VendorMemory, policy: Policy) -> Decision:
@@ -94,7 +96,9 @@ def recommendation(lang: str, decision: Decision, invoice: Invoice, vendor: Vend
     """Return the recommendation: the leading flag's, then any other deciding flag's, without repeats."""
     if decision.status == "APPROVE":
         account = vendor.bank_account.account_number if vendor else (invoice.bank.account_number if invoice.bank else "")
-        return text(lang, "ap.rec_APPROVE", total=format_inr(invoice.total), account=masked(account))
+        approve = text(lang, "ap.rec_APPROVE", total=format_inr(invoice.total), account=masked(account))
+        variances = variance_text(lang, decision.flags)
+        return approve if not variances else f"{approve} {text(lang, 'ap.rec_APPROVE_variance', variances=variances)}"
     parts: list[str] = []
     seen: set[str] = set()
     # A line with a remembered resolution gets that resolution, not the generic escalation as well.
@@ -107,6 +111,11 @@ def recommendation(lang: str, decision: Decision, invoice: Invoice, vendor: Vend
         seen.add(flag.recommendation_key)
         parts.append(text(lang, flag.recommendation_key, **render_facts(lang, flag.facts)))
     return " ".join(parts)
+
+
+def variance_text(lang: str, flags: list[Flag]) -> str:
+    """Name each price variance within tolerance ("MS Round Bar ₹8,220 over PO (1.2%, within 2%)")."""
+    return "; ".join(text(lang, "ap.variance_line", **f.facts) for f in flags if f.code == "PRICE_VARIANCE")
 
 
 def memories_out(vendor_memory: VendorMemory) -> list[MemoryOut]:

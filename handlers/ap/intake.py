@@ -100,6 +100,11 @@ async def from_text(text: str, source: InvoiceSource, buyer: Buyer, chat: ChatMo
     return fallback.model_copy(update={"model_note": read.rejected_because})
 
 
+def looks_like_document(text: str) -> bool:
+    """True for pasted text that is a business document (several lines, a document heading), not a chat line."""
+    return len([l for l in text.splitlines() if l.strip()]) >= 4 and document_kind(text) != "unknown"
+
+
 def _is_json(path: Path, mime_type: str | None) -> bool:
     return path.suffix.lower() == ".json" or (mime_type or "").endswith("json")
 
@@ -113,7 +118,7 @@ async def from_file(path: Path, mime_type: str | None, reader: TextReader, buyer
         except UnicodeDecodeError:
             return IntakeResult(refusal=Refusal(reason="invalid_json", values={"detail": "not UTF-8"}))
     try:
-        read = await asyncio.to_thread(reader.read, path, mime_type)
+        read = await asyncio.to_thread(reader.read, path, mime_type, True)
     except DocumentRejected as exc:
         return IntakeResult(refusal=Refusal(reason="unreadable", values={"detail": str(exc)}))
     source: InvoiceSource = "pdf" if read.method == "pdf" else ("photo" if read.method == "tesseract" or photo else "text")

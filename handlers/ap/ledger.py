@@ -6,8 +6,10 @@ from decimal import Decimal
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, model_validator
+from rapidfuzz.distance import Levenshtein
 
 from bot.paths import SEEDS_DIR
+from handlers.ap.ledgerview import normalise_number
 from handlers.ap.models import (
     Buyer,
     GoodsReceipt,
@@ -20,6 +22,12 @@ from handlers.ap.models import (
 )
 
 AP_SEEDS = SEEDS_DIR / "ap"
+_LOOKALIKES = str.maketrans("OIL", "011")
+"""Letters a scan reads for digits and back; a PO number is compared with them folded."""
+
+
+def _po_key(number: str) -> str:
+    return normalise_number(number.upper().translate(_LOOKALIKES))
 
 
 class VendorHistory(BaseModel):
@@ -86,7 +94,7 @@ class Ledger:
     def __init__(self, data: LedgerData) -> None:
         self.data = data
         self._vendors = {v.vendor_id: v for v in data.vendors}
-        self._pos = {p.po_number.upper(): p for p in data.purchase_orders}
+        self._pos = {_po_key(p.po_number): p for p in data.purchase_orders}
 
     @classmethod
     def load(cls, root: Path = AP_SEEDS) -> "Ledger":
@@ -119,8 +127,21 @@ class Ledger:
             return VendorMatch(vendor=by_name, by="name", gstin_conflict=conflict)
         return VendorMatch(vendor=None, by="none")
 
-    def purchase_order(self, po_number: str | None) -> PurchaseOrder | None:
-        return self._pos.get(po_number.strip().upper()) if po_number else None
+    def purchase_order(self, po_number: str | None, vendor_id: str | None = None) -> PurchaseOrder | None:
+        """The PO by its number printed any way (`KAI/PO/0114` is `KAI-PO-0114`, a scan's `P0` is `PO`).
+
+        Given the vendor, a number one character off from exactly one of that vendor's POs is that PO: an
+        OCR slip, and the PO must still belong to the vendor and pass the match like any other."""
+        if not po_number:
+            return None
+        key = _po_key(po_number)
+        found = self._pos.get(key)
+        if found is not None or vendor_id is None:
+            return found
+        bare = key.replace("-", "")
+        near = [p for k, p in self._pos.items() if p.vendor_id == vendor_id and len(bare) > 6
+                and Levenshtein.distance(k.replace("-", ""), bare) <= 1]
+        return near[0] if len(near) == 1 else None
 
     def receipts_for(self, po_number: str) -> list[GoodsReceipt]:
         return [g for g in self.data.goods_receipts if g.po_number.upper() == po_number.strip().upper()]

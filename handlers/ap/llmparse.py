@@ -67,6 +67,19 @@ def ungrounded(invoice: Invoice, text: str) -> list[str]:
     return problems
 
 
+def figures_disagree(invoice: Invoice) -> list[str]:
+    """The printed figures the model reported that do not add up: lines to the taxable value, and taxable
+    value + tax + round-off to the total. The same arithmetic the deterministic reading is held to."""
+    problems: list[str] = []
+    slack = Decimal("1.00")
+    subtotal = invoice.subtotal if invoice.subtotal is not None else invoice.lines_total - invoice.discount
+    if abs(invoice.lines_total - invoice.discount - subtotal) > slack:
+        problems.append("lines")
+    if abs(subtotal + invoice.tax + invoice.round_off - invoice.total) > slack:
+        problems.append("total")
+    return problems
+
+
 async def parse_with_model(chat: ChatModel, text: str, buyer: Buyer, source: str) -> LLMParse:
     """Ask the model for the invoice's fields and keep them only if they validate and are grounded."""
     prompt = render("ap", "parse_invoice", document=_MARKERS.sub("", text), buyer_name=buyer.name,
@@ -84,4 +97,10 @@ async def parse_with_model(chat: ChatModel, text: str, buyer: Buyer, source: str
     if problems:
         log.warning("invoice model answer not grounded in the document: %s", ", ".join(problems))
         return LLMParse(rejected_because=f"not in the document: {', '.join(problems)}")
+    arithmetic = figures_disagree(answer.invoice)
+    if arithmetic:
+        # A misread figure or a real error in the document: either way the deterministic reading decides,
+        # and the match flags the document if its own figures do not agree.
+        log.info("invoice model answer does not add up: %s", ", ".join(arithmetic))
+        return LLMParse(rejected_because=f"figures do not add up: {', '.join(arithmetic)}")
     return LLMParse(invoice=answer.invoice.model_copy(update={"source": source}))

@@ -62,8 +62,16 @@ class Invoice(BaseModel):
     po_number: str | None = None
     lines: list[InvoiceLine] = Field(min_length=1, max_length=200)
     subtotal: Decimal | None = None
+    """The taxable value: the lines less any invoice-level discount."""
+    discount: Decimal = Field(default=Decimal("0"), ge=0)
+    """A discount on the whole invoice ("Less: Trade Discount"), taken off the lines before tax."""
     tax: Decimal = Decimal("0")
+    """All GST (CGST + SGST/UTGST, or IGST) and cess together."""
+    round_off: Decimal = Decimal("0")
+    """The printed round-off, signed: lines + tax + round_off is the total."""
     total: Decimal = Field(gt=0)
+    total_in_words: Decimal | None = None
+    """The total as printed in words ("Rupees ... Only"), a cross-check of the figure."""
     currency: Literal["INR"] = "INR"
     bank: BankDetails | None = None
     contact: str | None = Field(default=None, max_length=300)
@@ -89,7 +97,8 @@ class Invoice(BaseModel):
     @model_validator(mode="after")
     def _fill_subtotal(self) -> "Invoice":
         if self.subtotal is None:
-            object.__setattr__(self, "subtotal", sum((line.amount for line in self.lines), Decimal("0")))
+            lines = sum((line.amount for line in self.lines), Decimal("0"))
+            object.__setattr__(self, "subtotal", lines - self.discount)
         return self
 
     @property
@@ -237,6 +246,10 @@ class Policy(BaseModel):
 
     tolerances: Tolerances
     first_bank_change_min_payments: int = Field(ge=1)
+    duplicate_window_days: int = Field(default=15, ge=0)
+    """Two invoices from one vendor this many days apart, or closer, with amounts within
+    duplicate_amount_pct of each other and different numbers, go to a person as a possible duplicate."""
+    duplicate_amount_pct: Decimal = Field(default=Decimal("1.0"), ge=0)
     amount_outlier_factor: Decimal = Field(gt=1)
     max_memories: int = Field(ge=1, le=10)
     confidence: dict[str, float]

@@ -22,6 +22,7 @@ from handlers.ap.decision import (
     recommendation,
 )
 from handlers.ap.ledger import Ledger
+from handlers.ap.ledgerview import FixedView, LedgerView, entries_from_history
 from handlers.ap.match import MatchResult, three_way_match
 from handlers.ap.models import Invoice, Policy
 from handlers.ap.risk import evaluate
@@ -62,11 +63,14 @@ class Trail:
 class Decider:
     """Runs the AP pipeline for one tenant's bank, with the ledger and policy it was built with."""
 
-    def __init__(self, services: Services, ledger: Ledger, policy: Policy, audit: AuditLog) -> None:
+    def __init__(self, services: Services, ledger: Ledger, policy: Policy, audit: AuditLog,
+                 view: LedgerView | None = None) -> None:
         self.services = services
         self.ledger = ledger
         self.policy = policy
         self.audit = audit
+        # The seam for the tenant ledger: until decisions are recorded per tenant, the seeded history is the view.
+        self.view: LedgerView = view or FixedView(entries_from_history(ledger.data.invoices))
 
     async def decide(self, invoice: Invoice, request: DecideRequest) -> DecisionReport:
         """Decide one invoice and return the report; memory outages degrade the run, never crash it."""
@@ -81,13 +85,15 @@ class Decider:
              use_memory=request.use_memory, user=request.user_id)
         step("VENDOR_IDENTIFIED", by=identity.by, known=vendor is not None,
              gstin_conflict=identity.gstin_conflict)
-        match = three_way_match(invoice, self.ledger, self.policy.tolerances, vendor.vendor_id if vendor else None)
+        earlier = self.view.entries(request.tenant)
+        match = three_way_match(invoice, self.ledger, self.policy.tolerances, vendor.vendor_id if vendor else None,
+                                earlier)
         step("MATCH_DONE", status=match.status, po=match.po_number, grns=match.grn_numbers,
              issues=match.issues())
         vendor_memory = await recall_vendor_memory(self.services.memory, bank, vendor, invoice, request.use_memory,
                                                    self.policy.max_memories)
         _audit_memory(trail, vendor_memory)
-        risk = evaluate(invoice, identity, match, vendor_memory, self.ledger, self.policy)
+        risk = evaluate(invoice, identity, match, vendor_memory, self.ledger, self.policy, earlier)
         step("RISK_EVALUATED", flags=[f.code for f in risk.flags], trust=risk.trust.model_dump())
         decision = decide(risk, vendor_memory, self.policy)
         step("DECISION_MADE", status=decision.status, confidence=decision.confidence,
@@ -112,6 +118,7 @@ class Decider:
             match=match, memory_source=vendor_memory.source, memories=memories_out(vendor_memory),
             recommendation=recommendation(request.lang, decision, invoice, vendor), retained=False,
             trust=decision.trust, used_memory=request.use_memory,
+            tolerance_pct=f"{self.policy.tolerances.unit_price_pct.normalize():f}",
         )
 
     async def _retain(self, trail: Trail, invoice: Invoice, decision: Decision, report: DecisionReport,

@@ -12,7 +12,9 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from handlers.ap import facts
+from handlers.ap.duplicates import exact_duplicate, near_duplicates
 from handlers.ap.ledger import Ledger, VendorMatch
+from handlers.ap.ledgerview import LedgerEntry, entries_from_history
 from handlers.ap.match import MatchResult
 from handlers.ap.models import Invoice, Policy, Vendor
 from handlers.ap.money import format_inr, masked
@@ -25,6 +27,7 @@ FlagCode = Literal[
     "UNKNOWN_VENDOR", "NEW_VENDOR", "GSTIN_MISMATCH", "FIRST_BANK_CHANGE", "BANK_CHANGE", "DUPLICATE_INVOICE",
     "AMOUNT_OUTLIER", "QUANTITY_MISMATCH", "PRICE_MISMATCH", "TOTAL_MISMATCH", "LINE_NOT_ON_PO",
     "PO_NOT_FOUND", "GRN_NOT_FOUND", "RECURRING_MISMATCH", "INSTRUCTION_IN_DOCUMENT", "MEMORY_UNAVAILABLE",
+    "POSSIBLE_DUPLICATE", "RECEIPT_ALREADY_BILLED", "PRICE_VARIANCE",
 ]
 
 RESOLUTIONS = ("request_corrected_invoice", "short_pay", "credit_note", "approved_as_invoiced")
@@ -114,15 +117,23 @@ def _bank(policy: Policy, invoice: Invoice, vendor: Vendor, history: Recalled | 
     return [_flag(policy, "BANK_CHANGE", "HUMAN_REVIEW", "unknown", **values)]
 
 
-def _duplicate(policy: Policy, invoice: Invoice, vendor: Vendor, ledger: Ledger) -> list[Flag]:
-    past = ledger.past_invoice(vendor.vendor_id, invoice.invoice_number)
-    if past is None:
+def _duplicate(policy: Policy, invoice: Invoice, vendor: Vendor, view: list[LedgerEntry]) -> list[Flag]:
+    """The same invoice again blocks payment; a look-alike under another number goes to a person."""
+    earlier = exact_duplicate(invoice, vendor.vendor_id, view)
+    if earlier is not None:
+        variant = {"paid": "paid", "rejected": "rejected"}.get(earlier.status, "decided")
+        return [_flag(policy, "DUPLICATE_INVOICE", "PAYMENT_BLOCKED", variant, number=earlier.invoice_number,
+                      name=vendor.name, on=earlier.when.isoformat(), amount=format_inr(earlier.total),
+                      status=earlier.status, decision=earlier.decision_id or "-")]
+    near = near_duplicates(invoice, vendor.vendor_id, view, policy)
+    if not near:
         return []
-    if past.outcome == "paid" and past.paid_on is not None:
-        return [_flag(policy, "DUPLICATE_INVOICE", "PAYMENT_BLOCKED", "paid", number=past.invoice_number,
-                      name=vendor.name, on=past.paid_on.isoformat(), amount=format_inr(past.total))]
-    return [_flag(policy, "DUPLICATE_INVOICE", "PAYMENT_BLOCKED", "rejected", number=past.invoice_number,
-                  name=vendor.name, on=past.invoice_date.isoformat(), amount=format_inr(past.total))]
+    first = near[0]
+    days = abs((first.invoice_date - invoice.invoice_date).days)
+    return [_flag(policy, "POSSIBLE_DUPLICATE", "HUMAN_REVIEW", number=invoice.invoice_number,
+                  earlier=first.invoice_number, name=vendor.name, on=first.invoice_date.isoformat(),
+                  earlier_amount=format_inr(first.total), amount=format_inr(invoice.total), days=str(days),
+                  status=first.status, count=str(len(near)))]
 
 
 def _outlier(policy: Policy, invoice: Invoice, vendor: Vendor, history: Recalled | None) -> list[Flag]:
@@ -161,16 +172,31 @@ def _match(policy: Policy, invoice: Invoice, match: MatchResult) -> list[Flag]:
                                    invoiced=format_inr(line.invoiced_unit_price),
                                    agreed=format_inr(line.po_unit_price or Decimal("0")), po=po,
                                    tolerance=f"{policy.tolerances.unit_price_pct.normalize()}"))
+            elif issue == "RECEIPT_ALREADY_BILLED":
+                found.append(_flag(policy, issue, "EXCEPTION", item=line.description, number=invoice.invoice_number,
+                                   earlier=", ".join(line.billed_by), invoiced=_qty(line.invoiced_quantity),
+                                   received=_qty(line.received_quantity), billed=_qty(line.billed_before),
+                                   grns=", ".join(match.grn_numbers) or "-", po=po))
             elif issue == "LINE_NOT_ON_PO":
                 found.append(_flag(policy, issue, "EXCEPTION", item=line.description, po=po))
             elif issue == "TOTAL_MISMATCH":
                 found.append(_flag(policy, issue, "EXCEPTION", "line", item=line.description,
                                    amount=format_inr(line.invoiced_amount),
                                    expected=format_inr(line.invoiced_quantity * line.invoiced_unit_price)))
-    if not match.totals.ok:
-        found.append(_flag(policy, "TOTAL_MISMATCH", "EXCEPTION", "invoice", total=format_inr(match.totals.total),
-                           expected=format_inr(match.totals.expected_total),
-                           lines_total=format_inr(match.totals.lines_total)))
+    for line in match.variances():
+        over_pct = line.price_over / (line.po_unit_price or Decimal("1")) / line.invoiced_quantity * 100
+        found.append(_flag(policy, "PRICE_VARIANCE", None, item=line.description, over=format_inr(line.price_over),
+                           pct=f"{over_pct.quantize(Decimal('0.01')).normalize():f}", po=po,
+                           tolerance=f"{policy.tolerances.unit_price_pct.normalize():f}"))
+    totals = match.totals
+    figures_agree = abs(totals.total - totals.expected_total) <= policy.tolerances.total_abs \
+        and abs(totals.lines_total - totals.discount - totals.subtotal) <= policy.tolerances.total_abs
+    if not totals.ok and figures_agree and totals.total_in_words is not None:
+        found.append(_flag(policy, "TOTAL_MISMATCH", "EXCEPTION", "words", total=format_inr(totals.total),
+                           words=format_inr(totals.total_in_words)))
+    elif not totals.ok:
+        found.append(_flag(policy, "TOTAL_MISMATCH", "EXCEPTION", "invoice", total=format_inr(totals.total),
+                           expected=format_inr(totals.expected_total), lines_total=format_inr(totals.lines_total)))
     return found
 
 
@@ -221,15 +247,20 @@ def _trust(policy: Policy, history: Recalled | None, flags: list[Flag]) -> Trust
 
 def evaluate(
     invoice: Invoice, identity: VendorMatch, match: MatchResult, vendor_memory: VendorMemory, ledger: Ledger,
-    policy: Policy,
+    policy: Policy, view: list[LedgerEntry] | None = None,
 ) -> RiskResult:
-    """Run every rule and return the flags raised, in rule order, with the vendor's trust before and after."""
+    """Run every rule and return the flags raised, in rule order, with the vendor's trust before and after.
+
+    `view` is the ledger of earlier invoices; without one, the seeded payment history stands in.
+    """
+    if view is None:
+        view = entries_from_history(ledger.data.invoices)
     history = remembered_history(vendor_memory)
     flags = _identity(policy, invoice, identity)
     vendor = identity.vendor
     if vendor is not None:
         flags += _bank(policy, invoice, vendor, history)
-        flags += _duplicate(policy, invoice, vendor, ledger)
+        flags += _duplicate(policy, invoice, vendor, view)
         flags += _outlier(policy, invoice, vendor, history)
     flags += _match(policy, invoice, match)
     if vendor is not None:

@@ -1,60 +1,59 @@
-"""Reading an invoice out of plain text (a PDF's text layer or OCR) without a model.
+"""Reading an invoice out of plain text (a PDF's text layer, OCR of a photo, pasted text) without a model.
 
-It knows the labelled layout Indian GST invoices use ("Invoice No:", "GSTIN:", "A/c No:", a line table of
-description, quantity, rate and amount). Lines it cannot place are kept as notes: they are data, and the
-risk rules read them for instructions aimed at the approver.
+Fields are found by what they are, not by one label set: the labelled head (textlabels), the line table
+and the figures under it (texttable), amounts and dates as Indian offices print them (textamounts). Lines
+it cannot place are kept as notes: they are data, and the risk rules read them for instructions aimed at
+the approver.
 """
 
 import re
-from datetime import date, datetime
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
 from pydantic import BaseModel
 
 from handlers.ap.models import GSTIN_PATTERN
-from handlers.ap.money import parse_amount
+from handlers.ap.textamounts import parse_date, words_line, words_to_amount
+from handlers.ap.textlabels import bank_details, find_labels, read_head
+from handlers.ap.texttable import (
+    Figures,
+    choose_total,
+    is_figure_label,
+    is_header,
+    item_heading,
+    read_figure,
+    read_row,
+)
+
+__all__ = ["TextParse", "document_kind", "parse_date", "parse_invoice_text"]
 
 _HEAD_LINES = 6
-# Checked against the heading lines first, so "Purchase Order ... Invoice to:" is a PO, not an invoice.
 _OTHER_KINDS: list[tuple[str, re.Pattern[str]]] = [
-    ("proforma", re.compile(r"\bpro[\s-]?forma\b", re.I)),
-    ("credit_note", re.compile(r"\bcredit\s+note\b", re.I)),
-    ("debit_note", re.compile(r"\bdebit\s+note\b", re.I)),
-    ("purchase_order", re.compile(r"\bpurchase\s+order\b", re.I)),
-    ("delivery_challan", re.compile(r"\bdelivery\s+(challan|note)\b", re.I)),
-    ("goods_receipt", re.compile(r"\bgoods\s+receipt\b", re.I)),
-    ("quotation", re.compile(r"\bquotation\b|\bquote\b", re.I)),
-    ("statement", re.compile(r"\bstatement\s+of\s+account\b", re.I)),
-    ("payment_receipt", re.compile(r"\b(payment\s+)?receipt\b", re.I)),
+    ("proforma", re.compile(r"\bpro[\s-]?forma\b", re.IGNORECASE)),
+    ("credit_note", re.compile(r"\bcredit\s+note\b", re.IGNORECASE)),
+    ("debit_note", re.compile(r"\bdebit\s+note\b", re.IGNORECASE)),
+    ("purchase_order", re.compile(r"\bpurchase\s+order\b", re.IGNORECASE)),
+    ("delivery_challan", re.compile(r"\bdelivery\s+(challan|note)\b", re.IGNORECASE)),
+    ("goods_receipt", re.compile(r"\bgoods\s+receipt\b", re.IGNORECASE)),
+    ("quotation", re.compile(r"\bquotation\b|\bquote\b", re.IGNORECASE)),
+    ("statement", re.compile(r"\bstatement\s+of\s+account\b", re.IGNORECASE)),
+    ("payment_receipt", re.compile(r"\b(payment\s+)?receipt\b", re.IGNORECASE)),
 ]
-_INVOICE_WORD = re.compile(r"\b(tax\s+)?invoice\b|\bbill\s+of\s+supply\b", re.I)
-
-_AMOUNT = r"(?:rs\.?|inr|₹)?\s*\d[\d,]*(?:\.\d{1,2})?"
-_INVOICE_NO = re.compile(r"invoice\s*(?:no\.?|number|#)\s*[:#.-]?\s*([A-Z0-9][A-Z0-9/_.-]*)", re.I)
-_DATE = re.compile(r"(?:invoice\s+)?date(?:d)?\s*[:.-]\s*([0-9A-Za-z,./ -]{6,20})", re.I)
-_PO = re.compile(
-    r"\b(?:p\.?\s?o\.?|purchase\s+order)\s*(?:ref(?:erence)?\.?|no\.?|number|#)?\s*[:#]\s*([A-Z0-9][A-Z0-9/-]*)", re.I,
-)
+_INVOICE_WORD = re.compile(r"\b(?:tax\s+|gst\s+|retail\s+|sales\s+)?invoice\b|\bbill\s+of\s+supply\b", re.IGNORECASE)
+_INVOICE_LABEL = re.compile(r"\binv(?:oice)?\.?\s*(?:no\b|#|number)", re.IGNORECASE)
+_INVOICE_TITLE = re.compile(r"^(?:(?:tax|gst|retail|sales)\s+)?invoice(?:\s*(?:-|cum|&|and)\s*(?:delivery\s+)?"
+                            r"(?:bill|challan|note))?|bill\s+of\s+supply|bill|cash\s+memo$", re.IGNORECASE)
+_TITLE_NOISE = re.compile(r"\((?:original|duplicate|triplicate)[^)]*\)|\b(?:original|duplicate|triplicate)\s+for\s+"
+                          r"\w+|\be-?invoice\b", re.IGNORECASE)
+_FIELD_LABEL = re.compile(r"\b(no\b\.?|number|#|date|dt\b|ref\b)", re.IGNORECASE)
 _GSTIN = re.compile(GSTIN_PATTERN.strip("^$").join([r"\b(", r")\b"]))
-_VENDOR = re.compile(r"^\s*(?:supplier|vendor|seller|sold\s+by|from)\s*[:-]\s*(.+)$", re.I)
-_LINE = re.compile(
-    rf"^(?P<desc>[A-Za-z0-9][^|]*?)\s*\|?\s+(?P<qty>\d+(?:\.\d+)?)\s*(?:[A-Za-z]{{1,4}}\.?)?\s*\|?\s*[x@]?\s*"
-    rf"(?P<price>{_AMOUNT})\s*\|?\s+(?P<amount>{_AMOUNT})\s*$", re.I,
-)
-_SUBTOTAL = re.compile(rf"^\s*(?:sub\s*-?\s*total|taxable\s+(?:value|amount))\b[^:\d]*[:-]?\s*(?P<v>{_AMOUNT})\s*$", re.I)
-_TAX = re.compile(rf"^\s*(?:[cis]?gst|igst|cgst|sgst|tax)\b(?!in)[^:\n]*?[:-]\s*(?P<v>{_AMOUNT})\s*$", re.I)
-_TOTAL = re.compile(
-    r"^\s*(?:grand\s+total|total\s+amount(?:\s+payable)?|invoice\s+total|amount\s+payable|total)\b"
-    rf"[^:\d]*[:-]?\s*(?P<v>{_AMOUNT})\s*(?:/-)?\s*$",
-    re.I,
-)
-_ACCOUNT = re.compile(r"\b(?:a/?c|account)\s*(?:no\.?|number|#)?\s*[:.-]?\s*(\d[\d -]{6,}\d)", re.I)
-_IFSC = re.compile(r"\bIFSC(?:\s+code)?\s*[:.-]?\s*([A-Z]{4}0[A-Z0-9]{6})\b", re.I)
-_BANK_NAME = re.compile(r"\bbank\s*(?:name)?\s*[:-]\s*([A-Za-z][A-Za-z .&]*?bank)\b", re.I)
-_CONTACT = re.compile(r"\b(contact|call|phone|tel|mobile)\b", re.I)
-_HEADER = re.compile(r"^\s*(description|item|particulars)\b.*\b(qty|quantity)\b", re.I)
-_DATE_FORMATS = ("%Y-%m-%d", "%d-%m-%Y", "%d/%m/%Y", "%d.%m.%Y", "%d %b %Y", "%d %B %Y", "%b %d, %Y", "%d-%b-%Y")
+_VENDOR = re.compile(r"^\s*(?:supplier|vendor|seller|sold\s+by|from|billed\s+by|consignor)(?:\s+name)?\s*[:-]\s*(.+)$",
+                     re.IGNORECASE)
+_NOT_VENDOR = re.compile(r"^\s*(?:gstin|gst\s*no|original|duplicate|triplicate|irn|ack|page|bill\s+to|buyer|ship"
+                         r"|consignee|to\b|m/s\.?\s*$|e-?invoice|tax\s+invoice|invoice|phone|ph\b|mob|email|tel|pan\b)",
+                         re.IGNORECASE)
+_CONTACT = re.compile(r"\b(contact|call|phone|tel|mobile|mob|ph)\b", re.IGNORECASE)
 
 
 class TextParse(BaseModel):
@@ -62,97 +61,169 @@ class TextParse(BaseModel):
 
     fields: dict[str, Any]
     missing: list[str]
+    total_in_words: Decimal | None = None
+
+
+def _title(line: str) -> str:
+    return " ".join(_TITLE_NOISE.sub(" ", line).split()).strip(" -:*=")
 
 
 def document_kind(text: str) -> str:
-    """Return "invoice", another document kind ("purchase_order", "proforma", ...), or "unknown"."""
+    """Return "invoice", another document kind ("purchase_order", "proforma", ...), or "unknown".
+
+    A heading line that is only a document's name decides it; otherwise a kind named in the head counts,
+    unless it is a field label there (Tally's "Delivery Note" box, "Buyer's Order No.").
+    """
     lines = [l for l in text.splitlines() if l.strip()]
-    head = "\n".join(lines[:_HEAD_LINES])
+    head = lines[:_HEAD_LINES + 2]
+    for line in head:
+        title = _title(line)
+        for kind, pattern in _OTHER_KINDS:
+            if pattern.fullmatch(title):
+                return kind
+        if _INVOICE_TITLE.fullmatch(title):
+            return "invoice"
+    joined = "\n".join(lines[:_HEAD_LINES])
     for kind, pattern in _OTHER_KINDS:
-        if pattern.search(head) and not (kind == "payment_receipt" and _INVOICE_WORD.search(head)):
+        for match in pattern.finditer(joined):
+            after = joined[match.end():match.end() + 8]
+            if _FIELD_LABEL.match(after.strip(" .:")) or kind == "payment_receipt" and _INVOICE_WORD.search(joined):
+                continue
             return kind
-    if _INVOICE_WORD.search(text):
+    if _INVOICE_WORD.search(text) or _INVOICE_LABEL.search(text):
         return "invoice"
     return "unknown"
 
 
-def parse_date(value: str) -> date | None:
-    cleaned = " ".join(value.replace(",", ", ").split()).replace(" ,", ",")
-    for candidate in (cleaned, cleaned.split(" ")[0]):
-        for fmt in _DATE_FORMATS:
-            try:
-                return datetime.strptime(candidate.strip(" ,."), fmt).date()
-            except ValueError:
-                continue
+def _clean(raw: str) -> str:
+    return raw.replace("\t", "    ").rstrip()
+
+
+def _vendor_name(lines: list[str]) -> tuple[str, int] | None:
+    """The seller: a "Supplier:" label, else the first line at the top that is neither a title nor a label."""
+    for index, line in enumerate(lines):
+        if (match := _VENDOR.match(line)):
+            name = re.split(r"\s{2,}|\bGSTIN\b|\|", match.group(1), flags=re.IGNORECASE)[0].strip(" ,;-")
+            return name[:120], index
+    for index, line in enumerate(lines[:10]):
+        if _INVOICE_TITLE.fullmatch(_title(line)):
+            continue
+        candidate = re.split(r"\s{2,}", _INVOICE_WORD.sub(" ", _TITLE_NOISE.sub(" ", line)).strip())[0].strip(" -:|*")
+        if labels := find_labels(candidate):
+            candidate = candidate[:labels[0].start].strip(" -:|*")
+        if len(re.findall(r"[A-Za-z]", candidate)) < 3:
+            continue
+        if _NOT_VENDOR.match(candidate) or _GSTIN.search(candidate.upper()):
+            continue
+        return candidate[:120], index
     return None
 
 
-def _amount(value: str) -> Decimal | None:
-    try:
-        return parse_amount(value)
-    except ValueError:
+def _words_amount(lines: list[str], index: int) -> Decimal | None:
+    line = lines[index]
+    if re.search(r"\btax\b|\bgst\b", line, re.IGNORECASE):
         return None
+    value = words_to_amount(line.split(":", 1)[-1] if "words" in line.lower() else line)
+    if value is None and index + 1 < len(lines):
+        value = words_to_amount(lines[index + 1])
+    return value
+
+
+@dataclass
+class _Body:
+    """What the lines under the head hold: item rows, the figures, the amount in words, a contact."""
+
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    figures: Figures = field(default_factory=Figures)
+    words: Decimal | None = None
+    contact: str | None = None
+    used: set[int] = field(default_factory=set)
+
+
+def _read_body(lines: list[str], skip: set[int]) -> _Body:
+    """Walk the lines once: the table header opens the item rows, a figure label closes them."""
+    body = _Body(used=set(skip))
+    in_table = False
+    heading: tuple[int, str] | None = None
+    for index, line in enumerate(lines):
+        flat = " ".join(line.replace("|", " ").split())
+        if not flat or index in skip:
+            continue
+        if is_header(flat):
+            in_table = True
+            body.used.add(index)
+            continue
+        if words_line(flat):
+            body.words = body.words if body.words is not None else _words_amount(lines, index)
+            body.used.add(index)
+            continue
+        if read_figure(flat, body.figures):
+            in_table = False
+            body.used.add(index)
+            continue
+        if is_figure_label(flat):
+            in_table = False
+        if (row := read_row(flat, in_table)) is not None:
+            description = row.description
+            if heading is not None and not row.numbered:
+                description = f"{heading[1]} {description}"[:200]
+                body.used.add(heading[0])
+            body.rows.append({"description": description, "quantity": row.quantity, "unit_price": row.unit_price,
+                              "amount": row.amount})
+            body.used.add(index)
+            heading = None
+            continue
+        heading = (index, name) if in_table and (name := item_heading(flat)) else None
+        if _CONTACT.search(flat) and body.contact is None:
+            body.contact = flat[:300]
+            body.used.add(index)
+    return body
 
 
 def parse_invoice_text(text: str, buyer_gstin: str | None = None) -> TextParse:
     """Return the invoice fields found in the text, and the required ones that are missing."""
-    fields: dict[str, Any] = {"lines": []}
-    notes: list[str] = []
-    tax = Decimal("0")
-    bank: dict[str, str] = {}
+    lines = [_clean(raw) for raw in text.splitlines()]
+    head = read_head(lines)
+    body = _read_body(lines, head.used)
+    fields: dict[str, Any] = {"lines": body.rows}
     gstins = [g for g in _GSTIN.findall(text.upper()) if g != buyer_gstin]
     if gstins:
         fields["vendor_gstin"] = gstins[0]
-    for raw in text.splitlines():
-        line = " ".join(raw.replace("|", " | ").split()).replace(" | ", " ").strip()
-        if not line or _HEADER.match(line):
-            continue
-        used = False
-        if "invoice_number" not in fields and (m := _INVOICE_NO.search(line)):
-            fields["invoice_number"], used = m.group(1).rstrip(".,"), True
-        prefer = "invoice date" in line.lower()  # over a PO or delivery date seen earlier
-        if ("invoice_date" not in fields or prefer) and (m := _DATE.search(line)) and (day := parse_date(m.group(1))):
-            fields["invoice_date"], used = day, True
-        if "po_number" not in fields and (m := _PO.search(line)):
-            fields["po_number"], used = m.group(1).rstrip(".,"), True
-        if "vendor_name" not in fields and (m := _VENDOR.match(line)):
-            fields["vendor_name"], used = m.group(1).strip(), True
-        if (m := _ACCOUNT.search(line)) and "account_number" not in bank:
-            bank["account_number"], used = re.sub(r"\D", "", m.group(1)), True
-        if (m := _IFSC.search(line)) and "ifsc" not in bank:
-            bank["ifsc"], used = m.group(1).upper(), True
-        if (m := _BANK_NAME.search(line)) and "bank_name" not in bank:
-            bank["bank_name"], used = m.group(1).strip(), True
-        if used:
-            continue
-        if (m := _SUBTOTAL.match(line)) and (value := _amount(m.group("v"))) is not None:
-            fields["subtotal"] = value
-        elif (m := _TOTAL.match(line)) and (value := _amount(m.group("v"))) is not None:
-            fields["total"] = value
-        elif (m := _TAX.match(line)) and "gstin" not in line.lower() and (value := _amount(m.group("v"))) is not None:
-            tax += value
-        elif (m := _LINE.match(line)) and re.search(r"[A-Za-z]", m.group("desc")) \
-                and (amount := _amount(m.group("amount"))) is not None \
-                and (price := _amount(m.group("price"))) is not None:
-            fields["lines"].append({"description": m.group("desc").strip(" |:-"), "quantity": Decimal(m.group("qty")),
-                                    "unit_price": price, "amount": amount})
-        elif _CONTACT.search(line) and "contact" not in fields:
-            fields["contact"] = line[:300]
-        elif not _GSTIN.search(line.upper()) and not _INVOICE_WORD.fullmatch(line.strip()):
-            notes.append(line)
-    if "vendor_name" not in fields:
-        name = next((n for n in notes if not _INVOICE_WORD.search(n) and len(n) > 2), None)
-        if name is not None:
-            fields["vendor_name"] = name
-            notes.remove(name)
-    fields["tax"] = tax
+    for key, name in (("invoice_number", "number"), ("po_number", "po")):
+        if name in head.values:
+            fields[key] = head.values[name]
+    if "date" in head.dates:
+        fields["invoice_date"] = head.dates["date"]
+    if body.contact is not None:
+        fields["contact"] = body.contact
+    used = body.used
+    vendor = _vendor_name(lines)
+    if vendor is not None:
+        fields["vendor_name"], vendor_line = vendor
+        used.add(vendor_line)
+    figures = body.figures
+    lines_total = sum((Decimal(row["amount"]) for row in body.rows), Decimal(0))
+    total = choose_total(figures, lines_total, body.words)
+    if total is not None:
+        fields["total"] = total
+    if figures.taxable is not None or figures.subtotal is not None:
+        fields["subtotal"] = figures.taxable_value(lines_total)
+    if figures.discount:
+        fields["discount"] = figures.discount
+    fields["tax"] = figures.tax
+    fields["round_off"] = figures.round_off
+    if body.words is not None:
+        fields["total_in_words"] = body.words
+    bank = bank_details(lines, head)
     if bank.get("account_number"):
         fields["bank"] = bank
+    notes = [flat for index, line in enumerate(lines) if (flat := " ".join(line.split())) and index not in used
+             and not _GSTIN.search(flat.upper()) and not _INVOICE_WORD.fullmatch(flat)]
     if notes:
         fields["notes"] = " ".join(notes)[:2000]
     required = {"vendor_name": "vendor", "invoice_number": "invoice number", "invoice_date": "invoice date",
                 "total": "total"}
     missing = [label for key, label in required.items() if key not in fields]
-    if not fields["lines"]:
+    if not body.rows:
         missing.append("line items")
-    return TextParse(fields=fields, missing=missing)
+    return TextParse(fields=fields, missing=missing, total_in_words=body.words)

@@ -8,6 +8,7 @@ import pytest
 from pydantic import SecretStr
 
 from bot.app import App
+from bot.i18n import text
 from bot.messages import Incoming, Media, Reply
 from handlers.ap import APPack
 from handlers.ap.demo import SAMPLES, load_sample
@@ -149,3 +150,17 @@ async def test_with_a_model_an_injected_instruction_cannot_approve(tmp_path: Pat
     assert len(fake_groq.chat_requests()) == 1, "the model read the invoice"
     assert card.text.startswith("PAYMENT BLOCKED (99% confidence)")
     assert "INSTRUCTION_IN_DOCUMENT" in card.text
+
+
+async def test_an_invoice_pasted_as_text_is_read_and_decided(ap_app: App, demo: str) -> None:
+    pasted = "\n".join([
+        "GST INVOICE", "Sree Venkateswara Traders, Nellore", "GSTIN : 37AAUFS9981D1ZW",
+        "Bill No. : SVT/0412        Bill Date : 19.04.2026", "Order No. : KAI/PO/0999",
+        "S.N. Description of Goods   Qty.  Unit  Price   Amount(Rs.)", "1. Jute Twine 2 ply   200  KG  96.00  19,200.00",
+        "Add : IGST @ 5.00 %   : 960.00", "Grand Total : 20,160.00",
+    ])
+    [card] = await ap_app.conversation.handle(said("anita", pasted))
+    assert card.text.startswith("HUMAN REVIEW") and "SVT/0412" in card.text and "UNKNOWN_VENDOR" in card.text
+    assert "TOTAL_MISMATCH" not in card.text
+    [hint] = await ap_app.conversation.handle(said("anita", "did the last invoice go through?"))
+    assert hint.text == text("en", "ap.send_invoice") and "pasted" in hint.text

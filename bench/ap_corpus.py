@@ -1,0 +1,188 @@
+"""Accuracy of the AP reader and rules on the invoice corpus (tests/corpus/ap), per field and per decision.
+
+    python -m bench.ap_corpus [--only ID] [--show-misses]
+
+Each invoice is read the way it would arrive (pasted text, a PDF with a text layer, or a photo read by
+Tesseract), without a model, then decided against the corpus's own ledger and scripted ledger view with
+memory off. Prints, per field (number, date, PO, lines, tax, total, bank), the share read right, and per
+expected decision the share decided right.
+"""
+
+import argparse
+import asyncio
+import json
+import tempfile
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+
+import matplotlib
+from matplotlib.figure import Figure
+from PIL import Image, ImageDraw, ImageFilter, ImageFont
+
+from bot.ocr import TextReader
+from handlers.ap.decision import decide
+from handlers.ap.intake import IntakeResult, from_file, from_text
+from handlers.ap.ledger import Ledger, load_policy
+from handlers.ap.ledgerview import LedgerEntry, load_entries
+from handlers.ap.match import three_way_match
+from handlers.ap.models import Invoice, Policy
+from handlers.ap.risk import evaluate
+from handlers.ap.vendor_memory import VendorMemory
+
+CORPUS = Path(__file__).resolve().parent.parent / "tests" / "corpus" / "ap"
+FIELDS = ("number", "date", "po", "lines", "tax", "total", "bank")
+_MONO = Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSansMono.ttf"
+
+
+@dataclass
+class CaseResult:
+    id: str
+    fields: dict[str, bool]
+    decision: str | None
+    expected_decision: str
+    flags: list[str]
+    expected_flags: list[str]
+    misses: dict[str, tuple[object, object]] = field(default_factory=dict)
+    refusal: str | None = None
+
+    @property
+    def right(self) -> bool:
+        return self.decision == self.expected_decision and set(self.expected_flags) <= set(self.flags)
+
+
+@dataclass
+class Report:
+    cases: list[CaseResult]
+
+    def field_accuracy(self) -> dict[str, float]:
+        return {f: sum(c.fields.get(f, False) for c in self.cases) / len(self.cases) for f in FIELDS}
+
+    def decision_accuracy(self) -> dict[str, float]:
+        """Per expected status: the share decided with that status AND for the expected reasons (flags)."""
+        statuses = sorted({c.expected_decision for c in self.cases})
+        return {s: sum(c.right for c in self.cases if c.expected_decision == s)
+                / sum(c.expected_decision == s for c in self.cases) for s in statuses}
+
+    def overall_decisions(self) -> float:
+        return sum(c.right for c in self.cases) / len(self.cases)
+
+
+def render_pdf(path: Path, lines: list[str]) -> Path:
+    """A PDF whose text layer holds the lines in a monospace font, the way billing programs export."""
+    height = max(11.69, 0.16 * len(lines) + 1)
+    figure = Figure(figsize=(8.27, height))
+    step = 0.16 / height
+    for row, line in enumerate(lines):
+        figure.text(0.03, 1 - (0.5 / height) - row * step, line, fontsize=6.5, family="DejaVu Sans Mono")
+    figure.savefig(str(path), format="pdf")
+    return path
+
+
+def render_photo(path: Path, lines: list[str]) -> Path:
+    """A PNG of the printout in a monospace font, as a phone photo of a clean print reads."""
+    font = ImageFont.truetype(str(_MONO), 28)
+    width = max(len(l) for l in lines) * 17 + 80
+    image = Image.new("RGB", (width, 50 + 42 * len(lines)), "white")
+    draw = ImageDraw.Draw(image)
+    for row, line in enumerate(lines):
+        draw.text((40, 25 + row * 42), line, fill="black", font=font)
+    # A phone photo, not a screenshot: slightly turned, a little soft, on greyish paper, saved as a JPEG would be.
+    image = image.rotate(0.4, resample=Image.Resampling.BICUBIC, expand=True, fillcolor="white")
+    image = image.filter(ImageFilter.GaussianBlur(0.8))
+    image = Image.eval(image, lambda v: int(40 + v * 0.8))
+    image.save(path.with_suffix(".jpg"), quality=80)
+    return path.with_suffix(".jpg")
+
+
+async def read_case(case: dict[str, object], ledger: Ledger, workdir: Path) -> IntakeResult:
+    text = (CORPUS / str(case["file"])).read_text(encoding="utf-8")
+    buyer = ledger.data.buyer
+    if case["format"] == "text":
+        return await from_text(text, "text", buyer, None)
+    lines = text.rstrip("\n").split("\n")
+    if case["format"] == "pdf":
+        pdf = render_pdf(workdir / f"{case['id']}.pdf", lines)
+        return await from_file(pdf, "application/pdf", TextReader(), buyer, None)
+    photo = render_photo(workdir / f"{case['id']}.png", lines)
+    return await from_file(photo, "image/jpeg", TextReader(languages="eng"), buyer, None, photo=True)
+
+
+def _lines(invoice: Invoice) -> list[list[str]]:
+    return [[f"{l.quantity.normalize():f}", f"{l.unit_price:.2f}", f"{l.amount:.2f}"] for l in invoice.lines]
+
+
+def score_fields(invoice: Invoice | None, expected: dict[str, object]) -> tuple[dict[str, bool], dict[str, tuple[object, object]]]:
+    if invoice is None:
+        return {f: False for f in FIELDS}, {"refused": ("-", "-")}
+    bank = expected["bank"]
+    assert isinstance(bank, dict)
+    got: dict[str, object] = {
+        "number": invoice.invoice_number, "date": invoice.invoice_date.isoformat(), "po": invoice.po_number,
+        "lines": _lines(invoice), "tax": f"{invoice.tax:.2f}", "total": f"{invoice.total:.2f}",
+        "bank": {"account_number": invoice.bank.account_number, "ifsc": invoice.bank.ifsc} if invoice.bank else None,
+    }
+    want = dict(expected)
+    printed = expected["lines"]
+    assert isinstance(printed, list)
+    want["lines"] = [[f"{Decimal(q).normalize():f}", r, a] for q, r, a in printed]
+    scores = {f: got[f] == want[f] for f in FIELDS}
+    return scores, {f: (want[f], got[f]) for f in FIELDS if not scores[f]}
+
+
+def decide_case(invoice: Invoice, ledger: Ledger, policy: Policy, view: list[LedgerEntry]) -> tuple[str, list[str]]:
+    identity = ledger.identify(invoice)
+    vendor_id = identity.vendor.vendor_id if identity.vendor else None
+    match = three_way_match(invoice, ledger, policy.tolerances, vendor_id, view)
+    memory = VendorMemory(source="disabled")
+    decision = decide(evaluate(invoice, identity, match, memory, ledger, policy, view), memory, policy)
+    return decision.status, [f.code for f in decision.flags]
+
+
+async def run(only: str | None = None) -> Report:
+    expected = json.loads((CORPUS / "expected.json").read_text(encoding="utf-8"))["cases"]
+    ledger = Ledger.load(CORPUS / "ledger")
+    policy = load_policy()
+    view = load_entries(CORPUS / "ledger_view.json")
+    results: list[CaseResult] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for case in expected:
+            if only and case["id"] != only:
+                continue
+            read = await read_case(case, ledger, Path(tmp))
+            scores, misses = score_fields(read.invoice, case["fields"])
+            status, flags = decide_case(read.invoice, ledger, policy, view) if read.invoice else (None, [])
+            results.append(CaseResult(id=case["id"], fields=scores, decision=status, expected_decision=case["decision"],
+                                      flags=flags, expected_flags=case["flags"], misses=misses,
+                                      refusal=read.refusal.model_dump_json() if read.refusal else None))
+    return Report(cases=results)
+
+
+def print_report(report: Report, show_misses: bool) -> None:
+    print(f"AP corpus: {len(report.cases)} invoices")
+    for name, share in report.field_accuracy().items():
+        print(f"  field {name:<8} {share:6.1%}")
+    for status, share in report.decision_accuracy().items():
+        count = sum(c.expected_decision == status for c in report.cases)
+        print(f"  decision {status:<16} {share:6.1%}  (n={count})")
+    print(f"  decisions overall   {report.overall_decisions():6.1%}")
+    if show_misses:
+        for case in report.cases:
+            if case.misses or not case.right:
+                print(f"- {case.id}: decided {case.decision} {case.flags} (expected {case.expected_decision} "
+                      f"{case.expected_flags})"
+                      f"{' refused ' + case.refusal if case.refusal else ''}")
+                for name, (want, got) in case.misses.items():
+                    print(f"    {name}: want {want} got {got}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", default=None)
+    parser.add_argument("--show-misses", action="store_true")
+    args = parser.parse_args()
+    print_report(asyncio.run(run(args.only)), args.show_misses)
+
+
+if __name__ == "__main__":
+    main()
