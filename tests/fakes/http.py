@@ -39,6 +39,8 @@ class FakeServer:
 
     routes: dict[tuple[str, str], Route] = field(default_factory=dict)
     requests: list[Recorded] = field(default_factory=list)
+    port: int = 0
+    keep_requests: bool = True
 
     def __post_init__(self) -> None:
         fake = self
@@ -47,7 +49,8 @@ class FakeServer:
             def _serve(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
                 recorded = Recorded(self.command, self.path, dict(self.headers.items()), self.rfile.read(length))
-                fake.requests.append(recorded)
+                if fake.keep_requests:
+                    fake.requests.append(recorded)
                 route = fake.match(self.command, self.path)
                 response = route(recorded) if route else Response(404, b'{"error": "no route"}')
                 self.send_response(response.status)
@@ -61,7 +64,8 @@ class FakeServer:
             def log_message(self, format: str, *args: object) -> None:
                 return
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
+        self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
         self._thread.start()
 
