@@ -163,7 +163,12 @@ async def _save(turn: Turn, spec: CardSpec, card: Card) -> list[Reply]:
         state.move_card(card.card_id, "saving", "open")
         raise
     state.move_card(card.card_id, "saving", "saved")
-    note = turn.t("core.card_saved") if outcome.fully_stored else turn.t("core.card_saved_offline")
+    if not outcome.fully_stored:
+        note = turn.t("core.card_saved_offline")
+    elif outcome.saving:
+        note = turn.t("core.card_saving")
+    else:
+        note = turn.t("core.card_saved")
     replies = [Reply(text=f"{spec.render(turn.lang, card.payload)}\n\n{note}", card_id=card.card_id,
                      replaces_card=True)]
     return replies + await spec.after_save(turn, card.payload)

@@ -346,7 +346,11 @@ class MemoryClient:
         )
 
     async def ensure_mental_model(self, bank_id: str, model_id: str, name: str, query: str, tags: list[str]) -> None:
-        """Create a mental model under a stable id if the bank has none by that id (it then builds itself)."""
+        """Create a mental model under a stable id if the bank has none by that id.
+
+        Hindsight builds it in the background, and refreshes it after every consolidation of new memories under
+        its tags, so reading it later is one cheap call instead of a reflect per question.
+        """
 
         async def call() -> None:
             try:
@@ -355,7 +359,10 @@ class MemoryClient:
             except ApiException as exc:
                 if exc.status != 404:
                     raise
-            await self._client.acreate_mental_model(bank_id, name=name, source_query=query, tags=tags, id=model_id)
+            await self._client.acreate_mental_model(
+                bank_id, name=name, source_query=query, tags=tags, id=model_id,
+                trigger={"refresh_after_consolidation": True, "tags_match": "any_strict"},
+            )
 
         await self._timed("mental_model", bank_id, tags, call, self._write_timeout_s)
 
