@@ -68,14 +68,14 @@ class FakeLLM:
         else:
             kind, content = self._answer(title, schema, messages, body)
             message = {"role": "assistant", "content": content}
+        if self.delay_s:
+            time.sleep(self.delay_s)  # a real model's latency; counted once answered
         with self._lock:
             self.calls[kind] = self.calls.get(kind, 0) + 1
             seen = sum(self.calls.values())
         if self.dump_dir:
             with open(f"{self.dump_dir}/{seen:04d}-{kind.replace(':', '-')}.json", "w") as out:
                 json.dump({"request": body, "answer": content}, out, indent=1)
-        if self.delay_s and kind in ("extract", "consolidate", "reflect", "text"):
-            time.sleep(self.delay_s)
         return Response.of_json(_completion(body.get("model", "fake-model"), message))
 
     def _answer(
@@ -149,13 +149,49 @@ def extract_facts(user: str) -> list[dict[str, Any]]:
 
 
 def consolidate(user: str, schema: dict[str, Any]) -> dict[str, Any]:
-    """Create one observation per new fact in the batch, citing it; never update or delete."""
+    """Merge a new fact into an existing observation naming the same person or place, else create one.
+
+    Merging is what real models do with a farmer's visits over a season, and what makes an observation rest on
+    facts from several dates (Hindsight then gives it the EARLIEST start among them).
+    """
     answer = empty_of(schema)
-    answer["creates"] = [
-        {"text": f"Observed: {text}", "source_fact_ids": [fact_id], "reason": "no existing observation covers it"}
-        for fact_id, text in new_facts_in(user)
-    ]
+    existing = existing_observations_in(user)
+    updates: dict[str, dict[str, Any]] = {}
+    creates = []
+    for fact_id, text in new_facts_in(user):
+        names = _names(text)
+        match = next((o for o in existing if names & _names(str(o.get("text", "")))), None)
+        if match is None:
+            creates.append({"text": f"Observed: {text}", "source_fact_ids": [fact_id],
+                            "reason": "no existing observation covers it"})
+            continue
+        update = updates.setdefault(str(match["id"]), {
+            "observation_id": str(match["id"]), "current_text": str(match.get("text", "")),
+            "text": str(match.get("text", "")), "source_fact_ids": [], "reason": "same person or place"})
+        update["text"] = f"{update['text']} Later: {text}"
+        update["source_fact_ids"].append(fact_id)
+    answer["creates"] = creates
+    answer["updates"] = list(updates.values())
     return answer
+
+
+_STOP = {"Observed", "Later", "Field", "Visit", "Crop", "The", "This", "After", "Result", "Nothing"}
+
+
+def _names(text: str) -> set[str]:
+    return {w for w in _CAPITALISED.findall(text) if w not in _STOP and len(w) >= 4}
+
+
+def existing_observations_in(user: str) -> list[dict[str, Any]]:
+    """Return the JSON array the consolidation prompt lists existing observations in."""
+    tail = user.split("### Existing observations", 1)
+    if len(tail) < 2:
+        return []
+    try:
+        decoded, _ = json.JSONDecoder().raw_decode(tail[1].strip())
+    except ValueError:
+        return []
+    return [o for o in decoded if isinstance(o, dict) and o.get("id")] if isinstance(decoded, list) else []
 
 
 _NEW_FACT = re.compile(r"^\[([0-9a-f-]{36})\] (.+?)(?: \| When:.*?)?(?: \((?:occurred|mentioned)_[^)]*\))?$", re.M)
@@ -201,6 +237,9 @@ def agent_step(body: dict[str, Any]) -> dict[str, Any]:
             "memory_ids": ids, "observation_ids": ids, "mental_model_ids": [],
         }
     spec = tools.get(name, {}).get("parameters", {})
+    if "document" in spec.get("properties", {}) and "answer" in arguments:
+        # A mental model's refresh asks for a structured document instead of free text.
+        arguments["document"] = {"sections": [{"heading": "Works", "level": 2, "blocks": [arguments.pop("answer")]}]}
     for key in spec.get("required", []):
         if key not in arguments:
             kind = spec.get("properties", {}).get(key, {}).get("type")
