@@ -32,6 +32,7 @@ from memory.models import (
     RAW_TYPES,
     BankProfile,
     BankStats,
+    ForgetReport,
     MemoryItem,
     MentalModel,
     OperationStatus,
@@ -42,6 +43,7 @@ from memory.models import (
     RetainReport,
     StoredDocument,
     StoredMemory,
+    SubjectExport,
     TagsMatch,
 )
 
@@ -396,6 +398,44 @@ class MemoryClient:
             return [MentalModel(model_id=m.id, name=m.name, tags=list(m.tags or [])) for m in page.items]
 
         return await self._timed("mental_model", bank_id, [], call, self._read_timeout_s, hits=len)
+
+    async def documents_about(self, bank_id: str, tag: str) -> list[StoredDocument]:
+        """Every document carrying the subject's tag (farmer:f017, case:..., vendor:...)."""
+        return await self.list_documents(bank_id, tags=[tag], tags_match="any_strict")
+
+    async def export_subject(self, bank_id: str, tag: str) -> SubjectExport:
+        """Everything held about a subject: its documents with their text and dates, and every memory unit
+        (facts and the observations built on them) carrying its tag, each dated."""
+        documents = await self.documents_about(bank_id, tag)
+
+        async def texts() -> list[StoredDocument]:
+            found = []
+            for document in documents:
+                full = await self._read(lambda d=document: self._client.documents.get_document(  # type: ignore[misc]
+                    bank_id, d.document_id))
+                found.append(document.model_copy(update={"text": full.original_text}))
+            return found
+
+        with_text = await self._timed("export", bank_id, [tag], texts, self._read_timeout_s, hits=len)
+        memories = await self.list_memories(bank_id, tag)
+        return SubjectExport(bank_id=bank_id, tag=tag, documents=with_text, memories=memories)
+
+    async def forget_subject(self, bank_id: str, tag: str) -> ForgetReport:
+        """Delete every document about a subject and the observations built on its facts; report leftovers.
+
+        Observations are cleared from each fact first (an observation may merge this subject's facts with
+        others'); deleting a document then removes its facts, and Hindsight drops observations left stale.
+        """
+        units = await self.list_memories(bank_id, tag)
+        facts = [u for u in units if u.type != "observation"]
+        for fact in facts:
+            await self.clear_observations_of(bank_id, fact.memory_id)
+        documents = await self.documents_about(bank_id, tag)
+        for document in documents:
+            await self.delete_document(bank_id, document.document_id)
+        left = await self.list_memories(bank_id, tag)
+        return ForgetReport(bank_id=bank_id, tag=tag, documents=[d.document_id for d in documents],
+                            observations_cleared=sum(u.type == "observation" for u in units), left=left)
 
     async def delete_document(self, bank_id: str, document_id: str) -> None:
         await self._timed(

@@ -180,6 +180,8 @@ class StoredDocument(BaseModel):
     tags: list[str] = Field(default_factory=list)
     metadata: dict[str, str] = Field(default_factory=dict)
     event_date: date | None = None
+    text: str | None = None
+    """The retained content, when it was asked for (an export)."""
 
 
 class StoredMemory(BaseModel):
@@ -193,3 +195,22 @@ class StoredMemory(BaseModel):
     tags: list[str] = Field(default_factory=list)
     metadata: dict[str, str] = Field(default_factory=dict)
     source_memory_ids: list[str] = Field(default_factory=list)
+
+
+class SubjectExport(BaseModel):
+    """Everything one bank holds about one subject (a tag): its documents and every memory built from them."""
+
+    bank_id: str
+    tag: str
+    documents: list[StoredDocument] = Field(default_factory=list)
+    memories: list[StoredMemory] = Field(default_factory=list)
+
+
+class ForgetReport(BaseModel):
+    """What forgetting a subject removed from one bank, and anything still found about it afterwards."""
+
+    bank_id: str
+    tag: str
+    documents: list[str] = Field(default_factory=list)
+    observations_cleared: int = 0
+    left: list[StoredMemory] = Field(default_factory=list)
