@@ -24,6 +24,7 @@ class Response:
     status: int = 200
     body: bytes = b""
     content_type: str = "application/json"
+    headers: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def of_json(cls, value: Any, status: int = 200) -> "Response":
@@ -56,6 +57,8 @@ class FakeServer:
                 self.send_response(response.status)
                 self.send_header("Content-Type", response.content_type)
                 self.send_header("Content-Length", str(len(response.body)))
+                for name, value in response.headers.items():
+                    self.send_header(name, value)
                 self.end_headers()
                 self.wfile.write(response.body)
 
