@@ -8,7 +8,7 @@ from datetime import datetime, timezone
 from pydantic import BaseModel
 
 from bot.core import Conversation
-from handlers.cards import resume_saving
+from handlers.cards import resume_saving, show_confirmed
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +33,7 @@ class IntakeWorker:
         report = WorkerReport()
         flush = await services.outbox.flush(services.memory)
         report.flushed, report.still_queued, report.saving = flush.stored, flush.still_queued, flush.saving
+        await show_confirmed(services, self.conversation.packs, flush.confirmed_origins)
         report.resumed_cards = await resume_saving(services, self.conversation.packs)
         for item in services.intake.due(now or datetime.now(timezone.utc)):
             user = services.registry.by_id(item.user_id)

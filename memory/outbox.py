@@ -30,7 +30,7 @@ CREATE TABLE IF NOT EXISTS outbox (
     PRIMARY KEY (bank_id, document_id)
 );
 """
-_COLUMNS = "bank_id, item, attempts, last_error, operation_id"
+_COLUMNS = "bank_id, item, attempts, last_error, operation_id, origin"
 
 
 class QueuedItem(BaseModel):
@@ -40,6 +40,8 @@ class QueuedItem(BaseModel):
     last_error: str | None
     operation_id: str | None = None
     """Set while Hindsight has the item as a background operation not yet confirmed completed."""
+    origin: str | None = None
+    """What asked for this save (e.g. `card:<id>`), so its confirmation can be shown where it was asked."""
 
     @property
     def saving(self) -> bool:
@@ -64,6 +66,8 @@ class FlushReport(BaseModel):
     saving: int = 0
     confirmed: list[str] = []
     """Document ids Hindsight confirmed stored during this flush."""
+    confirmed_origins: list[str] = []
+    """The origins of those saves whose every item is now confirmed."""
 
 
 class Outbox:
@@ -77,23 +81,25 @@ class Outbox:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.executescript(_SCHEMA)
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(outbox)")}
-        if "operation_id" not in columns:
-            self._db.execute("ALTER TABLE outbox ADD COLUMN operation_id TEXT")
+        for column in ("operation_id", "origin"):
+            if column not in columns:
+                self._db.execute(f"ALTER TABLE outbox ADD COLUMN {column} TEXT")
 
     def close(self) -> None:
         with self._lock:
             self._db.close()
 
-    def put(self, bank_id: str, items: list[MemoryItem], error: str | None = None) -> None:
+    def put(self, bank_id: str, items: list[MemoryItem], error: str | None = None, origin: str | None = None) -> None:
         """Keep items to send; a newer version of a document replaces the older one, sent or not."""
         now = datetime.now(timezone.utc).isoformat()
         with self._lock:
             for item in items:
                 self._db.execute(
-                    "INSERT INTO outbox (bank_id, document_id, item, queued_at, last_error) VALUES (?, ?, ?, ?, ?) "
+                    "INSERT INTO outbox (bank_id, document_id, item, queued_at, last_error, origin) "
+                    "VALUES (?, ?, ?, ?, ?, ?) "
                     "ON CONFLICT (bank_id, document_id) DO UPDATE SET item = excluded.item, "
-                    "last_error = excluded.last_error, operation_id = NULL",
-                    (bank_id, item.document_id, item.model_dump_json(), now, error),
+                    "last_error = excluded.last_error, operation_id = NULL, origin = excluded.origin",
+                    (bank_id, item.document_id, item.model_dump_json(), now, error, origin),
                 )
 
     def pending(self, bank_id: str | None = None) -> list[QueuedItem]:
@@ -107,7 +113,7 @@ class Outbox:
             rows = self._db.execute(query + " ORDER BY queued_at", args).fetchall()
         return [
             QueuedItem(bank_id=r[0], item=MemoryItem.model_validate_json(r[1]), attempts=r[2], last_error=r[3],
-                       operation_id=r[4])
+                       operation_id=r[4], origin=r[5])
             for r in rows
         ]
 
@@ -136,7 +142,8 @@ class Outbox:
                     (operation_id, bank_id, item.document_id, item.model_dump_json()),
                 )
 
-    async def retain_or_queue(self, memory: MemoryClient, bank_id: str, items: list[MemoryItem]) -> RetainOutcome:
+    async def retain_or_queue(self, memory: MemoryClient, bank_id: str, items: list[MemoryItem],
+                              origin: str | None = None) -> RetainOutcome:
         """Retain now (async mode: hand over and keep until confirmed); if Hindsight is down, queue the items."""
         if not self.asynchronous:
             try:
@@ -145,7 +152,7 @@ class Outbox:
                 self.put(bank_id, items, error=str(exc))
                 return RetainOutcome(stored=0, queued=len(items))
             return RetainOutcome(stored=len(items), queued=0)
-        self.put(bank_id, items)
+        self.put(bank_id, items, origin=origin)
         try:
             operation = await memory.retain_async(bank_id, items)
         except MemoryUnavailable as exc:
@@ -160,6 +167,7 @@ class Outbox:
 
     async def flush(self, memory: MemoryClient) -> FlushReport:
         """Confirm what Hindsight finished, then send everything queued, bank by bank; failures stay queued."""
+        origins = {q.origin for q in self.pending() if q.origin}
         confirmed = await self._confirm(memory)
         by_bank: dict[str, list[QueuedItem]] = {}
         for queued in self.pending():
@@ -184,8 +192,9 @@ class Outbox:
                 self.drop(bank_id, item.document_id)
             stored += len(items)
         left = self.pending()
+        done = sorted(origins - {q.origin for q in left if q.origin})
         return FlushReport(stored=stored + len(confirmed), still_queued=sum(not q.saving for q in left),
-                           saving=sum(q.saving for q in left), confirmed=confirmed)
+                           saving=sum(q.saving for q in left), confirmed=confirmed, confirmed_origins=done)
 
     async def _confirm(self, memory: MemoryClient) -> list[str]:
         """Drop rows whose operation completed; put rows whose operation failed or vanished back in the queue."""

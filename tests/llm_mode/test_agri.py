@@ -14,7 +14,7 @@ from handlers.agri.brief import build_brief
 from handlers.agri.insights import insights_text, mental_model_id, village_insights
 from handlers.agri.pack import AgriPack
 from memory import MemoryClient, RecallRequest
-from tests.agri.conftest import CAPTURE_TENANT, agri_users, button, say
+from tests.agri.conftest import CAPTURE_TENANT, RecordingNotifier, agri_users, button, say
 from tests.conftest import make_settings
 from tests.fakes.llm import FakeLLM
 from tests.llm_mode.conftest import eventually, settled
@@ -62,6 +62,8 @@ async def confirmed(app: App) -> None:
 async def test_save_answers_before_extraction_and_the_memory_lands_once(
         llm_app: App, fake_llm: FakeLLM, cleanup: None) -> None:
     services = llm_app.services
+    notifier = RecordingNotifier()
+    services.outbound.register("console", notifier)
     bank = services.bank_of(CAPTURE_TENANT, "agri")
     fake_llm.delay_s = 3.0
     extracted_before = fake_llm.count("extract")
@@ -74,6 +76,8 @@ async def test_save_answers_before_extraction_and_the_memory_lands_once(
     assert "1 saving" in status.text
     fake_llm.delay_s = 0.0
     await confirmed(llm_app)
+    [(_, [flipped], _)] = [sent for sent in notifier.sent if sent[1][0].replaces_card]
+    assert "Saved to memory." in flipped.text and flipped.card_id  # the card turns from "saving" to "saved"
     await settled(services.memory, bank)
     # A lost acknowledgement resent: the same operation id, so no second operation and no second copy.
     again = await services.memory.retain_async(bank, [waiting.item])
