@@ -121,7 +121,7 @@ def _subject(args: argparse.Namespace) -> Subject | None:
         return None
     kind, value = chosen[0]
     try:
-        subject = Subject(tenant=args.tenant, kind=kind, subject_id=value)
+        subject = Subject.model_validate({"tenant": args.tenant, "kind": kind, "subject_id": value})
         subject.tag  # noqa: B018 - refuses an id that cannot be a tag
     except (ValidationError, ValueError) as exc:
         print(f"Not a usable subject: {exc}", file=sys.stderr)

@@ -202,8 +202,9 @@ class MemoryClient:
                     return OperationStatus(operation_id=operation_id, status="unknown")
                 raise
             status = found.status if found.status in _OPERATION_STATES else "unknown"
-            return OperationStatus(operation_id=operation_id, status=status, error=found.error_message,
-                                   kind=found.operation_type or found.task_type)
+            return OperationStatus.model_validate({"operation_id": operation_id, "status": status,
+                                                   "error": found.error_message,
+                                                   "kind": found.operation_type or found.task_type})
 
         return await self._timed("operations", bank_id, [], call, self._read_timeout_s)
 
@@ -215,9 +216,9 @@ class MemoryClient:
             for state in ("pending", "processing"):
                 page = await self._read(lambda state=state: self._client.operations.list_operations(  # type: ignore[misc]
                     bank_id, status=state, limit=100, exclude_parents=True))
-                found += [OperationStatus(operation_id=o.operation_id or o.id, status=state, error=o.error_message,
-                                          document_id=o.document_id, kind=o.operation_type or o.task_type)
-                          for o in page.operations]
+                found += [OperationStatus.model_validate({
+                    "operation_id": o.operation_id or o.id, "status": state, "error": o.error_message,
+                    "document_id": o.document_id, "kind": o.operation_type or o.task_type}) for o in page.operations]
             return found
 
         return await self._timed("operations", bank_id, [], call, self._read_timeout_s, hits=len)
@@ -232,7 +233,7 @@ class MemoryClient:
             response = await self._client.arecall(
                 bank_id,
                 request.query,
-                types=types,
+                types=list(types) if types is not None else None,  # type: ignore[arg-type]
                 max_tokens=request.max_tokens,
                 budget=request.budget,
                 tags=request.tags or None,

@@ -3,6 +3,7 @@
 import asyncio
 import hashlib
 import uuid
+from collections.abc import Mapping
 
 import aiohttp
 from hindsight_client_api.exceptions import ApiException
@@ -44,7 +45,7 @@ def payload_of(items: list[MemoryItem]) -> list[dict[str, object]]:
     ]
 
 
-def to_recalled(result: object, sources: dict[str, object]) -> Recalled:
+def to_recalled(result: object, sources: Mapping[str, object]) -> Recalled:
     """Turn a recall result (or a reflect fact) into Recalled; an observation is dated by its LATEST source.
 
     Hindsight gives an observation the EARLIEST start among its source facts, so a brief as of April would

@@ -14,7 +14,13 @@ from handlers.agri.brief import build_brief
 from handlers.agri.insights import insights_text, mental_model_id, village_insights
 from handlers.agri.pack import AgriPack
 from memory import MemoryClient, RecallRequest
-from tests.agri.conftest import CAPTURE_TENANT, RecordingNotifier, agri_users, button, say
+from tests.agri.conftest import (
+    CAPTURE_TENANT,
+    RecordingNotifier,
+    agri_users,
+    button,
+    say,
+)
 from tests.conftest import make_settings
 from tests.fakes.llm import FakeLLM
 from tests.llm_mode.conftest import eventually, settled
