@@ -109,7 +109,7 @@ class App:
             registry=registry,
             memory=memory,
             state=state,
-            outbox=Outbox(settings.state_dir / "outbox.sqlite"),
+            outbox=Outbox(settings.state_dir / "outbox.sqlite", asynchronous=settings.memory_uses_llm),
             chat=chat,
             speech=speech,
             reader=TextReader(),

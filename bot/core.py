@@ -151,6 +151,32 @@ class Conversation:
             return edited
         return await pack.on_text(turn, body)
 
+    async def _memory_status(self, turn: Turn) -> str:
+        """The latest memory calls, and what memory has not yet confirmed: saves waiting, background operations."""
+        waiting = self.services.outbox.pending(turn.bank_id)
+        lines = []
+        if waiting:
+            saving = sum(q.saving for q in waiting)
+            lines.append(turn.t("core.memory_pending", saving=saving, queued=len(waiting) - saving))
+        if self.services.settings.memory_uses_llm:
+            try:
+                running = await self.services.memory.pending_operations(turn.bank_id)
+            except MemoryLayerError:
+                running = []
+            if running:
+                kinds = ", ".join(sorted({o.kind or "?" for o in running}))
+                lines.append(turn.t("core.memory_operations", count=len(running), kinds=kinds))
+        if not await self.services.memory.health():
+            # Never "ON" while Hindsight cannot be reached: what waits above is all that can be said.
+            lines.append(turn.t("core.memory_unreachable"))
+            return "\n".join(lines)
+        log_ = self.services.memory.call_log
+        if not log_.latest(1, turn.bank_id):
+            lines.append(turn.t("core.memory_empty"))
+        else:
+            lines.append(f"{turn.t('core.memory_header', bank=turn.bank_id)}\n{log_.render(10, turn.bank_id)}")
+        return "\n".join(lines)
+
     async def _command(self, turn: Turn, pack: Pack, command: str, args: str) -> list[Reply]:
         if command == "start":
             return [Reply(text=turn.t("core.welcome", name=turn.user.name,
@@ -160,13 +186,7 @@ class Conversation:
             lines += [f"/{c.command} - {turn.t(c.description_key)}" for c in self.commands_for(turn.user.pack)]
             return [Reply(text="\n".join(lines))]
         if command == "memory":
-            if not await self.services.memory.health():
-                return [Reply(text=turn.t("core.memory_unreachable"))]
-            log_ = self.services.memory.call_log
-            if not log_.latest(1, turn.bank_id):
-                return [Reply(text=turn.t("core.memory_empty"))]
-            return [Reply(text=f"{turn.t('core.memory_header', bank=turn.bank_id)}\n"
-                               f"{log_.render(10, turn.bank_id)}")]
+            return [Reply(text=await self._memory_status(turn))]
         if command == "lang":
             choice = args.strip().lower()
             if choice not in LANGUAGES:

@@ -24,6 +24,10 @@ class Settings(BaseModel):
     local_api_port: int = 8888
     local_pg_port: int = 55433
 
+    memory_llm: bool | None = None
+    """Whether the memory server extracts with a language model (LLM mode). None: yes exactly when the embedded
+    local server runs with a Groq key. Set it for a remote server (Hindsight Cloud runs with one)."""
+
     groq_api_key: SecretStr | None = None
     groq_base_url: str | None = None
     groq_chat_model: str = "openai/gpt-oss-120b"
@@ -77,6 +81,13 @@ class Settings(BaseModel):
         return self.database_url_override or default_database_url(self.data_dir)
 
     @property
+    def memory_uses_llm(self) -> bool:
+        """LLM mode: retain is slow (seconds to minutes), so saves go asynchronously and reflect is available."""
+        if self.memory_llm is not None:
+            return self.memory_llm
+        return self.uses_local_memory and self.has_groq
+
+    @property
     def state_dir(self) -> Path:
         return self.data_dir / "state"
 
@@ -120,6 +131,9 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
         "local_api_port": _text(source, "SMRITI_LOCAL_PORT"),
         "local_pg_port": _text(source, "SMRITI_LOCAL_PG_PORT"),
     }
+    flag = _text(source, "SMRITI_MEMORY_LLM")
+    if flag is not None:
+        optional["memory_llm"] = flag.lower() in ("1", "true", "yes", "on")  # type: ignore[assignment]
     return Settings(
         data_dir=data_dir,
         default_tenant=source.get("SMRITI_TENANT", "demo"),

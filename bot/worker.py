@@ -8,7 +8,7 @@ from datetime import datetime, timezone
 from pydantic import BaseModel
 
 from bot.core import Conversation
-from handlers.cards import resume_saving
+from handlers.cards import resume_saving, show_confirmed
 
 log = logging.getLogger(__name__)
 
@@ -18,6 +18,7 @@ class WorkerReport(BaseModel):
     delivered: int = 0
     flushed: int = 0
     still_queued: int = 0
+    saving: int = 0
     resumed_cards: int = 0
 
 
@@ -31,7 +32,8 @@ class IntakeWorker:
         services = self.conversation.services
         report = WorkerReport()
         flush = await services.outbox.flush(services.memory)
-        report.flushed, report.still_queued = flush.stored, flush.still_queued
+        report.flushed, report.still_queued, report.saving = flush.stored, flush.still_queued, flush.saving
+        await show_confirmed(services, self.conversation.packs, flush.confirmed_origins)
         report.resumed_cards = await resume_saving(services, self.conversation.packs)
         for item in services.intake.due(now or datetime.now(timezone.utc)):
             user = services.registry.by_id(item.user_id)

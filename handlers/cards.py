@@ -8,7 +8,7 @@ so a double-tap on Save stores one memory.
 from abc import ABC, abstractmethod
 from typing import Any
 
-from bot.i18n import catalogue
+from bot.i18n import catalogue, text
 from bot.messages import Button, Incoming, Reply
 from bot.state import Card
 from handlers.base import Pack, Services, Turn
@@ -158,15 +158,46 @@ async def _save(turn: Turn, spec: CardSpec, card: Card) -> list[Reply]:
     state.clear_edit(turn.user.user_id)
     try:
         items = spec.memories(turn, card.payload)
-        outcome = await turn.services.outbox.retain_or_queue(turn.services.memory, turn.bank_id, items)
+        outcome = await turn.services.outbox.retain_or_queue(turn.services.memory, turn.bank_id, items,
+                                                             origin=card_origin(card.card_id))
     except BaseException:
         state.move_card(card.card_id, "saving", "open")
         raise
     state.move_card(card.card_id, "saving", "saved")
-    note = turn.t("core.card_saved") if outcome.fully_stored else turn.t("core.card_saved_offline")
+    if not outcome.fully_stored:
+        note = turn.t("core.card_saved_offline")
+    elif outcome.saving:
+        note = turn.t("core.card_saving")
+    else:
+        note = turn.t("core.card_saved")
     replies = [Reply(text=f"{spec.render(turn.lang, card.payload)}\n\n{note}", card_id=card.card_id,
                      replaces_card=True)]
     return replies + await spec.after_save(turn, card.payload)
+
+
+CARD_ORIGIN = "card:"
+
+
+def card_origin(card_id: str) -> str:
+    return f"{CARD_ORIGIN}{card_id}"
+
+
+async def show_confirmed(services: Services, packs: dict[str, Pack], origins: list[str]) -> int:
+    """Turn each card whose save Hindsight has now confirmed from "saving" to "saved", where the person sees it."""
+    shown = 0
+    for origin in origins:
+        if not origin.startswith(CARD_ORIGIN):
+            continue
+        card = services.state.card(origin[len(CARD_ORIGIN):])
+        user = services.registry.by_id(card.user_id) if card else None
+        spec = packs[card.pack].card_specs().get(card.kind) if card and card.pack in packs else None
+        if card is None or user is None or spec is None:
+            continue
+        note = text(user.lang, "core.card_saved")
+        reply = Reply(text=f"{spec.render(user.lang, card.payload)}\n\n{note}", card_id=card.card_id,
+                      replaces_card=True)
+        shown += int((await services.outbound.send(user, [reply], "notice")).delivered)
+    return shown
 
 
 async def resume_saving(services: Services, packs: dict[str, Pack]) -> int:

@@ -34,6 +34,18 @@ def event_date_of(metadata: dict[str, str] | None, occurred_start: str | None, m
     return None
 
 
+def latest_date_of(known: list[date], *stamps: str | None) -> date | None:
+    """Return the latest of some dates and server times (read in India): the day a summary is current to."""
+    days = list(known)
+    for stamp in stamps:
+        if stamp:
+            try:
+                days.append(datetime.fromisoformat(stamp.replace("Z", "+00:00")).astimezone(IST).date())
+            except ValueError:
+                continue
+    return max(days) if days else None
+
+
 def not_after(memories: list[Recalled], as_of: date) -> list[Recalled]:
     """Drop every memory dated after `as_of`; an undated memory cannot be placed, so it is dropped too."""
     return [m for m in memories if m.event_date is not None and m.event_date <= as_of]

@@ -6,7 +6,10 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-Operation = Literal["ensure_bank", "retain", "recall", "reflect", "count", "list", "health", "delete"]
+Operation = Literal[
+    "ensure_bank", "retain", "recall", "reflect", "count", "list", "health", "delete", "operations", "mental_model",
+    "export",
+]
 
 
 class CallRecord(BaseModel):

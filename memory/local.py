@@ -36,6 +36,12 @@ class LocalServerConfig(BaseModel):
     pg_port: int = 55433
     groq_api_key: str | None = None
     llm_base_url: str | None = None
+    llm_provider: str | None = None
+    """Hindsight's LLM provider when it is not Groq, e.g. `openai` for any OpenAI-compatible server at llm_base_url."""
+    llm_api_key: str | None = None
+    llm_model: str | None = None
+    extra_env: dict[str, str] = {}
+    """HINDSIGHT_API_* settings passed through as they are (tuning a second, test or benchmark server)."""
     start_timeout_s: float = 180.0
 
     @property
@@ -172,13 +178,21 @@ def _server_environment(config: LocalServerConfig) -> dict[str, str]:
         "HF_HUB_OFFLINE": "1",
         "TRANSFORMERS_OFFLINE": "1",
     }
-    if config.groq_api_key:
+    if config.llm_provider:
+        env["HINDSIGHT_API_LLM_PROVIDER"] = config.llm_provider
+        env["HINDSIGHT_API_LLM_API_KEY"] = config.llm_api_key or config.groq_api_key or "none"
+        if config.llm_base_url:
+            env["HINDSIGHT_API_LLM_BASE_URL"] = config.llm_base_url
+        if config.llm_model:
+            env["HINDSIGHT_API_LLM_MODEL"] = config.llm_model
+    elif config.groq_api_key:
         env["HINDSIGHT_API_LLM_PROVIDER"] = "groq"
         env["HINDSIGHT_API_LLM_API_KEY"] = config.groq_api_key
         if config.llm_base_url:
             env["HINDSIGHT_API_LLM_BASE_URL"] = config.llm_base_url
     else:
         env["HINDSIGHT_API_LLM_PROVIDER"] = "none"
+    env.update(config.extra_env)
     return env
 
 

@@ -6,6 +6,9 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 TagsMatch = Literal["any", "all", "any_strict", "all_strict", "exact"]
+MemoryType = Literal["world", "experience", "observation"]
+RAW_TYPES: tuple[MemoryType, ...] = ("world", "experience")
+"""Facts as retained or extracted: each is dated by its own source, so an as-of filter can trust it."""
 
 EVENT_DATE_KEY = "event_date"
 """Metadata key that carries a memory's real event date (YYYY-MM-DD) on every retain."""
@@ -48,6 +51,7 @@ class Recalled(BaseModel):
     metadata: dict[str, str] = Field(default_factory=dict)
     score: float | None = None
     type: str | None = None
+    memory_id: str | None = None
 
     def has_tag(self, tag: str) -> bool:
         return tag in self.tags
@@ -94,6 +98,14 @@ class RecallRequest(BaseModel):
     max_tokens: int = 4096
     budget: Literal["low", "mid", "high"] = "mid"
     period: Period | None = None
+    types: tuple[MemoryType, ...] | None = None
+    """Which memories to recall; None means raw facts when `as_of` is set (an observation may be built from
+    later facts) and everything otherwise."""
+
+    def effective_types(self) -> list[MemoryType] | None:
+        if self.types is not None:
+            return list(self.types)
+        return list(RAW_TYPES) if self.as_of else None
 
 
 class RetainReport(BaseModel):
@@ -110,6 +122,8 @@ class ReflectAnswer(BaseModel):
     text: str | None
     available: bool
     reason: str | None = None
+    based_on: list[Recalled] = Field(default_factory=list)
+    """The memories the answer was built from, each dated (observations by their latest source)."""
 
 
 class BankProfile(BaseModel):
@@ -130,6 +144,35 @@ class BankStats(BaseModel):
     observations: int
 
 
+class RetainOperation(BaseModel):
+    """An asynchronous retain Hindsight accepted: its id, and what it stores."""
+
+    bank_id: str
+    operation_id: str
+    document_ids: list[str]
+
+
+OperationState = Literal["pending", "processing", "completed", "failed", "cancelled", "unknown"]
+
+
+class OperationStatus(BaseModel):
+    operation_id: str
+    status: OperationState
+    error: str | None = None
+    document_id: str | None = None
+    kind: str | None = None
+
+
+class MentalModel(BaseModel):
+    """A living summary Hindsight keeps for a question under some tags (refreshed on demand)."""
+
+    model_id: str
+    name: str
+    content: str | None = None
+    tags: list[str] = Field(default_factory=list)
+    last_refreshed_at: str | None = None
+
+
 class StoredDocument(BaseModel):
     """A document as the server lists it: enough to count, audit and order without a recall."""
 
@@ -137,3 +180,37 @@ class StoredDocument(BaseModel):
     tags: list[str] = Field(default_factory=list)
     metadata: dict[str, str] = Field(default_factory=dict)
     event_date: date | None = None
+    text: str | None = None
+    """The retained content, when it was asked for (an export)."""
+
+
+class StoredMemory(BaseModel):
+    """One memory unit as the server lists it: a fact or an observation, dated, with its sources."""
+
+    memory_id: str
+    text: str
+    type: str | None = None
+    event_date: date | None = None
+    document_id: str | None = None
+    tags: list[str] = Field(default_factory=list)
+    metadata: dict[str, str] = Field(default_factory=dict)
+    source_memory_ids: list[str] = Field(default_factory=list)
+
+
+class SubjectExport(BaseModel):
+    """Everything one bank holds about one subject (a tag): its documents and every memory built from them."""
+
+    bank_id: str
+    tag: str
+    documents: list[StoredDocument] = Field(default_factory=list)
+    memories: list[StoredMemory] = Field(default_factory=list)
+
+
+class ForgetReport(BaseModel):
+    """What forgetting a subject removed from one bank, and anything still found about it afterwards."""
+
+    bank_id: str
+    tag: str
+    documents: list[str] = Field(default_factory=list)
+    observations_cleared: int = 0
+    left: list[StoredMemory] = Field(default_factory=list)

@@ -63,7 +63,8 @@ def register(subparsers: argparse._SubParsersAction, with_app: WithApp) -> None:
                 print(f"No village {args.village!r} in the register.", file=sys.stderr)
                 return 2
             found = await village_insights(app.services.memory, app.services.bank_of(args.tenant, "agri"),
-                                           pack.book, slug, args.as_of or _today(), args.lang)
+                                           pack.book, slug, args.as_of or _today(), args.lang,
+                                           llm=settings.memory_uses_llm, today=_today())
             print(json.dumps(found.model_dump(mode="json"), indent=2, ensure_ascii=False) if args.json
                   else insights_text(pack.book, found, args.lang))
             return 0

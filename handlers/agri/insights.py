@@ -1,8 +1,11 @@
-"""Village insights: reflect with the village tag when the memory server can reflect; otherwise a
+"""Village insights. With a language model behind memory (LLM mode): today's insights read the village's
+Hindsight mental model (created by the bot, refreshed by Hindsight after each consolidation), and insights as of
+a past date reflect once over the facts recalled as of that date. Without one, or when either gives nothing, a
 deterministic aggregation of recalled visits and outcomes. Every point cites the dates behind it."""
 
 import asyncio
 import logging
+import re
 from collections import Counter, defaultdict
 from datetime import date, timedelta
 from typing import Literal
@@ -15,7 +18,7 @@ from bot.prompts import render
 from handlers.agri.facts import Facts, read_facts
 from handlers.agri.guardrails import strip_unknown_dates
 from handlers.agri.register import FieldBook
-from memory import MemoryClient, MemoryUnavailable, Period, RecallRequest, ReflectAnswer, tags
+from memory import MemoryClient, MemoryLayerError, MemoryUnavailable, Period, Recalled, RecallRequest, tags
 
 log = logging.getLogger(__name__)
 
@@ -27,7 +30,7 @@ MAX_DATES = 4
 class Insights(BaseModel):
     village: str
     as_of: date
-    source: Literal["reflect", "aggregate", "none"]
+    source: Literal["mental_model", "reflect", "aggregate", "none"]
     works: list[str] = Field(default_factory=list)
     objections: list[str] = Field(default_factory=list)
     watch: list[str] = Field(default_factory=list)
@@ -126,43 +129,81 @@ class Aggregator:
         return lines or [self.t("insight_watch_quiet", days=WATCH_DAYS)]
 
 
-async def _reflect_all(memory: MemoryClient, bank: str, village_tag: str, village_name: str) -> list[ReflectAnswer]:
-    first = await memory.reflect(bank, render("agri", "insight_works", village=village_name).system,
-                                 tags=[village_tag], tags_match="any_strict")
-    if not first.available:
-        return [first]
-    rest = await asyncio.gather(*(
-        memory.reflect(bank, render("agri", f"insight_{q}", village=village_name).system, tags=[village_tag],
-                       tags_match="any_strict") for q in QUESTIONS[1:]))
-    return [first, *rest]
+_SECTION = re.compile(r"^[#*\s]*(what works|works|objections?|watch)\b[*:\s]*", re.IGNORECASE)
+
+
+def split_sections(answer: str) -> dict[str, list[str]]:
+    """Split a model's answer into the three sections by their headings; unheaded text counts as `works`."""
+    sections: dict[str, list[str]] = {q: [] for q in QUESTIONS}
+    current = "works"
+    for raw in answer.splitlines():
+        line = raw.strip()
+        heading = _SECTION.match(line)
+        if heading:
+            word = heading.group(1).lower()
+            current = "works" if "work" in word else "objections" if word.startswith("objection") else "watch"
+            line = line[heading.end():].strip()
+        line = line.lstrip("-*• ").strip()
+        if line:
+            sections[current].append(line)
+    return sections
+
+
+def mental_model_id(village_slug: str) -> str:
+    return f"insights-{village_slug}"
+
+
+async def _from_mental_model(memory: MemoryClient, bank: str, village_slug: str, village_name: str) -> str | None:
+    """Read the village's mental model; create it when missing (this answer then falls back to counting)."""
+    found = await memory.mental_model(bank, mental_model_id(village_slug))
+    if found is None:
+        await memory.ensure_mental_model(bank, mental_model_id(village_slug), f"Insights: {village_name}",
+                                         render("agri", "insight_village", village=village_name).system,
+                                         [tags.village(village_slug)])
+        return None
+    return found.content or None
+
+
+async def _model_answer(memory: MemoryClient, bank: str, village_slug: str, village_name: str, as_of: date,
+                        today: date, recalled: list[Recalled]) -> tuple[str | None, Literal["mental_model", "reflect"]]:
+    """One call to the model side: today's mental model, or one as-of reflect held to the as-of facts."""
+    if as_of >= today:
+        return await _from_mental_model(memory, bank, village_slug, village_name), "mental_model"
+    answer = await memory.reflect(bank, render("agri", "insight_village", village=village_name).system,
+                                  tags=[tags.village(village_slug)], tags_match="any_strict", as_of=as_of,
+                                  facts=recalled)
+    return (answer.text if answer.available else None), "reflect"
 
 
 async def village_insights(memory: MemoryClient, bank: str, book: FieldBook, village_slug: str, as_of: date,
-                           lang: str = "en") -> Insights:
-    """Return what works, how objections go and what to watch in one village, each point dated."""
+                           lang: str = "en", llm: bool = False, today: date | None = None) -> Insights:
+    """Return what works, how objections go and what to watch in one village, each point dated.
+
+    `llm` says memory runs with a language model; `today` tells a current request from one as of a past date.
+    """
     village = book.villages[village_slug]
     village_tag = tags.village(village_slug)
     query = render("agri", "recall_village", village=village.name).system
     try:
-        recalled, answers = await asyncio.gather(
-            memory.recall(bank, RecallRequest(query=query, tags=[village_tag], tags_match="all_strict",
-                                              as_of=as_of, period=Period.until(as_of), max_tokens=12000)),
-            _reflect_all(memory, bank, village_tag, village.name),
-        )
+        recalled = await memory.recall(bank, RecallRequest(query=query, tags=[village_tag], tags_match="all_strict",
+                                                           as_of=as_of, period=Period.until(as_of), max_tokens=12000))
     except MemoryUnavailable:
         log.warning("memory unavailable for village insights")
         return Insights(village=village_slug, as_of=as_of, source="none")
     facts = read_facts(recalled)
-    if answers and all(a.available and a.text for a in answers):
-        unverified: list[str] = []
-        checked = []
-        for answer in answers:
-            result = strip_unknown_dates(answer.text or "", facts.dates, text(lang, "agri.date_removed"))
-            unverified += result.removed
-            checked.append([result.text])
-        return Insights(village=village_slug, as_of=as_of, source="reflect", works=checked[0],
-                        objections=checked[1], watch=checked[2], recalled=len(recalled), unverified=unverified,
-                        counts=problem_counts(book, facts, lang))
+    if llm:
+        try:
+            answer, source = await _model_answer(memory, bank, village_slug, village.name, as_of, today or as_of,
+                                                 recalled)
+        except MemoryLayerError as exc:
+            log.warning("model insights unavailable (%s); counting instead", type(exc).__name__)
+            answer = None
+        if answer:
+            result = strip_unknown_dates(answer, facts.dates, text(lang, "agri.date_removed"))
+            sections = split_sections(result.text)
+            return Insights(village=village_slug, as_of=as_of, source=source, works=sections["works"],
+                            objections=sections["objections"], watch=sections["watch"], recalled=len(recalled),
+                            unverified=result.removed, counts=problem_counts(book, facts, lang))
     agg = Aggregator(book, facts, lang, as_of)
     return Insights(village=village_slug, as_of=as_of, source="aggregate", works=agg.works(),
                     objections=agg.objections(), watch=agg.watch(), recalled=len(recalled),

@@ -159,7 +159,8 @@ class AgriPack(Pack):
             return [Reply(text=turn.t("agri.insights_usage"))]
         if turn.user.role != "admin" and slug not in turn.user.territories:
             return [Reply(text=turn.t("agri.not_your_village", village=self.book.village_name(slug, turn.lang)))]
-        found = await village_insights(self.services.memory, turn.bank_id, self.book, slug, self.today(), turn.lang)
+        found = await village_insights(self.services.memory, turn.bank_id, self.book, slug, self.today(), turn.lang,
+                                       llm=self.services.settings.memory_uses_llm, today=self.today())
         caption = insights_text(self.book, found, turn.lang)
         if not found.counts:
             return [Reply(text=caption)]

@@ -27,6 +27,7 @@ class Response:
     announce: int | None = None
     """Send the body in pieces with this Content-Length instead of its own (0: none at all, the end of the body
     being the connection closing), as a server that lies about, or does not say, how much is coming."""
+    headers: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def of_json(cls, value: Any, status: int = 200) -> "Response":
@@ -44,6 +45,8 @@ class FakeServer:
     requests: list[Recorded] = field(default_factory=list)
     streamed: list[int] = field(default_factory=list)
     """For each body sent with a false or missing length: how many bytes the client took before hanging up."""
+    port: int = 0
+    keep_requests: bool = True
 
     def __post_init__(self) -> None:
         fake = self
@@ -52,11 +55,14 @@ class FakeServer:
             def _serve(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
                 recorded = Recorded(self.command, self.path, dict(self.headers.items()), self.rfile.read(length))
-                fake.requests.append(recorded)
+                if fake.keep_requests:
+                    fake.requests.append(recorded)
                 route = fake.match(self.command, self.path)
                 response = route(recorded) if route else Response(404, b'{"error": "no route"}')
                 self.send_response(response.status)
                 self.send_header("Content-Type", response.content_type)
+                for name, value in response.headers.items():
+                    self.send_header(name, value)
                 if response.announce is None:
                     self.send_header("Content-Length", str(len(response.body)))
                     self.end_headers()
@@ -86,7 +92,8 @@ class FakeServer:
             def log_message(self, format: str, *args: object) -> None:
                 return
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
+        self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
         self._thread.start()
 

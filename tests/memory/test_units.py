@@ -87,3 +87,40 @@ def test_ist_timestamp_round_trip() -> None:
     moment = datetime(2026, 4, 8, 10, 30, tzinfo=IST)
     assert moment.astimezone(timezone.utc) == datetime(2026, 4, 8, 5, 0, tzinfo=timezone.utc)
     assert IST.utcoffset(None) == timedelta(hours=5, minutes=30)
+
+
+def test_an_observation_is_dated_by_its_latest_source_not_its_earliest() -> None:
+    from types import SimpleNamespace
+
+    from memory.convert import to_recalled
+    april = SimpleNamespace(id="a", text="April", type="world", metadata={"event_date": "2026-04-14"},
+                            occurred_start="2026-04-14T00:00:00+00:00", occurred_end=None, mentioned_at=None)
+    september = SimpleNamespace(id="s", text="September", type="world", metadata={"event_date": "2026-09-08"},
+                                occurred_start="2026-09-08T00:00:00+00:00", occurred_end=None, mentioned_at=None)
+    observation = SimpleNamespace(id="o", text="Ravinder: armyworm, later bollworm", type="observation",
+                                  metadata=None, occurred_start="2026-04-14T00:00:00+00:00",
+                                  occurred_end=None, mentioned_at=None, source_fact_ids=["a", "s"], tags=[],
+                                  document_id=None, scores=None)
+    dated = to_recalled(observation, {"a": april, "s": september})
+    assert dated.event_date == date(2026, 9, 8)
+    assert not_after([dated], date(2026, 6, 1)) == []
+    # Without its sources, the observation's own latest time still wins over its earliest start.
+    alone = SimpleNamespace(**{**vars(observation), "occurred_end": "2026-09-08T00:00:00+00:00"})
+    assert to_recalled(alone, {}).event_date == date(2026, 9, 8)
+
+
+def test_as_of_recalls_ask_for_raw_facts_only() -> None:
+    from memory import RecallRequest
+    assert RecallRequest(query="q", as_of=date(2026, 6, 1)).effective_types() == ["world", "experience"]
+    assert RecallRequest(query="q").effective_types() is None
+    assert RecallRequest(query="q", types=("observation",)).effective_types() == ["observation"]
+
+
+def test_operation_ids_are_stable_for_a_save_and_change_with_its_content_or_a_resubmission() -> None:
+    from memory.convert import operation_id_for
+    item = MemoryItem(content="x", event_time=datetime(2026, 4, 8, 11, tzinfo=IST), context="c", document_id="visit:V1")
+    edited = item.model_copy(update={"content": "y"})
+    assert operation_id_for("b", [item]) == operation_id_for("b", [item])
+    assert operation_id_for("b", [item]) != operation_id_for("b", [edited])
+    assert operation_id_for("b", [item]) != operation_id_for("b", [item], attempt=1)
+    assert operation_id_for("b", [item]) != operation_id_for("other", [item])

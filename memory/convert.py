@@ -1,0 +1,118 @@
+"""Shapes in and out of Hindsight's client: payloads, recall results as Recalled, errors as ours."""
+
+import asyncio
+import hashlib
+import uuid
+from collections.abc import Mapping
+
+import aiohttp
+from hindsight_client_api.exceptions import ApiException
+
+from memory.asof import event_date_of, latest_date_of
+from memory.errors import MemoryRejected, MemoryUnavailable
+from memory.models import MemoryItem, Recalled, StoredMemory
+
+_OPERATION_NAMESPACE = uuid.UUID("5b0f0c36-6d8e-4a53-9d0e-2f4f3c1d7a10")
+
+
+def operation_id_for(bank_id: str, items: list[MemoryItem], attempt: int = 0) -> str:
+    """Return the stable id of an asynchronous retain: the bank, the document ids and what they say.
+
+    The same save sent twice (a lost acknowledgement, a worker retry) gets the same id, and Hindsight then
+    returns the original operation instead of doing the work again. A corrected card changes the content, so
+    it gets a new id and replaces the document, as a synchronous retain would. `attempt` counts resubmissions
+    after a FAILED operation, which Hindsight would otherwise answer with the failed original.
+    """
+    digest = hashlib.sha256()
+    for item in sorted(items, key=lambda i: i.document_id):
+        digest.update(item.model_dump_json().encode())
+    documents = ",".join(sorted(i.document_id for i in items))
+    return str(uuid.uuid5(_OPERATION_NAMESPACE, f"{bank_id}|{documents}|{digest.hexdigest()}|{attempt}"))
+
+
+def payload_of(items: list[MemoryItem]) -> list[dict[str, object]]:
+    return [
+        {
+            "content": item.content,
+            "timestamp": item.event_time.isoformat(),
+            "context": item.context,
+            "metadata": item.metadata_with_event_date(),
+            "tags": item.tags,
+            "document_id": item.document_id,
+            **({"observation_scopes": item.observation_scopes} if item.observation_scopes else {}),
+        }
+        for item in items
+    ]
+
+
+def to_recalled(result: object, sources: Mapping[str, object]) -> Recalled:
+    """Turn a recall result (or a reflect fact) into Recalled; an observation is dated by its LATEST source.
+
+    Hindsight gives an observation the EARLIEST start among its source facts, so a brief as of April would
+    otherwise let in an observation that also rests on a September visit.
+    """
+    metadata = {k: str(v) for k, v in (getattr(result, "metadata", None) or {}).items()}
+    scores = getattr(result, "scores", None)
+    kind = getattr(result, "type", None)
+    if kind == "observation":
+        source_dates = [
+            event_date_of(
+                getattr(src, "metadata", None),
+                getattr(src, "occurred_end", None) or getattr(src, "occurred_start", None),
+                getattr(src, "mentioned_at", None),
+            )
+            for sid in getattr(result, "source_fact_ids", None) or []
+            if (src := sources.get(sid)) is not None
+        ]
+        day = latest_date_of(
+            [d for d in source_dates if d is not None],
+            getattr(result, "occurred_end", None),
+            getattr(result, "mentioned_at", None),
+            getattr(result, "occurred_start", None),
+        )
+    else:
+        day = event_date_of(metadata, getattr(result, "occurred_start", None), getattr(result, "mentioned_at", None))
+    return Recalled(
+        text=getattr(result, "text", ""),
+        event_date=day,
+        document_id=getattr(result, "document_id", None),
+        tags=list(getattr(result, "tags", None) or []),
+        metadata=metadata,
+        score=getattr(scores, "final", None) if scores is not None else None,
+        type=kind,
+        memory_id=getattr(result, "id", None),
+    )
+
+
+def facts_context(facts: list[Recalled]) -> str:
+    lines = [f"- [{f.event_date.isoformat() if f.event_date else 'undated'}] {f.text}" for f in facts]
+    return "Answer only from these dated memories:\n" + "\n".join(lines)
+
+
+def translate(exc: BaseException) -> BaseException:
+    if isinstance(exc, ApiException):
+        status = exc.status or 0
+        body = exc.body if isinstance(exc.body, str) else str(exc.body or "")
+        if status >= 500 or status in (408, 429):
+            return MemoryUnavailable(f"Hindsight answered {status}")
+        return MemoryRejected(f"Hindsight refused the request ({status}): {body[:300]}")
+    if isinstance(exc, (aiohttp.ClientError, asyncio.TimeoutError, TimeoutError, OSError)):
+        return MemoryUnavailable(f"Hindsight unreachable: {type(exc).__name__}")
+    return exc
+
+
+def to_stored_memory(unit: object) -> StoredMemory:
+    """Turn a listed memory unit into StoredMemory; an observation is dated by its latest time."""
+    metadata = {k: str(v) for k, v in (getattr(unit, "metadata", None) or {}).items()}
+    kind = getattr(unit, "fact_type", None)
+    if kind == "observation":
+        day = latest_date_of([], getattr(unit, "occurred_end", None), getattr(unit, "mentioned_at", None),
+                             getattr(unit, "occurred_start", None))
+    else:
+        day = event_date_of(metadata, getattr(unit, "occurred_start", None), getattr(unit, "mentioned_at", None))
+    return StoredMemory(
+        memory_id=getattr(unit, "id", ""), text=getattr(unit, "text", "") or "", type=kind,
+        event_date=day, document_id=getattr(unit, "document_id", None),
+        tags=list(getattr(unit, "tags", None) or []), metadata=metadata,
+        source_memory_ids=list(getattr(unit, "source_memory_ids", None) or []),
+    )

@@ -1,0 +1,77 @@
+"""Forget and export one farmer in LLM mode: export holds everything a recall about him returns; forget leaves
+no recall hit, document, observation or waiting item about him, and nothing about anyone else is touched."""
+
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.app import App
+from bot.registry import Registry
+from bot.subjects_cli import export, forget
+from memory import MemoryClient, RecallRequest
+from memory.subjects import Subject
+from tests.agri.conftest import CAPTURE_TENANT, agri_users
+from tests.conftest import make_settings
+from tests.llm_mode.conftest import settled
+from tests.llm_mode.test_agri import confirmed, save_note
+
+RAVINDER = Subject(tenant=CAPTURE_TENANT, kind="farmer", subject_id="F017")
+QUERIES = ("Ravinder maize armyworm", "pests on Ravinder's cotton", "what did Ravinder buy")
+
+
+@pytest.fixture
+async def app(tmp_path: Path, llm_hindsight_url: str, bank_prefix: str) -> AsyncIterator[App]:
+    settings = make_settings(tmp_path, llm_hindsight_url, f"{bank_prefix}f", memory_llm=True)
+    running = await App.start(settings, registry=Registry(agri_users()), pack_names=["agri"])
+    yield running
+    for bank in await running.services.memory.bank_ids():
+        if bank.startswith(f"{bank_prefix}f-"):
+            await running.services.memory.delete_bank(bank)
+    await running.aclose()
+
+
+async def recalled_about(memory: MemoryClient, bank: str, tag: str) -> list[str]:
+    found = []
+    for query in QUERIES:
+        found += await memory.recall(bank, RecallRequest(query=query, tags=[tag]))
+    return sorted({m.memory_id or "" for m in found})
+
+
+async def test_export_then_forget_one_farmer(app: App, capsys: pytest.CaptureFixture[str]) -> None:
+    memory = app.services.memory
+    bank = app.services.bank_of(CAPTURE_TENANT, "agri")
+    await save_note(app, "Ravinder's maize on 2026-04-14: fall armyworm in the whorls, maybe 15%. Coragen accepted.")
+    await save_note(app, "2026-09-08 Ravinder cotton, pink bollworm about 20 percent. He took Proclaim.")
+    await save_note(app, "Bhaskar Rao maize 2026-05-02, armyworm 10%, Delegate accepted.")
+    await confirmed(app)
+    await settled(memory, bank)
+
+    recalled = await recalled_about(memory, bank, RAVINDER.tag)
+    assert recalled
+    exported = await export(app, RAVINDER, by="test")
+    held = exported["stores"]["memory"]
+    json.dumps(exported)  # it is JSON as it stands
+    assert set(recalled) <= {m["memory_id"] for m in held["memories"]}
+    assert {d["event_date"] for d in held["documents"]} == {"2026-04-14", "2026-09-08"}
+    assert all(d["text"] for d in held["documents"])
+    assert any(m["type"] == "observation" for m in held["memories"])
+
+    assert await forget(app, RAVINDER, confirm=lambda _: False, by="test") == 1
+    assert await recalled_about(memory, bank, RAVINDER.tag) == recalled  # declined: nothing erased
+
+    assert await forget(app, RAVINDER, confirm=lambda _: True, by="test") == 0
+    shown = capsys.readouterr().out
+    assert "2 document(s)" in shown and "2026-04-14" in shown
+    await settled(memory, bank)
+    assert await recalled_about(memory, bank, RAVINDER.tag) == []
+    assert await memory.documents_about(bank, RAVINDER.tag) == []
+    assert await memory.list_memories(bank, RAVINDER.tag) == []
+    everything = await memory.recall(bank, RecallRequest(query="Ravinder armyworm bollworm Coragen Proclaim"))
+    assert not [m for m in everything if "Ravinder" in m.text]
+    assert await memory.documents_about(bank, "farmer:f013"), "another farmer's memory was erased"
+    log = (app.settings.state_dir / "audit" / "subjects.jsonl").read_text().splitlines()
+    outcomes = [(json.loads(line)["action"], json.loads(line)["outcome"]) for line in log]
+    assert outcomes == [("export", "done"), ("forget", "declined"), ("forget", "done")]
+    assert "armyworm" not in "".join(log)  # the audit says how much, never what
