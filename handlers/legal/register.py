@@ -14,7 +14,7 @@ from pydantic import BaseModel, TypeAdapter
 from handlers.legal.models import CaseRecord
 
 _NUMBER = re.compile(
-    r"(?<![A-Za-z0-9/.\-])((?:[A-Za-z015]{1,3}\.?\s?){1,3}?)\s*(?:No\.?\s*)?(\d{1,6})\s*(?:/|of)\s*(\d{2,4})(?!\d)",
+    r"(?<![A-Za-z0-9/.\-])((?:[A-Za-z015]{1,3}\.?\s?){1,4}?)\s*(?:No\.?\s*)?(\d{1,6})\s*(?:/|of)\s*(\d{2,4})(?!\d)",
     re.I,
 )
 # OCR reads letters in a case type as digits; only applied to the type letters, never to the number itself.
@@ -25,6 +25,14 @@ _STOP = {"the", "what", "happened", "last", "time", "in", "of", "for", "when", "
          "tell", "about", "was", "did", "there", "were", "our", "my", "please", "previous", "partition", "sp"}
 
 CaseList = TypeAdapter(list[CaseRecord])
+# Words of case titles too common to name one case by themselves ("State", "Traders", "Corporation").
+_NOT_PARTY = {"state", "india", "limited", "private", "company", "assurance", "insurance", "traders", "industries",
+              "society", "association", "corporation", "telangana", "andhra", "pradesh", "collector", "deputy",
+              "special", "tahsildar", "others", "another", "developers", "finance", "textiles", "enterprises",
+              "cooperative", "municipal", "commissioner", "government", "union", "bank", "transport", "road",
+              "district", "appeal", "partition", "maintenance", "divorce", "execution", "injunction", "recovery",
+              "cheque", "suit", "claim", "accident", "sessions", "acquisition", "land", "writ", "petition",
+              "eviction", "shop", "case", "kumar", "reddy", "naidu", "singh"}
 
 
 class NumberKey(BaseModel):
@@ -38,7 +46,7 @@ class CaseMention(BaseModel):
     start: int
     end: int
     by: str
-    """"number", "title" or "alias"."""
+    """"number", "title", "alias" or "party" (a party's name no other case has)."""
 
 
 def number_key(kind: str, number: str, year: str) -> NumberKey:
@@ -88,6 +96,14 @@ class CaseRegister:
             named = [(a, "alias") for a in case.aliases] + [(case.title, "title")]
             for name, by in sorted(named, key=lambda n: -len(n[0])):
                 self._names.append((_phrase(name), case.case_id, by))
+        # A party's own name ("Ruksana MC", "Polisetty") names a case when no other case has that word.
+        owners: dict[str, set[str]] = {}
+        for case in cases:
+            for name in (case.title, *case.aliases):
+                for word in re.findall(r"[A-Z][a-z]{4,}", name):
+                    owners.setdefault(word.lower(), set()).add(case.case_id)
+        self._parties = [(re.compile(rf"(?<![A-Za-z]){word}(?![A-Za-z])", re.I), next(iter(ids)))
+                         for word, ids in owners.items() if len(ids) == 1 and word not in _NOT_PARTY]
 
     @classmethod
     def load(cls, path: Path) -> "CaseRegister":
@@ -114,6 +130,10 @@ class CaseRegister:
         for pattern, case_id, by in self._names:
             for match in pattern.finditer(text):
                 found.append(CaseMention(case_id=case_id, start=match.start(), end=match.end(), by=by))
+        if not found:
+            for pattern, case_id in self._parties:
+                for match in pattern.finditer(text):
+                    found.append(CaseMention(case_id=case_id, start=match.start(), end=match.end(), by="party"))
         return sorted(found, key=lambda m: (m.start, -(m.end - m.start)))
 
     def first(self, text: str) -> CaseMention | None:
