@@ -121,6 +121,13 @@ def _numeric(text: str, free: "_Free") -> list[tuple[int, int, int, int, int | N
         position = match.end()
 
 
+def _bare_may(month: str, year: str | None, written: str, text: str, start: int, end: int) -> bool:
+    """Return True for "2 may" with no year, no ordinal and no next-date marker: the verb, not the month."""
+    if month.lower() != "may" or year is not None or re.search(r"\d(?:st|nd|rd|th)", written, re.I):
+        return False
+    return role_of(text, start, end) != "next"
+
+
 class _Free:
     def __init__(self, taken: list[tuple[int, int]]) -> None:
         self.taken = taken
@@ -139,14 +146,14 @@ def find_dates(text: str, excluded: list[tuple[int, int]] | None = None,
     free = _Free(list(excluded or []))
     for match in _DAY_MONTH.finditer(text):
         day = int(match.group(1))
-        if match.group(2).lower() == "may" and match.group(3) is None:
+        if _bare_may(match.group(2), match.group(3), match.group(0), text, match.start(), match.end()):
             continue  # "PW2 may be examined" is not the 2nd of May
         if 1 <= day <= 31 and free(match.start(), match.end()):
             spans.append((match.start(), match.end(), day, _month(match.group(2)), _year(match.group(3))))
             free.taken.append((match.start(), match.end()))
     for match in _MONTH_DAY.finditer(text):
         day = int(match.group(2))
-        if match.group(1).lower() == "may" and match.group(3) is None:
+        if _bare_may(match.group(1), match.group(3), match.group(0), text, match.start(), match.end()):
             continue
         if 1 <= day <= 31 and free(match.start(), match.end()):
             spans.append((match.start(), match.end(), day, _month(match.group(1)), _year(match.group(3))))
@@ -168,7 +175,8 @@ def find_dates(text: str, excluded: list[tuple[int, int]] | None = None,
     return sorted(dates, key=lambda d: d.start)
 
 
-_ROW_PREFIX = re.compile(r"^[\s|*•\-–(\[]*(?:(?:s\.?\s?no|sl)\.?\s*)?(?:\d{1,3}\s*[.)|]?\s+)?[|\s:]*", re.I)
+_ROW_PREFIX = re.compile(r"^[\s|*•\-–(\[]*(?:(?:s\.?\s?no|sl)\.?\s*)?(?:\d{1,3}\s*[.)|]?\s+)?[|\s:]*"
+                         r"(?:(?:dt|dated|date|on)\b\.?\s*[:\-]?\s*)?", re.I)
 _PLAIN_PREFIX = re.compile(r"^[\s|*•\-–(\[]*")
 
 

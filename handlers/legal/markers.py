@@ -68,6 +68,8 @@ _NEXT_AFTER = re.compile(
     r"next\s+(?:date|hearing)|\s*(?:కు|కి|కీ)?\s*వాయిదా|\s*(?:ki|ku|kii|ke)\s+(?:va+y[iy]?da|adjourn\w*|"
     r"post\w*|list\w*|వాయిదా))", re.I,
 )
+# "... 02.01.2021 is the next date" ends with a marker, but one that looks back at its own date.
+_AFTER_AT_END = re.compile(r"\d" + _NEXT_AFTER.pattern[1:] + r"[\s.;,]*$", re.I)
 _STARTS_WITH_DATE = re.compile(r"^\s*[\(\[]?\s*\d{1,2}\s?[./\-]\s?\d{1,2}")
 _LINE_END = re.compile(
     "(?:" + "|".join(f"(?:{p})" for p in _NEXT_BEFORE + _GENERIC_NEXT_BEFORE + _OTHER_BEFORE) + r")[\s:;,\-–—(]*$",
@@ -109,4 +111,5 @@ def role_of(text: str, start: int, end: int) -> str:
 
 def ends_with_marker(line: str) -> bool:
     """Return True when a line ends with "N.D.", "call on", "filed on"...: a date on the next line belongs to it."""
-    return bool(_LINE_END.search(" " + line[-LOOKBEHIND:]))
+    tail = line[-LOOKBEHIND:]
+    return bool(_LINE_END.search(" " + tail)) and not _AFTER_AT_END.search(tail)

@@ -36,6 +36,7 @@ _ITEM = re.compile(r"^\(?\d{1,2}[.)]\s+(?!\d{1,2}\s?[./\-]\s?\d)")
 _LEAD_PUNCT = re.compile(r"^[\s:;,.)|\-–—]+")
 _TEXT = re.compile(r"[\w\u0C00-\u0C7F]")
 _SHORT = 6
+_PIECE_SEPARATOR = re.compile(r";|\s\|\s|\.\s+(?=[A-Z\u0C00-\u0C7F])")
 
 
 class _Line(BaseModel):
@@ -63,22 +64,46 @@ def _heading(line: str, spans: list[tuple[int, int]]) -> FoundDate | None:
     return found[0] if len(re.sub(r"[\W\d_]", "", rest)) <= 3 else None
 
 
+def _split_cases(line: str, register: CaseRegister) -> list[str]:
+    """Split "12/1 Gajjala appeal: heard; Bandi partition: next 1/2" into one piece per case, each with the date."""
+    mentions = register.mentions(line)
+    if len({m.case_id for m in mentions}) < 2:
+        return [line]
+    cuts: list[int] = []
+    previous = mentions[0]
+    for mention in mentions[1:]:
+        if mention.case_id == previous.case_id:
+            continue
+        gaps = list(_PIECE_SEPARATOR.finditer(line, previous.end, mention.start))
+        if not gaps:
+            return [line]  # "Gorle and Seabreeze both adjourned": one sentence about two cases names neither
+        cuts.append(gaps[-1].end())
+        previous = mention
+    pieces = [line[a:b].strip(" ;|") for a, b in zip([0, *cuts], [*cuts, len(line)], strict=True)]
+    lead = leading_date(line, number_spans(line))
+    prefix = line[lead.start:lead.end] + " " if lead is not None else ""
+    return [pieces[0], *(prefix + piece for piece in pieces[1:])]
+
+
 def _read_lines(text: str, register: CaseRegister) -> list[_Line]:
     lines: list[_Line] = []
     previous = ""
     for raw in text.splitlines():
-        line = re.sub(r"\s*\|\s*", " | ", raw).strip(" \t|")
-        if not _TEXT.search(line):
-            continue
-        spans = number_spans(line)
-        continues = ends_with_marker(previous)
-        previous = line
-        # A line naming two cases is filed under neither: "file this under X" in a note about Y is data.
-        mention = register.first(line) if register.only(line) is not None else None
-        heading = None if continues or mention is not None else _heading(line, spans)
-        lead = None if continues or heading is not None else leading_date(line, spans)
-        lines.append(_Line(text=line, lead=lead, heading=heading, mention=mention, item=bool(_ITEM.match(line))))
+        tidy = re.sub(r"\s*\|\s*", " | ", raw).strip(" \t|")
+        for line in _split_cases(tidy, register) if _TEXT.search(tidy) else []:
+            _add_line(lines, line, previous, register)
+            previous = line
     return lines
+
+
+def _add_line(lines: list[_Line], line: str, previous: str, register: CaseRegister) -> None:
+    spans = number_spans(line)
+    continues = ends_with_marker(previous)
+    # A line still naming two cases is filed under neither: "file this under X" in a note about Y is data.
+    mention = register.first(line) if register.only(line) is not None else None
+    heading = None if continues or mention is not None else _heading(line, spans)
+    lead = None if continues or heading is not None else leading_date(line, spans)
+    lines.append(_Line(text=line, lead=lead, heading=heading, mention=mention, item=bool(_ITEM.match(line))))
 
 
 def _header_case(header: list[_Line], register: CaseRegister) -> CaseMention | None:
