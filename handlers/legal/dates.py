@@ -213,8 +213,11 @@ def file_name_date(name: str) -> date | None:
     return _safe(int(match.group(1)), int(match.group(2)), int(match.group(3)))
 
 
-def parse_day(value: str, reference: date | None = None) -> date:
-    """Return the date a person typed (2026-09-24, 24.09.2026, 24 Sep 2026, 24/9); raise ValueError if none."""
+def parse_day(value: str, reference: date | None = None, after: bool = False) -> date:
+    """Return the date a person typed (2026-09-24, 24.09.2026, 24 Sep 2026, 24/9); raise ValueError if none.
+
+    A year-less date falls on or before the reference day, or on or after it with `after` (a next date).
+    """
     value = value.strip()
     try:
         return date.fromisoformat(value)
@@ -223,7 +226,7 @@ def parse_day(value: str, reference: date | None = None) -> date:
     found = find_dates(value, today=reference)
     if not found:
         raise ValueError("not a date")
-    parsed = found[0].on(reference or date.today())
+    parsed = found[0].on(reference or date.today(), after=after)
     if parsed is None:
         raise ValueError("not a real calendar date")
     return parsed

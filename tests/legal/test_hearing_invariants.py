@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bench.legal_corpus import load_register
+from handlers.legal.extract import ModelEntry, ModelSegments, check_model_split
 from handlers.legal.models import CaseRecord, ProposedEntry, Upload
 from handlers.legal.segment import segment
 from memory.asof import IST
@@ -188,3 +189,22 @@ def test_a_date_after_the_upload_is_never_the_hearing(moments: tuple[date, date,
     assert entry.next_date == future
     if not marked:
         assert entry.doubt == "next_date"
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(one_case_pages(), st.integers(min_value=1, max_value=400))
+def test_a_model_split_is_held_to_the_same_invariants(page: tuple[str, CaseRecord, date, date, datetime],
+                                                      ahead: int) -> None:
+    text, case, hearing, nxt, uploaded_at = page
+    upload = _upload(uploaded_at)
+    rules = segment(text, REGISTER, upload)
+
+    def claim(day: date, next_day: date | None) -> list[ProposedEntry] | None:
+        model = ModelSegments(entries=[ModelEntry(case_id=case.case_id, hearing_date=day, next_date=next_day,
+                                                  text="as the model read it")])
+        return check_model_split(model, text, REGISTER, upload, rules)
+
+    assert claim(nxt, None) is None, text  # the next date taken for the hearing
+    assert claim(uploaded_at.date() + timedelta(days=ahead), nxt) is None, text  # a hearing after the upload
+    kept = claim(hearing, nxt)
+    assert kept is not None and [(e.hearing_date, e.next_date) for e in kept] == [(hearing, nxt)], text
