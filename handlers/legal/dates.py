@@ -99,7 +99,7 @@ def _month(raw: str) -> int:
 
 def _numeric(text: str, free: "_Free") -> list[tuple[int, int, int, int, int | None]]:
     """Numeric dates, scanning every start so "1. 14.10.2026" still finds 14.10.2026 after failing on "1. 14"."""
-    found = []
+    found: list[tuple[int, int, int, int, int | None]] = []
     position = 0
     while True:
         match = _NUMERIC.search(text, position)
@@ -166,12 +166,12 @@ def find_dates(text: str, excluded: list[tuple[int, int]] | None = None,
         for match in _RELATIVE.finditer(text):
             word = re.sub(r"\s+", " ", match.group(1).lower())
             offset = _RELATIVE_DAYS.get(word, _RELATIVE_DAYS.get(word.replace(" ", ""), 0))
-            day = today + timedelta(days=offset)
+            named = today + timedelta(days=offset)
             role = role_of(text, match.start(), match.end())
             if role == "other" and offset <= 0:
                 role = "plain"  # "counter filed today": what was done today happened at today's hearing
-            dates.append(FoundDate(start=match.start(), end=match.end(), day=day.day, month=day.month,
-                                   year=day.year, role=role, fixed=day))
+            dates.append(FoundDate(start=match.start(), end=match.end(), day=named.day, month=named.month,
+                                   year=named.year, role=role, fixed=named))
     return sorted(dates, key=lambda d: d.start)
 
 

@@ -20,9 +20,9 @@ from bot.prompts import render
 from bot.vision import VisionReader
 from handlers.base import Services
 from handlers.legal.dates import FoundDate, find_dates
-from handlers.legal.models import ProposedEntry, Upload
-from handlers.legal.register import CaseRegister, number_spans
 from handlers.legal.hearing import confidence, guess_date
+from handlers.legal.models import Doubt, ProposedEntry, Upload
+from handlers.legal.register import CaseRegister, number_spans
 from handlers.legal.segment import merge_same_hearing, segment, upload_kind
 from memory.asof import IST
 
@@ -108,7 +108,7 @@ def check_model_split(model: ModelSegments, text: str, register: CaseRegister, u
         else:
             log.info("model's hearing date is not a hearing date written in the upload; using the rules")
             return None
-        doubt = None
+        doubt: Doubt | None = None
         if item.next_date is not None:
             marked = _written(dates, {"next"}, day, after=True)
             if item.next_date <= day or item.next_date not in marked | _written(dates, {"plain"}, day, after=True):

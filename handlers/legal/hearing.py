@@ -11,7 +11,13 @@ from datetime import date, timedelta
 from pydantic import BaseModel
 
 from handlers.legal.dates import FoundDate, file_name_date, find_dates
-from handlers.legal.models import GUESSED_CONFIDENCE_CAP, UNSURE_CONFIDENCE_CAP, DateSource, Doubt, Upload
+from handlers.legal.models import (
+    GUESSED_CONFIDENCE_CAP,
+    UNSURE_CONFIDENCE_CAP,
+    DateSource,
+    Doubt,
+    Upload,
+)
 from memory.asof import IST
 
 _CONFIDENCE: dict[DateSource, float] = {

@@ -39,8 +39,8 @@ _GENERIC_NEXT_BEFORE = [
     r"\bto(?:\s+" + _W + r"){1,6}?\s+on", r"\bto\s+come\s+up(?:\s+" + _W + r"){0,4}?",
 ]
 _OTHER_BEFORE = [
-    r"\b(?:filed|presented|instituted|registered|executed|issued|applied|delivered|born|served|received|"
-    r"deposited|paid|sent|made\s+ready)(?:\s+on)?(?:\s+this)?(?:\s+the)?",
+    (r"\b(?:filed|presented|instituted|registered|executed|issued|applied|delivered|born|served|received|"
+     r"deposited|paid|sent|made\s+ready)(?:\s+on)?(?:\s+this)?(?:\s+the)?"),
     r"\bcopy(?:\s+\w+)?\s+on", r"\bdated\b", r"\border\s+dt\.?", r"\bsince\b", r"\bfrom\b", r"\bw\.?e\.?f\.?",
     r"\bby\b", r"\bbefore\b", r"\bon\s+or\s+before\b", r"\bwithin\b", r"\b(?:extended|valid)\s+(?:till|up\s*to|until)",
     r"\bp\.\s?d\.?(?:\s+was)?", r"\bl\.\s?d\.?(?:\s+was)?", r"\bprev(?:ious|\.)?\s+(?:date|hearing)(?:\s+was)?",

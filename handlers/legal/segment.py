@@ -14,7 +14,13 @@ from datetime import date
 from pydantic import BaseModel
 
 from handlers.legal.dates import FoundDate, find_dates, leading_date
-from handlers.legal.hearing import DayHint, confidence, date_entry, guess_date, uploaded_day
+from handlers.legal.hearing import (
+    DayHint,
+    confidence,
+    date_entry,
+    guess_date,
+    uploaded_day,
+)
 from handlers.legal.markers import ends_with_marker
 from handlers.legal.models import ProposedEntry, Upload, UploadKind
 from handlers.legal.register import CaseMention, CaseRegister, number_spans
@@ -231,7 +237,9 @@ def _deed(lines: list[str], register: CaseRegister, upload: Upload) -> list[Prop
     mention = register.first(text)
     spans = number_spans(text)
     dated = next((d.on(date.min) for d in find_dates(text, spans) if d.year is not None), None)
-    day, source = (dated, "document") if dated is not None and dated <= uploaded_day(upload) else guess_date(upload)
+    day, source = guess_date(upload)
+    if dated is not None and dated <= uploaded_day(upload):
+        day, source = dated, "document"
     summary = _clean(lines)[:400]
     return [ProposedEntry(case_id=mention.case_id if mention else None, kind="document", hearing_date=day,
                           date_source=source, next_date=None, text=summary,

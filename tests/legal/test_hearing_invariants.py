@@ -99,8 +99,8 @@ def one_case_pages(draw: st.DrawFn) -> tuple[str, CaseRecord, date, date, dateti
         f"{written_h} {ref} - {filler}. {next_part}",
         f"{ref} — {written_h} — {filler}. {next_part}",
         f"{hearing:%A} {written_h}\n{ref} - {filler}. {next_part}",
-        f"IN THE COURT OF THE SENIOR CIVIL JUDGE, NALGONDA\n{case.numbers[0]}\n{case.title}\n\n"
-        f"Sl. | Date | Order\n1 | {written_h} | {filler}. {next_part}",
+        (f"IN THE COURT OF THE SENIOR CIVIL JUDGE, NALGONDA\n{case.numbers[0]}\n{case.title}\n\n"
+         f"Sl. | Date | Order\n1 | {written_h} | {filler}. {next_part}"),
     ]
     if uploaded_at.date() == hearing:
         layouts.append(f"{ref} today - {filler}. {next_part}")
@@ -128,7 +128,7 @@ def order_sheets(draw: st.DrawFn) -> tuple[str, CaseRecord, list[tuple[date, dat
     days = [first]
     for gap in gaps:
         days.append(days[-1] + timedelta(days=gap))
-    hearings, last_next = days[:-1], days[-1]
+    hearings = days[:-1]
     uploaded_at = datetime.combine(hearings[-1] + timedelta(days=draw(st.integers(0, 60))), time(16, 0), IST)
     case = draw(st.sampled_from(CASES))
     rows = []

@@ -11,8 +11,8 @@ from pydantic import SecretStr
 from bot.app import App
 from bot.messages import Media
 from handlers.legal.ask import ask
-from handlers.legal.extract import split
 from handlers.legal.backlog import CASES_FILE
+from handlers.legal.extract import split
 from handlers.legal.models import ProposedEntry, Upload
 from handlers.legal.records import hearing_memory
 from handlers.legal.register import CaseRegister
