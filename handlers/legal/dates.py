@@ -30,9 +30,10 @@ _EN_MONTH = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|
              r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
 _MONTH = "(" + _EN_MONTH + "|" + "|".join(sorted(_TELUGU_MONTHS, key=len, reverse=True)) + ")"
 _ORD = r"(?:st|nd|rd|th)?"
-_YEAR = r"(?:'|’)?(\d{4}|\d{2})(?!\d)"
+# A two-digit year is not one when a four-digit year follows: "Jan 10, 2021" is the 10th, not 2010.
+_YEAR = r"(?:'|’)?(\d{4}|\d{2}(?!,?\s*\d{4}))(?!\d)"
 
-_NUMERIC = re.compile(r"(\d{1,2})\s?([./\-])\s?(\d{1,2})(?:\s?\2\s?(\d{4}|\d{2}))?(?![\d/\-]|\.\d|\s?(?:th|rd)\b)")
+_NUMERIC = re.compile(r"(\d{1,2})\s?([./\-])\s?(\d{1,2})(?:\s?\2\s?(\d{4}|\d{2}))?(?![\d/\-]|\.\d|\s?[./\-]\s?\d|\s?(?:th|rd)\b)")
 _DAY_MONTH = re.compile(
     rf"(?<![\w/])(\d{{1,2}}){_ORD}(?:\s+day)?(?:\s+of)?[\s,./\-]*{_MONTH}\.?(?![a-z])(?:[\s,./\-]+{_YEAR})?", re.I
 )
@@ -107,7 +108,7 @@ def _numeric(text: str, free: "_Free") -> list[tuple[int, int, int, int, int | N
             return found
         start = match.start()
         position = start + 1
-        if start > 0 and (text[start - 1].isdigit() or text[start - 1] in "/.-" and start > 1 and
+        if start > 0 and (text[start - 1].isdigit() or text[start - 1].isascii() and text[start - 1].isalpha() or text[start - 1] in "/.-" and start > 1 and
                           text[start - 2].isdigit()):
             continue
         day, month, year = int(match.group(1)), int(match.group(3)), _year(match.group(4))
@@ -144,20 +145,20 @@ def find_dates(text: str, excluded: list[tuple[int, int]] | None = None,
     """
     spans: list[tuple[int, int, int, int, int | None]] = []
     free = _Free(list(excluded or []))
+    worded: list[tuple[int, int, int, int, int | None]] = []
     for match in _DAY_MONTH.finditer(text):
-        day = int(match.group(1))
-        if _bare_may(match.group(2), match.group(3), match.group(0), text, match.start(), match.end()):
-            continue  # "PW2 may be examined" is not the 2nd of May
-        if 1 <= day <= 31 and free(match.start(), match.end()):
-            spans.append((match.start(), match.end(), day, _month(match.group(2)), _year(match.group(3))))
-            free.taken.append((match.start(), match.end()))
+        if not _bare_may(match.group(2), match.group(3), match.group(0), text, match.start(), match.end()):
+            worded.append((match.start(), match.end(), int(match.group(1)), _month(match.group(2)),
+                           _year(match.group(3))))
     for match in _MONTH_DAY.finditer(text):
-        day = int(match.group(2))
-        if _bare_may(match.group(1), match.group(3), match.group(0), text, match.start(), match.end()):
-            continue
-        if 1 <= day <= 31 and free(match.start(), match.end()):
-            spans.append((match.start(), match.end(), day, _month(match.group(1)), _year(match.group(3))))
-            free.taken.append((match.start(), match.end()))
+        if not _bare_may(match.group(1), match.group(3), match.group(0), text, match.start(), match.end()):
+            worded.append((match.start(), match.end(), int(match.group(2)), _month(match.group(1)),
+                           _year(match.group(3))))
+    # A date with its year wins an overlap: in "2. Jan 3, 2021" the 2 is a serial number.
+    for found in sorted(worded, key=lambda w: (w[4] is None, w[0])):
+        if 1 <= found[2] <= 31 and free(found[0], found[1]):
+            spans.append(found)
+            free.taken.append((found[0], found[1]))
     for found in _numeric(text, free):
         spans.append(found)
         free.taken.append((found[0], found[1]))
@@ -175,7 +176,7 @@ def find_dates(text: str, excluded: list[tuple[int, int]] | None = None,
     return sorted(dates, key=lambda d: d.start)
 
 
-_ROW_PREFIX = re.compile(r"^[\s|*•\-–(\[]*(?:(?:s\.?\s?no|sl)\.?\s*)?(?:\d{1,3}\s*[.)|]?\s+)?[|\s:]*"
+_ROW_PREFIX = re.compile(r"^[\s|*•\-–(\[]*(?:(?:s\.?\s?no|sl\.?\s?no|sl|item)\.?\s*)?(?:\d{1,3}\s*[.)|]?\s+)?[|\s:]*"
                          r"(?:(?:dt|dated|date|on)\b\.?\s*[:\-]?\s*)?", re.I)
 _PLAIN_PREFIX = re.compile(r"^[\s|*•\-–(\[]*")
 

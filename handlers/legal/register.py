@@ -13,8 +13,9 @@ from pydantic import BaseModel, TypeAdapter
 
 from handlers.legal.models import CaseRecord
 
+# Up to four groups of up to four letters (M.V.O.P., Crl.M.P., LAOP): never a whole word like "March".
 _NUMBER = re.compile(
-    r"(?<![A-Za-z0-9/.\-])((?:[A-Za-z015]{1,3}\.?\s?){1,4}?)\s*(?:No\.?\s*)?(\d{1,6})\s*(?:/|of)\s*(\d{2,4})(?!\d)",
+    r"(?<![A-Za-z0-9/.\-])((?:[A-Za-z015]{1,4}(?![A-Za-z015])\.?\s?){1,4}?)\s*(?:No\.?\s*)?(\d{1,6})\s*(?:/|of)\s*(\d{2,4})(?!\d)",
     re.I,
 )
 # OCR reads letters in a case type as digits; only applied to the type letters, never to the number itself.
@@ -57,7 +58,7 @@ def number_key(kind: str, number: str, year: str) -> NumberKey:
 
 
 def number_spans(text: str) -> list[tuple[int, int]]:
-    """Return the spans of everything shaped like a case or application number (never dates)."""
+    """Return the spans of the numbers of everything shaped like a case or application number (never dates)."""
     spans: list[tuple[int, int]] = []
     for match in _NUMBER.finditer(text):
         kind, number, year = match.groups()
@@ -65,7 +66,7 @@ def number_spans(text: str) -> list[tuple[int, int]]:
         if len(year) <= 2 and int(number) <= 31 and int(year) <= 12:
             continue
         if number_key(kind, number, year).kind:
-            spans.append((match.start(), match.end()))
+            spans.append((match.start(2), match.end()))  # the type letters can be a month ("1st May C.C. 12/24")
     return spans
 
 

@@ -36,7 +36,9 @@ FULL_FORMATS = [
     lambda d: f"{_ordinal(d.day)} {_MONTHS[d.month - 1][:3]} {d.year}",
     lambda d: f"{_ordinal(d.day)} {_MONTHS[d.month - 1]}, {d.year}",
     lambda d: f"{_MONTHS[d.month - 1][:3]} {d.day}, {d.year}", lambda d: f"{d.day} {_TELUGU[d.month - 1]} {d.year}",
+    lambda d: f"{d:%d} . {d:%m} . {d.year}",
 ]
+ROW_STARTS = ["{n} | {d} |", "{n}. {d}", "Sl.No. {n}   Date: {d}  ", "{d} :", "Dt. {d} -", "({n}) {d}"]
 SHORT_FORMATS = [lambda d: f"{d.day}/{d.month}", lambda d: f"{_ordinal(d.day)} {_MONTHS[d.month - 1]}"]
 
 NEXT_MARKERS = [
@@ -46,6 +48,7 @@ NEXT_MARKERS = [
     "Reserved for pronouncement on\n{d}", "stands over to {d}", "defendants to argue on {d}",
     "to come up for orders on {d}", "For arguments on {d}", "{d} (N.D.)", "{d} is the next date",
     "{d} కు వాయిదా", "వాయిదా {d}", "తదుపరి తేదీ {d}", "{d} ki vaayida", "judgment on {d}",
+    "Next date of hearing is {d}", "nd {d}", "NDOH-{d}", "N.D : {d}", "fixed to {d}", "For judgment {d}",
 ]
 FILLERS = [
     "counter filed", "PW1 cross part heard", "arguments heard in part", "counsel sought time, granted",
@@ -134,7 +137,8 @@ def order_sheets(draw: st.DrawFn) -> tuple[str, CaseRecord, list[tuple[date, dat
     rows = []
     for serial, (day, nxt) in enumerate(zip(hearings, days[1:], strict=True), start=1):
         marker = draw(st.sampled_from(NEXT_MARKERS)).format(d=_written(draw, nxt, False))
-        rows.append(f"{serial} | {_written(draw, day, False)} | {draw(st.sampled_from(FILLERS))}. {marker}")
+        start = draw(st.sampled_from(ROW_STARTS)).format(n=serial, d=_written(draw, day, False))
+        rows.append(f"{start} {draw(st.sampled_from(FILLERS))}. {marker}")
     title = draw(st.sampled_from(["CERTIFIED COPY OF PROCEEDINGS", "ORDER SHEET", "DOCKET", "PROCEEDINGS"]))
     text = "\n".join([title, f"{case.numbers[0]} on the file of the court at Khammam", case.title,
                       "Sl. | Date | Order", *rows, "// true copy //"])
