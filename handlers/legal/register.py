@@ -26,6 +26,7 @@ _STOP = {"the", "what", "happened", "last", "time", "in", "of", "for", "when", "
          "tell", "about", "was", "did", "there", "were", "our", "my", "please", "previous", "partition", "sp"}
 
 CaseList = TypeAdapter(list[CaseRecord])
+_CASE_TYPE_AFTER = re.compile(r"\s*(?:[A-Z][A-Z.]{1,7}(?![a-z])|(?i:case|suit|matter|petition|appeal)\b|కేసు|దావా)")
 # Words of case titles too common to name one case by themselves ("State", "Traders", "Corporation").
 _NOT_PARTY = {"state", "india", "limited", "private", "company", "assurance", "insurance", "traders", "industries",
               "society", "association", "corporation", "telangana", "andhra", "pradesh", "collector", "deputy",
@@ -103,6 +104,8 @@ class CaseRegister:
             for name in (case.title, *case.aliases):
                 for word in re.findall(r"[A-Z][a-z]{4,}", name):
                     owners.setdefault(word.lower(), set()).add(case.case_id)
+        # Only where a lawyer would use it as a case's name: first on the line, or before the case's type
+        # ("Ruksana MC", "Polisetty case"); "Adv. Prasad appeared" names a person, not a case.
         self._parties = [(re.compile(rf"(?<![A-Za-z]){word}(?![A-Za-z])", re.I), next(iter(ids)))
                          for word, ids in owners.items() if len(ids) == 1 and word not in _NOT_PARTY]
 
@@ -134,7 +137,10 @@ class CaseRegister:
         if not found:
             for pattern, case_id in self._parties:
                 for match in pattern.finditer(text):
-                    found.append(CaseMention(case_id=case_id, start=match.start(), end=match.end(), by="party"))
+                    before = text[text.rfind("\n", 0, match.start()) + 1:match.start()]
+                    at_start = not re.search(r"[A-Za-z\u0C00-\u0C7F]", before)
+                    if at_start or _CASE_TYPE_AFTER.match(text, match.end()):
+                        found.append(CaseMention(case_id=case_id, start=match.start(), end=match.end(), by="party"))
         return sorted(found, key=lambda m: (m.start, -(m.end - m.start)))
 
     def first(self, text: str) -> CaseMention | None:
