@@ -26,7 +26,7 @@ _STOP = {"the", "what", "happened", "last", "time", "in", "of", "for", "when", "
          "tell", "about", "was", "did", "there", "were", "our", "my", "please", "previous", "partition", "sp"}
 
 CaseList = TypeAdapter(list[CaseRecord])
-_CASE_TYPE_AFTER = re.compile(r"\s*(?:[A-Z][A-Z.]{1,7}(?![a-z])|(?i:case|suit|matter|petition|appeal)\b|కేసు|దావా)")
+_CASE_TYPE_AFTER = re.compile(r"[ \t]*(?:[A-Z][A-Z.]{1,7}(?![a-z])|(?i:case|suit|matter|petition|appeal)\b|కేసు|దావా)")
 # Words of case titles too common to name one case by themselves ("State", "Traders", "Corporation").
 _NOT_PARTY = {"state", "india", "limited", "private", "company", "assurance", "insurance", "traders", "industries",
               "society", "association", "corporation", "telangana", "andhra", "pradesh", "collector", "deputy",

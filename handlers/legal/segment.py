@@ -42,6 +42,9 @@ _ITEM = re.compile(r"^\(?\d{1,2}[.)]\s+(?!\d{1,2}\s?[./\-]\s?\d)")
 _LEAD_PUNCT = re.compile(r"^[\s:;,.)|\-–—]+")
 _TEXT = re.compile(r"[\w\u0C00-\u0C7F]")
 _SHORT = 6
+_CASE_TYPE_LINE = re.compile(r"case\s*type\s*:\s*([A-Za-z][A-Za-z. ]{0,15}?)\s*(?:-|\(|\n|$)", re.I | re.M)
+_CASE_NUMBER_LINE = re.compile(r"(?:registration|filing|case)\s*(?:number|no\.?)\s*:\s*(\d{1,6}\s*/\s*\d{2,4})", re.I)
+_CELL = re.compile(r"\s*\|\s*|\s{2,}|\t")
 _PIECE_SEPARATOR = re.compile(r";|\s\|\s|\.\s+(?=[A-Z\u0C00-\u0C7F])")
 
 
@@ -108,12 +111,35 @@ def _add_line(lines: list[_Line], line: str, previous: str, register: CaseRegist
     # A line still naming two cases is filed under neither: "file this under X" in a note about Y is data.
     mention = register.first(line) if register.only(line) is not None else None
     heading = None if continues or mention is not None else _heading(line, spans)
-    lead = None if continues or heading is not None else leading_date(line, spans)
+    lead = None if continues or heading is not None else leading_date(line, spans) or _table_lead(line, spans)
     lines.append(_Line(text=line, lead=lead, heading=heading, mention=mention, item=bool(_ITEM.match(line))))
 
 
+def _table_lead(line: str, spans: list[tuple[int, int]]) -> FoundDate | None:
+    """Return the date of a table row whose first dated cell is among its first three (eCourts' `Judge |
+    Business on date | Hearing date | Purpose`), the cells before it holding no date."""
+    cells = _CELL.split(line)
+    if len(cells) < 3:
+        return None
+    found = [d for d in find_dates(line, spans) if not d.relative]
+    if not found or found[0].role != "plain":
+        return None
+    offset = 0
+    for cell in cells[:3]:
+        offset = line.find(cell, offset)
+        if offset <= found[0].start < offset + max(len(cell), 1):
+            return found[0] if found[0].start - offset <= 1 else None
+        offset += len(cell)
+    return None
+
+
 def _header_case(header: list[_Line], register: CaseRegister) -> CaseMention | None:
-    mentions = register.mentions("\n".join(line.text for line in header))
+    text = "\n".join(line.text for line in header)
+    # eCourts prints the type and the number on lines of their own: "Case Type : O.S." / "Registration Number : 140/2022".
+    kind, number = _CASE_TYPE_LINE.search(text), _CASE_NUMBER_LINE.search(text)
+    if kind is not None and number is not None:
+        text += f"\n{kind.group(1)} {number.group(1)}"
+    mentions = register.mentions(text)
     for chosen in (mentions, [m for m in mentions if m.by == "number"]):
         if chosen and len({m.case_id for m in chosen}) == 1:
             return chosen[0]
