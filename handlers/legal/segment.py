@@ -184,13 +184,13 @@ def _dated(block: _Block) -> bool:
     return block.lead is not None or block.heading is not None
 
 
-def _is_title(block: _Block, following: _Block | None, register_text: str) -> bool:
+def _is_title(block: _Block, following: _Block | None, block_text: str) -> bool:
     """A case line with no date of its own, over rows that name no case, is a title (the header)."""
     if block.case_id is None or _dated(block) or following is None:
         return False
     if following.case_id is not None or not _dated(following):
         return False
-    return not any(d.role != "other" for d in find_dates(register_text, number_spans(register_text)))
+    return not any(d.role != "other" for d in find_dates(block_text, number_spans(block_text)))
 
 
 def _page_day(header: list[_Line], upload: Upload) -> DayHint | None:
@@ -207,7 +207,10 @@ def _page_day(header: list[_Line], upload: Upload) -> DayHint | None:
 
 def upload_kind(text: str, register: CaseRegister) -> UploadKind:
     """Tell a deed, an order sheet, a diary page and a typed note apart by their shape."""
-    lines = _read_lines(text, register)
+    return _kind(_read_lines(text, register), text)
+
+
+def _kind(lines: list[_Line], text: str) -> UploadKind:
     if any(_DEED.match(line.text) for line in lines[:3]):
         return "deed"
     rows = [line for line in lines if line.lead is not None and line.lead.year is not None]
@@ -296,7 +299,8 @@ def segment(text: str, register: CaseRegister, upload: Upload) -> list[ProposedE
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     if not lines:
         return []
-    kind = upload_kind(text, register)
+    read = _read_lines(text, register)
+    kind = _kind(read, text)
     if kind == "deed":
         return merge_same_hearing(_deed(lines, register, upload))
-    return merge_same_hearing(_entries(_read_lines(text, register), register, upload, kind))
+    return merge_same_hearing(_entries(read, register, upload, kind))
