@@ -176,8 +176,9 @@ def find_dates(text: str, excluded: list[tuple[int, int]] | None = None,
     return sorted(dates, key=lambda d: d.start)
 
 
-_ROW_PREFIX = re.compile(r"^[\s|*•\-–(\[]*(?:(?:s\.?\s?no|sl\.?\s?no|sl|item)\.?\s*)?(?:\d{1,3}\s*[.)|]?\s+)?[|\s:]*"
-                         r"(?:(?:dt|dated|date|on)\b\.?\s*[:\-]?\s*)?", re.I)
+# OCR reads "Sl." as "SI." or "S1.".
+_ROW_PREFIX = re.compile(r"^[\s|*•\-–(\[]*(?:(?:s\.?\s?no|s[il1]\.?\s?no|s[il1]|item)\.?\s*)?(?:\d{1,3}\s*[.)|]?\s+)?"
+                         r"[|\s:]*(?:(?:dt|dated|date)\b\.?\s*[:\-]?\s*)?", re.I)
 _PLAIN_PREFIX = re.compile(r"^[\s|*•\-–(\[]*")
 
 

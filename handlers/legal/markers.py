@@ -77,6 +77,10 @@ _LINE_END = re.compile(
 )
 
 
+# A line cut after a preposition ("... DEFENCE ARGUMENTS ON") goes on in the next one, whatever it starts with.
+_OPEN_END = re.compile(r"\b(?:on|to|till|until|by|from|dated|dt\.?|of|the|for)\s*[:\-]?\s*$", re.I)
+
+
 def _window(text: str, start: int) -> str:
     begin = max(0, start - LOOKBEHIND)
     before = text[begin:start]
@@ -112,4 +116,6 @@ def role_of(text: str, start: int, end: int) -> str:
 def ends_with_marker(line: str) -> bool:
     """Return True when a line ends with "N.D.", "call on", "filed on"...: a date on the next line belongs to it."""
     tail = line[-LOOKBEHIND:]
+    if _OPEN_END.search(tail):
+        return True
     return bool(_LINE_END.search(" " + tail)) and not _AFTER_AT_END.search(tail)

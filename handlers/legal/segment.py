@@ -35,7 +35,7 @@ _FOOTER = re.compile(r"\b(certified|true)\s+copy\b|\bcopy\s+(applied|made\s+read
                      r"//\s*true\s+copy", re.I)
 _HEADING_WORDS = re.compile(
     r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:mon|tue|wed|thu|fri|sat|sun)\b\.?|"
-    r"\bdate(?:\s+of\s+hearing)?\b|\bdt\b\.?|\bdated\b|\bday\b|\bof\b|\bhearing\b|\bon\b|"
+    r"\bdate(?:\s+of\s+hearing)?\b|\bdt\b\.?|\bdated\b|\bday\b|\bof\b|\bhearing\b|"
     r"(?:సోమ|మంగళ|బుధ|గురు|శుక్ర|శని|ఆది)వారం|తేదీ", re.I,
 )
 _ITEM = re.compile(r"^\(?\d{1,2}[.)]\s+(?!\d{1,2}\s?[./\-]\s?\d)")
@@ -70,7 +70,7 @@ def _heading(line: str, spans: list[tuple[int, int]]) -> FoundDate | None:
     if len(found) != 1 or found[0].role != "plain" or len(line) > 48:
         return None
     rest = _HEADING_WORDS.sub(" ", line[:found[0].start] + " " + line[found[0].end:])
-    return found[0] if len(re.sub(r"[\W\d_]", "", rest)) <= 3 else None
+    return found[0] if len(re.sub(r"[\W\d_]", "", rest)) <= 1 else None
 
 
 def _split_cases(line: str, register: CaseRegister) -> list[str]:
@@ -244,6 +244,8 @@ def _entries(lines: list[_Line], register: CaseRegister, upload: Upload, kind: U
         case_id, case_by = block.case_id, block.case_by
         if case_id is None and _dated(block):
             case_id, case_by = context_case, context_by
+        if case_id is None and (wrapped := register.only(_clean(block.lines))) is not None:
+            case_id, case_by = wrapped.case_id, wrapped.by  # a case's name or number cut by a line break
         if not text or (case_id is None and len(text.split()) <= _SHORT and not find_dates(text)
                         and any(b.case_id for b in blocks)):
             continue  # a court's name or a place under the date, not a matter
@@ -252,13 +254,20 @@ def _entries(lines: list[_Line], register: CaseRegister, upload: Upload, kind: U
             own = DayHint(day=day, source="row" if kind == "order_sheet" else "text")
         elif block.heading is not None and (day := block.heading.on(upload_day)) is not None:
             own = DayHint(day=day, source="header")
-        dated = date_entry(text, number_spans(text), upload, own=own, page=page)
-        entries.append(ProposedEntry(
-            case_id=case_id, hearing_date=dated.hearing_date, date_source=dated.source, next_date=dated.next_date,
-            text=text, confidence=confidence(dated.source, case_by, dated.doubt), upload_kind=kind,
-            doubt=dated.doubt,
-        ))
+        pieces = _split_cases(text, register)
+        for piece in pieces:
+            named = register.only(piece) if len(pieces) > 1 else None
+            entries.append(_entry(piece, named.case_id if named else case_id, named.by if named else case_by,
+                                  upload, kind, own, page))
     return entries
+
+
+def _entry(text: str, case_id: str | None, case_by: str | None, upload: Upload, kind: UploadKind,
+           own: DayHint | None, page: DayHint | None) -> ProposedEntry:
+    dated = date_entry(text, number_spans(text), upload, own=own, page=page)
+    return ProposedEntry(case_id=case_id, hearing_date=dated.hearing_date, date_source=dated.source,
+                         next_date=dated.next_date, text=text, confidence=confidence(dated.source, case_by, dated.doubt),
+                         upload_kind=kind, doubt=dated.doubt)
 
 
 def _deed(lines: list[str], register: CaseRegister, upload: Upload) -> list[ProposedEntry]:
