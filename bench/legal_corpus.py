@@ -1,6 +1,6 @@
 """How well the keyless reader files hearings on pages nobody here wrote (tests/corpus/legal).
 
-    .venv/bin/python -m bench.legal_corpus [--corpus DIR] [--show-misses] [--json]
+    .venv/bin/python -m bench.legal_corpus [--corpus DIR] [--show-misses] [--json] [--ocr]
 
 Each page of the corpus (a .txt file) is split by the rules with its own upload time, against the corpus's own
 case register (cases.json), and compared with expected.json. Expected entries are matched to found ones by
@@ -8,10 +8,16 @@ case and hearing date (then by case alone). It prints the share right per field 
 the share of pages whose entry count is right, and the share of hearings fully right: filed under the right
 case with the right hearing date and the right next date. An expected hearing date of null means the page has
 none: the entry is right only if its date is marked as a guess (held for review).
+
+With --ocr each page is first drawn as an image (lines wrapped, every other one slightly rotated) and read back
+by Tesseract, as a photo would be; pages in Telugu script are left out there, because the drawing font cannot
+shape Telugu (OCR of real Telugu photos is exercised in tests/legal/test_ocr.py, not here).
 """
 
 import argparse
 import json
+import re
+import tempfile
 from datetime import date, datetime
 from pathlib import Path
 
@@ -109,8 +115,8 @@ def _pair(expected: list[ExpectedEntry], found: list[ProposedEntry]) -> list[tup
     return pairs
 
 
-def score_page(corpus: Corpus, page: CorpusPage, register: CaseRegister) -> PageScore:
-    found = segment(corpus.text(page), register, corpus.upload(page))
+def score_page(corpus: Corpus, page: CorpusPage, register: CaseRegister, text: str | None = None) -> PageScore:
+    found = segment(corpus.text(page) if text is None else text, register, corpus.upload(page))
     case_right = hearing_right = next_right = fully = 0
     misses: list[str] = []
     for want, got in _pair(page.entries, found):
@@ -139,6 +145,26 @@ def score(directory: Path = CORPUS_DIR) -> CorpusReport:
     return CorpusReport(pages=[score_page(corpus, page, register) for page in corpus.pages])
 
 
+def score_ocr(directory: Path = CORPUS_DIR) -> CorpusReport:
+    """Score the pages as Tesseract reads them back from drawn images (Latin-script pages only)."""
+    from bot.ocr import TextReader
+    from handlers.legal.backlog import render_image
+
+    corpus = load_corpus(directory)
+    register = load_register(directory)
+    reader = TextReader()
+    scores: list[PageScore] = []
+    with tempfile.TemporaryDirectory() as work:
+        for index, page in enumerate(corpus.pages):
+            written = corpus.text(page)
+            if re.search(r"[\u0c00-\u0c7f]", written):
+                continue
+            image = Path(work) / f"{Path(page.file).stem}.png"
+            image.write_bytes(render_image(written.splitlines(), rotate=0.6 if index % 2 else 0.0))
+            scores.append(score_page(corpus, page, register, reader.read(image).text))
+    return CorpusReport(pages=scores)
+
+
 def render(report: CorpusReport, show_misses: bool = False) -> str:
     hearings = sum(p.hearings for p in report.pages)
     lines = [f"legal corpus: {len(report.pages)} pages, {hearings} expected hearings",
@@ -158,8 +184,9 @@ def main() -> None:
     parser.add_argument("--corpus", type=Path, default=CORPUS_DIR)
     parser.add_argument("--show-misses", action="store_true")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--ocr", action="store_true", help="read each page back from an image with Tesseract")
     args = parser.parse_args()
-    report = score(args.corpus)
+    report = score_ocr(args.corpus) if args.ocr else score(args.corpus)
     print(report.model_dump_json(indent=2) if args.json else render(report, args.show_misses))
 
 
