@@ -86,8 +86,11 @@ def _later(found: FoundDate, hearing: date, upload_day: date) -> date | None:
 
 
 def date_entry(text: str, spans: list[tuple[int, int]], upload: Upload, own: DayHint | None = None,
-               page: DayHint | None = None) -> Dated:
-    """Return the hearing date (never after the upload) and the next date (after it) of one entry's text."""
+               page: DayHint | None = None, next_column: bool = False) -> Dated:
+    """Return the hearing date (never after the upload) and the next date (after it) of one entry's text.
+
+    `next_column`: the page is a table with a next-date column, so a later date in a row is its next date.
+    """
     upload_day = uploaded_day(upload)
     dates = find_dates(text, spans, today=upload_day)
     hearing, source, used = _hearing(dates, upload_day, own, page, upload)
@@ -102,5 +105,6 @@ def date_entry(text: str, spans: list[tuple[int, int]], upload: Upload, own: Day
         if found.role == "plain" and found is not used:
             value = _later(found, hearing, upload_day)
             if value is not None:
-                return Dated(hearing_date=hearing, source=source, next_date=value, doubt="next_date")
+                return Dated(hearing_date=hearing, source=source, next_date=value,
+                             doubt=None if next_column and not guessed else "next_date")
     return Dated(hearing_date=hearing, source=source, next_date=None)

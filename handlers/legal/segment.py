@@ -44,6 +44,10 @@ _TEXT = re.compile(r"[\w\u0C00-\u0C7F]")
 _SHORT = 6
 _CASE_TYPE_LINE = re.compile(r"case\s*type\s*:\s*([A-Za-z][A-Za-z. ]{0,15}?)\s*(?:-|\(|\n|$)", re.I | re.M)
 _CASE_NUMBER_LINE = re.compile(r"(?:registration|filing|case)\s*(?:number|no\.?)\s*:\s*(\d{1,6}\s*/\s*\d{2,4})", re.I)
+# A table header naming a next-date column after the date column: "Date | Proceedings | Next date", eCourts'
+# "Business On Date | Hearing Date".
+_NEXT_COLUMN = re.compile(r"(?:business\s+on\s+date|\bdate\b).{0,80}?(?:next\s*(?:date|hearing|dt)|\bhearing\s+date|"
+                          r"adjourned\s+to|\bN\.?\s?D\.?(?:O\.?H\.?)?(?![a-z]))", re.I)
 _CELL = re.compile(r"\s*\|\s*|\s{2,}|\t")
 _PIECE_SEPARATOR = re.compile(r";|\s\|\s|\.\s+(?=[A-Z\u0C00-\u0C7F])")
 
@@ -107,7 +111,8 @@ def _read_lines(text: str, register: CaseRegister) -> list[_Line]:
 
 def _add_line(lines: list[_Line], line: str, previous: str, register: CaseRegister) -> None:
     spans = number_spans(line)
-    continues = ends_with_marker(previous)
+    # "Sl | Date | Proceedings | Next date" ends with a marker but is a table's header, not a sentence cut short.
+    continues = ends_with_marker(previous) and not (len(_CELL.split(previous)) >= 3 and not re.search(r"\d", previous))
     # A line still naming two cases is filed under neither: "file this under X" in a note about Y is data.
     mention = register.first(line) if register.only(line) is not None else None
     heading = None if continues or mention is not None else _heading(line, spans)
@@ -232,6 +237,8 @@ def _entries(lines: list[_Line], register: CaseRegister, upload: Upload, kind: U
     context = _header_case(header, register)
     context_case, context_by = (context.case_id, context.by) if context else (None, None)
     page = _page_day(header, upload)
+    first_row = next((i for i, line in enumerate(lines) if line.lead is not None), 0)
+    next_column = any(_NEXT_COLUMN.search(line.text) and not find_dates(line.text) for line in lines[:first_row])
     blocks = _blocks(body)
     upload_day = uploaded_day(upload)
     entries: list[ProposedEntry] = []
@@ -258,13 +265,13 @@ def _entries(lines: list[_Line], register: CaseRegister, upload: Upload, kind: U
         for piece in pieces:
             named = register.only(piece) if len(pieces) > 1 else None
             entries.append(_entry(piece, named.case_id if named else case_id, named.by if named else case_by,
-                                  upload, kind, own, page))
+                                  upload, kind, own, page, next_column and block.lead is not None))
     return entries
 
 
 def _entry(text: str, case_id: str | None, case_by: str | None, upload: Upload, kind: UploadKind,
-           own: DayHint | None, page: DayHint | None) -> ProposedEntry:
-    dated = date_entry(text, number_spans(text), upload, own=own, page=page)
+           own: DayHint | None, page: DayHint | None, next_column: bool = False) -> ProposedEntry:
+    dated = date_entry(text, number_spans(text), upload, own=own, page=page, next_column=next_column)
     return ProposedEntry(case_id=case_id, hearing_date=dated.hearing_date, date_source=dated.source,
                          next_date=dated.next_date, text=text, confidence=confidence(dated.source, case_by, dated.doubt),
                          upload_kind=kind, doubt=dated.doubt)

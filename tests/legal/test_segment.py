@@ -129,3 +129,15 @@ def test_a_diary_date_in_words_is_the_page_date_and_gives_no_stray_entry() -> No
     [entry] = segment(text, REGISTER, upload("IMG_20261201_101010.jpg", "2026-12-01T10:10:00"))
     assert (entry.case_id, entry.hearing_date, entry.date_source, entry.next_date) == (
         "mahesh-cheque", date(2026, 11, 25), "header", date(2026, 12, 9))
+
+
+def test_a_next_date_column_makes_the_later_date_of_a_row_its_next_date_without_doubt() -> None:
+    rows = ["1  | 14-10-2026 | Counter filed by GP            | 04-12-2026",
+            "2  | 04-12-2026 | Reply filed, arguments heard    | 18-12-2026"]
+    for header, doubt in (("Sl | Date | Proceedings | Next date", None), ("Sl | Date | Proceedings | Remarks", "next_date")):
+        text = "\n".join(["W.P. 10422/2025 (Lakshmi Textiles)", header, *rows])
+        entries = segment(text, REGISTER, upload("wp.txt", "2026-12-10T10:00:00"))
+        assert [(e.case_id, e.hearing_date, e.next_date, e.doubt) for e in entries] == [
+            ("lakshmi-textiles", date(2026, 10, 14), date(2026, 12, 4), doubt),
+            ("lakshmi-textiles", date(2026, 12, 4), date(2026, 12, 18), doubt)], header
+        assert all(e.needs_review == (doubt is not None) for e in entries)
