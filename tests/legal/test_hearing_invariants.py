@@ -105,10 +105,12 @@ def one_case_pages(draw: st.DrawFn) -> tuple[str, CaseRecord, date, date, dateti
         (f"IN THE COURT OF THE SENIOR CIVIL JUDGE, NALGONDA\n{case.numbers[0]}\n{case.title}\n\n"
          f"Sl. | Date | Order\n1 | {written_h} | {filler}. {next_part}"),
     ]
+    today = draw(st.sampled_from(["today", "this morning", "ఈ రోజు", "నేడు", "ivala", "ee roju"]))
+    yesterday = draw(st.sampled_from(["yesterday", "నిన్న", "ninna"]))
     if uploaded_at.date() == hearing:
-        layouts.append(f"{ref} today - {filler}. {next_part}")
+        layouts.append(f"{ref} {today} - {filler}. {next_part}")
     if uploaded_at.date() == hearing + timedelta(days=1):
-        layouts.append(f"{ref}: yesterday {filler}. {next_part}")
+        layouts.append(f"{ref}: {yesterday} {filler}. {next_part}")
     return draw(st.sampled_from(layouts)), case, hearing, nxt, uploaded_at
 
 
