@@ -9,24 +9,24 @@ import pytest
 
 from bench.legal_corpus import THRESHOLD, Corpus, load_corpus, load_register, score
 from bot.app import App
-from handlers.legal.backlog import CASES_FILE
 from handlers.legal.ingest import Backlog, BacklogIngest, IngestReport
 from handlers.legal.models import ManifestRow, ProposedEntry, Upload
-from handlers.legal.register import CaseRegister
 from handlers.legal.today import cause_list, render_cause_list
 from tests.conftest import make_settings
 
 CORPUS = load_corpus()
 REGISTER = load_register()
+# The seed practice's matters (seeds/legal): none may appear in the corpus, which must not derive from them.
+SEED_NAMES = ("Seabreeze", "Gorle", "Mahesh", "Coastal Finance", "Lakshmi Textiles", "Dwaraka", "214/2024",
+              "88/2023", "1423/2025", "10422/2025", "12/2025", "Visakhapatnam", "Anakapalli")
 
 
 def test_the_corpus_is_its_own_and_consistent() -> None:
     assert len(CORPUS.pages) >= 45
     assert len({p.file for p in CORPUS.pages}) == len(CORPUS.pages)
-    seed = CaseRegister.load(CASES_FILE)
     for page in CORPUS.pages:
         text = CORPUS.text(page)
-        assert not seed.mentions(text), f"{page.file} names a seed case"
+        assert not [name for name in SEED_NAMES if name.lower() in text.lower()], f"{page.file} names a seed case"
         for entry in page.entries:
             assert entry.case_id is None or REGISTER.get(entry.case_id) is not None, page.file
             if entry.hearing_date is not None:
