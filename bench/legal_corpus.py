@@ -101,9 +101,12 @@ def _hearing_right(expected: ExpectedEntry, found: ProposedEntry) -> bool:
     return found.hearing_date == expected.hearing_date and not found.guessed
 
 
-def _pair(expected: list[ExpectedEntry], found: list[ProposedEntry]) -> list[tuple[ExpectedEntry, ProposedEntry | None]]:
+Pairs = list[tuple[ExpectedEntry, ProposedEntry | None]]
+
+
+def _pair(expected: list[ExpectedEntry], found: list[ProposedEntry]) -> Pairs:
     left = list(found)
-    pairs: list[tuple[ExpectedEntry, ProposedEntry | None]] = []
+    pairs: Pairs = []
     ordered = sorted(expected, key=lambda e: e.hearing_date is None)
     for want in ordered:
         match = next((f for f in left if f.case_id == want.case_id and _hearing_right(want, f)), None)
@@ -125,8 +128,7 @@ def score_page(corpus: Corpus, page: CorpusPage, register: CaseRegister, text: s
         next_ok = got is not None and got.next_date == want.next_date
         case_right += case_ok
         hearing_right += hearing_ok
-        next_ok_count = next_ok
-        next_right += next_ok_count
+        next_right += next_ok
         fully += case_ok and hearing_ok and next_ok
         if not (case_ok and hearing_ok and next_ok):
             shown = "nothing" if got is None else (f"{got.case_id} {got.hearing_date} ({got.date_source}) "

@@ -33,7 +33,8 @@ _ORD = r"(?:st|nd|rd|th)?"
 # A two-digit year is not one when a four-digit year follows: "Jan 10, 2021" is the 10th, not 2010.
 _YEAR = r"(?:'|’)?(\d{4}|\d{2}(?!,?\s*\d{4}))(?!\d)"
 
-_NUMERIC = re.compile(r"(\d{1,2})\s?([./\-])\s?(\d{1,2})(?:\s?\2\s?(\d{4}|\d{2}))?(?![\d/\-]|\.\d|\s?[./\-]\s?\d|\s?(?:th|rd)\b)")
+_NUMERIC = re.compile(r"(\d{1,2})\s?([./\-])\s?(\d{1,2})(?:\s?\2\s?(\d{4}|\d{2}))?"
+                      r"(?![\d/\-]|\.\d|\s?[./\-]\s?\d|\s?(?:th|rd)\b)")
 _DAY_MONTH = re.compile(
     rf"(?<![\w/])(\d{{1,2}}){_ORD}(?:\s+day)?(?:\s+of)?[\s,./\-]*{_MONTH}\.?(?![a-z])(?:[\s,./\-]+{_YEAR})?", re.I
 )
@@ -108,8 +109,7 @@ def _numeric(text: str, free: "_Free") -> list[tuple[int, int, int, int, int | N
             return found
         start = match.start()
         position = start + 1
-        if start > 0 and (text[start - 1].isdigit() or text[start - 1].isascii() and text[start - 1].isalpha() or text[start - 1] in "/.-" and start > 1 and
-                          text[start - 2].isdigit()):
+        if _inside_word_or_number(text, start):
             continue
         day, month, year = int(match.group(1)), int(match.group(3)), _year(match.group(4))
         if not (1 <= day <= 31 and 1 <= month <= 12) or not free(start, match.end()):
@@ -127,6 +127,16 @@ def _bare_may(month: str, year: str | None, written: str, text: str, start: int,
     if month.lower() != "may" or year is not None or re.search(r"\d(?:st|nd|rd|th)", written, re.I):
         return False
     return role_of(text, start, end) != "next"
+
+
+def _inside_word_or_number(text: str, start: int) -> bool:
+    """Return True when a digit at `start` continues a number ("2291/2024", "1.5.3") or a word ("B4")."""
+    if start == 0:
+        return False
+    before = text[start - 1]
+    if before.isdigit() or (before.isascii() and before.isalpha()):
+        return True
+    return before in "/.-" and start > 1 and text[start - 2].isdigit()
 
 
 class _Free:

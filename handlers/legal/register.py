@@ -15,7 +15,8 @@ from handlers.legal.models import CaseRecord
 
 # Up to four groups of up to four letters (M.V.O.P., Crl.M.P., LAOP): never a whole word like "March".
 _NUMBER = re.compile(
-    r"(?<![A-Za-z0-9/.\-])((?:[A-Za-z015]{1,4}(?![A-Za-z015])\.?\s?){1,4}?)\s*(?:No\.?\s*)?(\d{1,6})\s*(?:/|of)\s*(\d{2,4})(?!\d)",
+    r"(?<![A-Za-z0-9/.\-])((?:[A-Za-z015]{1,4}(?![A-Za-z015])\.?\s?){1,4}?)\s*(?:No\.?\s*)?(\d{1,6})\s*(?:/|of)\s*"
+    r"(\d{2,4})(?!\d)",
     re.I,
 )
 # OCR reads letters in a case type as digits; only applied to the type letters, never to the number itself.

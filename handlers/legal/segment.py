@@ -140,7 +140,8 @@ def _table_lead(line: str, spans: list[tuple[int, int]]) -> FoundDate | None:
 
 def _header_case(header: list[_Line], register: CaseRegister) -> CaseMention | None:
     text = "\n".join(line.text for line in header)
-    # eCourts prints the type and the number on lines of their own: "Case Type : O.S." / "Registration Number : 140/2022".
+    # eCourts prints the type and the number on lines of their own ("Case Type : O.S.", "Registration Number :
+    # 140/2022"): together they are the case number.
     kind, number = _CASE_TYPE_LINE.search(text), _CASE_NUMBER_LINE.search(text)
     if kind is not None and number is not None:
         text += f"\n{kind.group(1)} {number.group(1)}"
@@ -273,8 +274,8 @@ def _entry(text: str, case_id: str | None, case_by: str | None, upload: Upload, 
            own: DayHint | None, page: DayHint | None, next_column: bool = False) -> ProposedEntry:
     dated = date_entry(text, number_spans(text), upload, own=own, page=page, next_column=next_column)
     return ProposedEntry(case_id=case_id, hearing_date=dated.hearing_date, date_source=dated.source,
-                         next_date=dated.next_date, text=text, confidence=confidence(dated.source, case_by, dated.doubt),
-                         upload_kind=kind, doubt=dated.doubt)
+                         next_date=dated.next_date, text=text, upload_kind=kind, doubt=dated.doubt,
+                         confidence=confidence(dated.source, case_by, dated.doubt))
 
 
 def _deed(lines: list[str], register: CaseRegister, upload: Upload) -> list[ProposedEntry]:

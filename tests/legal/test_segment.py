@@ -134,7 +134,8 @@ def test_a_diary_date_in_words_is_the_page_date_and_gives_no_stray_entry() -> No
 def test_a_next_date_column_makes_the_later_date_of_a_row_its_next_date_without_doubt() -> None:
     rows = ["1  | 14-10-2026 | Counter filed by GP            | 04-12-2026",
             "2  | 04-12-2026 | Reply filed, arguments heard    | 18-12-2026"]
-    for header, doubt in (("Sl | Date | Proceedings | Next date", None), ("Sl | Date | Proceedings | Remarks", "next_date")):
+    headers = (("Sl | Date | Proceedings | Next date", None), ("Sl | Date | Proceedings | Remarks", "next_date"))
+    for header, doubt in headers:
         text = "\n".join(["W.P. 10422/2025 (Lakshmi Textiles)", header, *rows])
         entries = segment(text, REGISTER, upload("wp.txt", "2026-12-10T10:00:00"))
         assert [(e.case_id, e.hearing_date, e.next_date, e.doubt) for e in entries] == [
