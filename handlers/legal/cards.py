@@ -58,6 +58,8 @@ class HearingCard(CardSpec):
             lines.append(text(lang, "legal.card_document"))
         if entry.guessed:
             lines.append(text(lang, "legal.card_guessed"))
+        if entry.doubt is not None:
+            lines.append(text(lang, "legal.card_doubt_next"))
         if case is None:
             lines.append(text(lang, "legal.card_no_case"))
         return "\n".join(lines)
@@ -79,14 +81,19 @@ class HearingCard(CardSpec):
             except ValueError as exc:
                 raise ValueError(text(lang, "legal.edit_bad_date")) from exc
             # A person set the date: it is no longer a guess.
-            updated = entry.model_copy(update={"hearing_date": day, "date_source": "edited",
+            updated = entry.model_copy(update={"hearing_date": day, "date_source": "edited", "doubt": None,
                                                "confidence": max(entry.confidence, 0.9)})
         elif field == "next_date":
+            # A person set the next date: it is no longer in doubt.
+            settled = {"doubt": None, "confidence": max(entry.confidence, 0.85) if entry.doubt else entry.confidence}
             if value.strip().lower() in _NONE_WORDS:
-                updated = entry.model_copy(update={"next_date": None})
+                updated = entry.model_copy(update={"next_date": None, **settled})
             else:
                 try:
-                    updated = entry.model_copy(update={"next_date": parse_day(value, entry.hearing_date)})
+                    day = parse_day(value, entry.hearing_date, after=True)
+                    if day <= entry.hearing_date:
+                        raise ValueError("a next date comes after the hearing")
+                    updated = entry.model_copy(update={"next_date": day, **settled})
                 except ValueError as exc:
                     raise ValueError(text(lang, "legal.edit_bad_date")) from exc
         elif field == "text":
@@ -105,6 +112,8 @@ class HearingCard(CardSpec):
             return text(lang, "legal.card_needs_case")
         if entry.guessed:
             return text(lang, "legal.card_needs_date")
+        if entry.doubt is not None:
+            return text(lang, "legal.card_needs_next")
         return None
 
     def memories(self, turn: Turn, payload: dict[str, Any]) -> list[MemoryItem]:

@@ -1,43 +1,56 @@
-"""Finding dates in legal text, and telling the hearing date from the dates that are not it.
+"""Finding dates in legal text, as clerks write them, each with what the words around it say it is.
 
-A note is full of dates and exactly one is the hearing: the next date (N.D., next date, adjourned to, call
-on), filing dates and dates quoted in a deed are never it. Dates without a year (`12/9`) get the year that
-puts them on or before a reference day (the upload), or on or after it (a next date after the hearing).
+Numeric dates are day first (22/06/26, 22-06-2026, 22.6.26, 12/9 without a year); dates in words take
+ordinals and either order (25th Nov 2026, 25 November, 2026, Nov 25, 2026, the 14th day of March, 2011),
+in English or Telugu month names. "today" / "yesterday" (ఈ రోజు, నిన్న, ivala, ninna) are dates too, relative
+to the upload. A date without a year gets the year that puts it on or before a reference day (the upload),
+or on or after it (a next date after the hearing).
 """
 
 import re
-from datetime import date
+from datetime import date, timedelta
 
 from pydantic import BaseModel
+
+from handlers.legal.markers import ends_with_marker, role_of
+
+__all__ = ["MONTHS", "FoundDate", "ends_with_marker", "file_name_date", "find_dates", "leading_date",
+           "next_date_in", "parse_day"]
 
 MONTHS = {
     "jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6,
     "jul": 7, "aug": 8, "sep": 9, "oct": 10, "nov": 11, "dec": 12,
 }
-_MONTH = r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+_TELUGU_MONTHS = {
+    "జనవరి": 1, "ఫిబ్రవరి": 2, "మార్చి": 3, "ఏప్రిల్": 4, "మే": 5, "జూన్": 6, "జులై": 7, "జూలై": 7,
+    "ఆగస్టు": 8, "ఆగష్టు": 8, "సెప్టెంబర్": 9, "సెప్టెంబరు": 9, "అక్టోబర్": 10, "అక్టోబరు": 10,
+    "నవంబర్": 11, "నవంబరు": 11, "డిసెంబర్": 12, "డిసెంబరు": 12,
+}
+_EN_MONTH = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|"
+             r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
+_MONTH = "(" + _EN_MONTH + "|" + "|".join(sorted(_TELUGU_MONTHS, key=len, reverse=True)) + ")"
 _ORD = r"(?:st|nd|rd|th)?"
+# A two-digit year is not one when a four-digit year follows: "Jan 10, 2021" is the 10th, not 2010.
+_YEAR = r"(?:'|’)?(\d{4}|\d{2}(?!,?\s*\d{4}))(?!\d)"
 
-_NUMERIC = re.compile(r"(?<![\d/.\-])(\d{1,2})\s?([./\-])\s?(\d{1,2})(?:\2(\d{4}|\d{2}))?(?![\d/\-]|\.\d)")
+_NUMERIC = re.compile(r"(\d{1,2})\s?([./\-])\s?(\d{1,2})(?:\s?\2\s?(\d{4}|\d{2}))?"
+                      r"(?![\d/\-]|\.\d|\s?[./\-]\s?\d|\s?(?:th|rd)\b)")
 _DAY_MONTH = re.compile(
-    rf"(?<![\d])(\d{{1,2}}){_ORD}(?:\s+day)?(?:\s+of)?[\s,]+{_MONTH}\.?(?:[\s,]+(\d{{4}}))?(?![a-z])", re.I
+    rf"(?<![\w/])(\d{{1,2}}){_ORD}(?:\s+day)?(?:\s+of)?[\s,./\-]*{_MONTH}\.?(?![a-z])(?:[\s,./\-]+{_YEAR})?", re.I
 )
-_MONTH_DAY = re.compile(rf"(?<![a-z]){_MONTH}\.?\s+(\d{{1,2}}){_ORD},?\s+(\d{{4}})", re.I)
-
-NEXT_MARKERS = re.compile(
-    r"(n\.\s?d\.?|\bnd\b|next\s+date|next\s+hearing|adjourned\s+to|adj\.?\s+to|call\s+on|posted\s+to|"
-    r"list\s+on|listed\s+on|stands\s+over\s+to|to\s+come\s+up\s+on|వాయిదా|తదుపరి\s+తేదీ)\s*[:\-]?\s*(?:on\s+)?$",
-    re.I,
+_MONTH_DAY = re.compile(rf"(?<![a-z]){_MONTH}\.?\s+(\d{{1,2}}){_ORD}(?![\d:])(?:,?\s+{_YEAR})?", re.I)
+_RELATIVE = re.compile(
+    r"(?<![\w\u0C00-\u0C7F])(day\s+before\s+yesterday|yesterday|to-?day|this\s+morning|tomorrow|"
+    r"ఈ\s?రోజు|ఇవాళ|ఇవ్వాళ|నేడు|మొన్న|నిన్న|రేపు|ivv?aa?la|ee\s?roju|nedu|ninna|monna|repu)"
+    r"(?![\w\u0C00-\u0C7F])", re.I,
 )
-NOT_HEARING_MARKERS = re.compile(
-    r"(filed\s+on|presented\s+on|instituted\s+on|registered\s+on|dated|executed\s+on(?:\s+this)?(?:\s+the)?|"
-    r"issued\s+on|applied\s+on|made\s+ready\s+on|delivered\s+on|copy\s+on|born\s+on|since|from|w\.e\.f\.?)\s*[:\-]?\s*$",
-    re.I,
-)
-_LOOKBEHIND = 28
+_RELATIVE_DAYS = {"day before yesterday": -2, "yesterday": -1, "today": 0, "to-day": 0, "this morning": 0,
+                  "tomorrow": 1, "ఈ రోజు": 0, "ఈరోజు": 0, "ఇవాళ": 0, "ఇవ్వాళ": 0, "నేడు": 0, "మొన్న": -2,
+                  "నిన్న": -1, "రేపు": 1, "nedu": 0, "ninna": -1, "monna": -2, "repu": 1}
 
 
 class FoundDate(BaseModel):
-    """A date as written: its position, its parts (year may be missing) and what the words before it say."""
+    """A date as written: its position, its parts (year may be missing) and what the words around it say."""
 
     start: int
     end: int
@@ -45,13 +58,23 @@ class FoundDate(BaseModel):
     month: int
     year: int | None
     role: str
-    """"next" after a next-date marker, "other" after a filing or document marker, else "plain"."""
+    """"next" for a next date, "other" for a filing date, deadline or previous date, else "plain"."""
+    fixed: date | None = None
+    """The day a relative word ("yesterday") names, counted from the upload."""
+
+    @property
+    def relative(self) -> bool:
+        return self.fixed is not None
 
     def on(self, reference: date, after: bool = False) -> date | None:
         """Return the date, choosing a missing year to fall on/before (or on/after) the reference day."""
+        if self.fixed is not None:
+            return self.fixed
         if self.year is not None:
             return _safe(self.year, self.month, self.day)
-        for year in ((reference.year, reference.year + 1) if after else (reference.year, reference.year - 1)):
+        # Four years either way, so that 29/2 still finds its leap year.
+        years = range(reference.year, reference.year + 5) if after else range(reference.year, reference.year - 5, -1)
+        for year in years:
             candidate = _safe(year, self.month, self.day)
             if candidate is not None and (candidate >= reference if after else candidate <= reference):
                 return candidate
@@ -72,71 +95,124 @@ def _year(raw: str | None) -> int | None:
     return value + 2000 if value < 100 else value
 
 
-def _role(text: str, start: int) -> str:
-    before = text[max(0, start - _LOOKBEHIND):start]
-    if NEXT_MARKERS.search(before):
-        return "next"
-    if NOT_HEARING_MARKERS.search(before):
-        return "other"
-    return "plain"
+def _month(raw: str) -> int:
+    return _TELUGU_MONTHS.get(raw) or MONTHS[raw[:3].lower()]
 
 
-def find_dates(text: str, excluded: list[tuple[int, int]] | None = None) -> list[FoundDate]:
-    """Return every date in the text in order, skipping spans (case numbers) that only look like dates."""
-    found: list[FoundDate] = []
-    taken: list[tuple[int, int]] = list(excluded or [])
-
-    def free(start: int, end: int) -> bool:
-        return all(end <= a or start >= b for a, b in taken)
-
-    for match in _DAY_MONTH.finditer(text):
-        day, month, year = int(match.group(1)), MONTHS[match.group(2)[:3].lower()], _year(match.group(3))
-        if 1 <= day <= 31 and free(match.start(), match.end()):
-            found.append(FoundDate(start=match.start(), end=match.end(), day=day, month=month, year=year,
-                                   role=_role(text, match.start())))
-            taken.append((match.start(), match.end()))
-    for match in _MONTH_DAY.finditer(text):
-        month, day, year = MONTHS[match.group(1)[:3].lower()], int(match.group(2)), _year(match.group(3))
-        if 1 <= day <= 31 and free(match.start(), match.end()):
-            found.append(FoundDate(start=match.start(), end=match.end(), day=day, month=month, year=year,
-                                   role=_role(text, match.start())))
-            taken.append((match.start(), match.end()))
-    for match in _NUMERIC.finditer(text):
+def _numeric(text: str, free: "_Free") -> list[tuple[int, int, int, int, int | None]]:
+    """Numeric dates, scanning every start so "1. 14.10.2026" still finds 14.10.2026 after failing on "1. 14"."""
+    found: list[tuple[int, int, int, int, int | None]] = []
+    position = 0
+    while True:
+        match = _NUMERIC.search(text, position)
+        if match is None:
+            return found
+        start = match.start()
+        position = start + 1
+        if _inside_word_or_number(text, start):
+            continue
         day, month, year = int(match.group(1)), int(match.group(3)), _year(match.group(4))
-        if year is None and match.group(2) != "/":
-            continue  # "4.5" or "2-3" without a year is a number, not a date; only "12/9" is a short date
-        if not (1 <= day <= 31 and 1 <= month <= 12) or not free(match.start(), match.end()):
+        if not (1 <= day <= 31 and 1 <= month <= 12) or not free(start, match.end()):
             continue
         if year is not None and _safe(year, month, day) is None:
             continue
-        found.append(FoundDate(start=match.start(), end=match.end(), day=day, month=month, year=year,
-                               role=_role(text, match.start())))
-        taken.append((match.start(), match.end()))
-    return sorted(found, key=lambda d: d.start)
+        if year is None and match.group(2) != "/" and role_of(text, start, match.end()) != "next":
+            continue  # "4.5" or "2-3" is a number; "12/9", or "15.10" after N.D., is a short date
+        found.append((start, match.end(), day, month, year))
+        position = match.end()
+
+
+def _bare_may(month: str, year: str | None, written: str, text: str, start: int, end: int) -> bool:
+    """Return True for "2 may" with no year, no ordinal and no next-date marker: the verb, not the month."""
+    if month.lower() != "may" or year is not None or re.search(r"\d(?:st|nd|rd|th)", written, re.I):
+        return False
+    return role_of(text, start, end) != "next"
+
+
+def _inside_word_or_number(text: str, start: int) -> bool:
+    """Return True when a digit at `start` continues a number ("2291/2024", "1.5.3") or a word ("B4")."""
+    if start == 0:
+        return False
+    before = text[start - 1]
+    if before.isdigit() or (before.isascii() and before.isalpha()):
+        return True
+    return before in "/.-" and start > 1 and text[start - 2].isdigit()
+
+
+class _Free:
+    def __init__(self, taken: list[tuple[int, int]]) -> None:
+        self.taken = taken
+
+    def __call__(self, start: int, end: int) -> bool:
+        return all(end <= a or start >= b for a, b in self.taken)
+
+
+def find_dates(text: str, excluded: list[tuple[int, int]] | None = None,
+               today: date | None = None) -> list[FoundDate]:
+    """Return every date in the text in order, skipping spans (case numbers) that only look like dates.
+
+    With `today` (the upload day), relative words ("yesterday", నిన్న) are dates too.
+    """
+    spans: list[tuple[int, int, int, int, int | None]] = []
+    free = _Free(list(excluded or []))
+    worded: list[tuple[int, int, int, int, int | None]] = []
+    for match in _DAY_MONTH.finditer(text):
+        if not _bare_may(match.group(2), match.group(3), match.group(0), text, match.start(), match.end()):
+            worded.append((match.start(), match.end(), int(match.group(1)), _month(match.group(2)),
+                           _year(match.group(3))))
+    for match in _MONTH_DAY.finditer(text):
+        if not _bare_may(match.group(1), match.group(3), match.group(0), text, match.start(), match.end()):
+            worded.append((match.start(), match.end(), int(match.group(2)), _month(match.group(1)),
+                           _year(match.group(3))))
+    # A date with its year wins an overlap: in "2. Jan 3, 2021" the 2 is a serial number.
+    for found in sorted(worded, key=lambda w: (w[4] is None, w[0])):
+        if 1 <= found[2] <= 31 and free(found[0], found[1]):
+            spans.append(found)
+            free.taken.append((found[0], found[1]))
+    for found in _numeric(text, free):
+        spans.append(found)
+        free.taken.append((found[0], found[1]))
+    dates = [FoundDate(start=s, end=e, day=d, month=m, year=y, role=role_of(text, s, e)) for s, e, d, m, y in spans]
+    if today is not None:
+        for match in _RELATIVE.finditer(text):
+            word = re.sub(r"\s+", " ", match.group(1).lower())
+            offset = _RELATIVE_DAYS.get(word, _RELATIVE_DAYS.get(word.replace(" ", ""), 0))
+            named = today + timedelta(days=offset)
+            role = role_of(text, match.start(), match.end())
+            if role == "other" and offset <= 0:
+                role = "plain"  # "counter filed today": what was done today happened at today's hearing
+            dates.append(FoundDate(start=match.start(), end=match.end(), day=named.day, month=named.month,
+                                   year=named.year, role=role, fixed=named))
+    return sorted(dates, key=lambda d: d.start)
+
+
+# OCR reads "Sl." as "SI." or "S1.".
+_ROW_PREFIX = re.compile(r"^[\s|*•\-–(\[]*(?:(?:s\.?\s?no|s[il1]\.?\s?no|s[il1]|item)\.?\s*)?(?:\d{1,3}\s*[.)|]?\s+)?"
+                         r"[|\s:]*(?:(?:dt|dated|date)\b\.?\s*[:\-]?\s*)?", re.I)
+_PLAIN_PREFIX = re.compile(r"^[\s|*•\-–(\[]*")
 
 
 def leading_date(line: str, excluded: list[tuple[int, int]] | None = None) -> FoundDate | None:
-    """Return the date a line starts with (an order-sheet row, a typed note), if it starts with one."""
-    stripped = len(line) - len(line.lstrip(" \t*•-("))
-    for found in find_dates(line, excluded):
-        if found.start <= stripped + 1 and found.role == "plain":
-            return found
-        break
+    """Return the date a line starts with (an order-sheet row, a dated note line), if it starts with one.
+
+    A serial number and table bars before it are allowed: `1 | 14.10.2026 | ...`, `2.  14.10.2026  ...`.
+    """
+    found = [d for d in find_dates(line, excluded) if not d.relative]
+    if not found:
+        return None
+    first = found[0]
+    for prefix in (_PLAIN_PREFIX, _ROW_PREFIX):
+        if first.start <= prefix.match(line).end() + 1:  # type: ignore[union-attr]
+            return first if first.role == "plain" else None
     return None
 
 
-def ends_with_marker(line: str) -> bool:
-    """Return True when a line ends with "N.D.", "call on", "filed on"...: a date on the next line belongs to it."""
-    tail = line[-_LOOKBEHIND:] + " "
-    return bool(NEXT_MARKERS.search(tail) or NOT_HEARING_MARKERS.search(tail))
-
-
 def next_date_in(text: str, hearing: date, excluded: list[tuple[int, int]] | None = None) -> date | None:
-    """Return the first next date the text announces (after N.D., adjourned to ...), on or after the hearing."""
+    """Return the first next date the text announces (after N.D., adjourned to ...), after the hearing."""
     for found in find_dates(text, excluded):
         if found.role == "next":
             value = found.on(hearing, after=True)
-            if value is not None and value >= hearing:
+            if value is not None and value > hearing:
                 return value
     return None
 
@@ -149,17 +225,20 @@ def file_name_date(name: str) -> date | None:
     return _safe(int(match.group(1)), int(match.group(2)), int(match.group(3)))
 
 
-def parse_day(value: str, reference: date | None = None) -> date:
-    """Return the date a person typed (2026-09-24, 24.09.2026, 24 Sep 2026, 24/9); raise ValueError if none."""
+def parse_day(value: str, reference: date | None = None, after: bool = False) -> date:
+    """Return the date a person typed (2026-09-24, 24.09.2026, 24 Sep 2026, 24/9); raise ValueError if none.
+
+    A year-less date falls on or before the reference day, or on or after it with `after` (a next date).
+    """
     value = value.strip()
     try:
         return date.fromisoformat(value)
     except ValueError:
         pass
-    found = find_dates(value)
+    found = find_dates(value, today=reference)
     if not found:
         raise ValueError("not a date")
-    parsed = found[0].on(reference or date.today())
+    parsed = found[0].on(reference or date.today(), after=after)
     if parsed is None:
         raise ValueError("not a real calendar date")
     return parsed

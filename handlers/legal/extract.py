@@ -1,8 +1,9 @@
 """From an uploaded file to proposed entries: read it (Tesseract, or Groq vision with a key), then split it.
 
-With a chat model the split is the model's, but only if every entry passes the guard: a case from the
-register, a hearing date that is written in the text and is not a next date, a filing date or a deed's
-date. Otherwise, and always without a key, the deterministic splitter in segment.py decides.
+With a chat model the split is the model's, but only if every entry keeps the rules' invariants: a case
+from the register, a hearing date that is written in the text as one (not a next date, a filing date or a
+deadline) and is not after the upload, a next date that is written and after the hearing. Otherwise, and
+always without a key, the deterministic splitter in segment.py decides.
 """
 
 import asyncio
@@ -19,10 +20,11 @@ from bot.ocr import ReadText
 from bot.prompts import render
 from bot.vision import VisionReader
 from handlers.base import Services
-from handlers.legal.dates import find_dates
-from handlers.legal.models import ProposedEntry, Upload
+from handlers.legal.dates import FoundDate, find_dates
+from handlers.legal.hearing import confidence, guess_date
+from handlers.legal.models import Doubt, ProposedEntry, Upload
 from handlers.legal.register import CaseRegister, number_spans
-from handlers.legal.segment import guess_date, merge_same_hearing, segment, upload_kind
+from handlers.legal.segment import merge_same_hearing, segment, upload_kind
 from memory.asof import IST
 
 log = logging.getLogger(__name__)
@@ -67,50 +69,59 @@ async def read_file(services: Services, path: Path, mime_type: str | None = None
     return await asyncio.to_thread(services.reader.read, path, mime_type)
 
 
-def _written_dates(text: str, reference: date, role: str, after: date | None = None) -> set[date]:
-    days: set[date] = set()
-    for found in find_dates(text, number_spans(text)):
-        if found.role != role:
-            continue
-        value = found.on(after, after=True) if after is not None else found.on(reference)
-        if value is not None:
-            days.add(value)
-    return days
+def _written(dates: list[FoundDate], roles: set[str], reference: date, after: bool = False) -> set[date]:
+    """Return the written dates of these roles; a year-less one is read on/before (or after) the reference."""
+    values = (found.on(reference, after=after) for found in dates if found.role in roles)
+    return {value for value in values if value is not None}
 
 
-def _guarded(model: ModelSegments, text: str, register: CaseRegister, upload: Upload,
+def check_model_split(model: ModelSegments, text: str, register: CaseRegister, upload: Upload,
              rules: list[ProposedEntry]) -> list[ProposedEntry] | None:
-    """Return the model's entries if every one passes the guard, else None (use the rules' `rules` instead)."""
+    """Return the model's entries if every one keeps the rules' invariants, else None (the rules decide).
+
+    The same invariants as the rules: a hearing date is a date the page writes as one (never a next date,
+    a filing date or a deadline) and is not after the upload; a next date is written and after the hearing.
+    """
     uploaded = upload.uploaded_at.astimezone(IST).date()
-    plain = _written_dates(text, uploaded, "plain")
-    other = _written_dates(text, uploaded, "other")
+    dates = find_dates(text, number_spans(text), today=uploaded)
     kind = upload_kind(text, register)
     # The case comes from what the page says, never from what the model was talked into: a model entry must
     # be filed where the rules file that date, or the rules win.
-    rules_cases = {(e.hearing_date, e.case_id) for e in rules}
+    by_rules = {(e.hearing_date, e.case_id): e for e in rules}
     out: list[ProposedEntry] = []
     for item in model.entries:
         case = register.get(item.case_id)
         if case is None:
             log.info("model filed an entry under an unknown case; using the rules")
             return None
-        if item.hearing_date is not None and (item.hearing_date, case.case_id) not in rules_cases:
-            log.info("model filed an entry under another case than the page names; using the rules")
+        if item.hearing_date is not None and item.hearing_date > uploaded:
+            log.info("model's hearing date is after the upload; using the rules")
+            return None
+        rule = by_rules.get((item.hearing_date, case.case_id)) if item.hearing_date is not None else None
+        if item.hearing_date is not None and rule is None:
+            log.info("model filed an entry under another case or date than the page gives; using the rules")
             return None
         if item.hearing_date is None:
             day, source = guess_date(upload)
-        elif item.hearing_date in plain or (item.kind == "document" and item.hearing_date in other):
+        elif item.hearing_date in _written(dates, {"plain"} | ({"other"} if item.kind == "document" else set()),
+                                           uploaded):
             day, source = item.hearing_date, ("document" if item.kind == "document" else "text")
         else:
             log.info("model's hearing date is not a hearing date written in the upload; using the rules")
             return None
-        if item.next_date is not None and item.next_date not in _written_dates(text, uploaded, "next", after=day):
-            log.info("model's next date is not written as a next date; using the rules")
-            return None
-        confidence = 0.4 if source in ("file_name", "upload_time") else 0.85
+        doubt: Doubt | None = None
+        if item.next_date is not None:
+            marked = _written(dates, {"next"}, day, after=True)
+            if item.next_date <= day or item.next_date not in marked | _written(dates, {"plain"}, day, after=True):
+                log.info("model's next date is not a written date after the hearing; using the rules")
+                return None
+            doubt = None if item.next_date in marked else "next_date"
+        value = confidence(source, "number", doubt)
+        if rule is not None and rule.doubt is None:
+            value = min(value, rule.confidence)
         out.append(ProposedEntry(case_id=case.case_id, kind=item.kind, hearing_date=day, date_source=source,
-                                 next_date=item.next_date, text=item.text.strip(), confidence=confidence,
-                                 upload_kind=kind))
+                                 next_date=item.next_date, text=item.text.strip(), confidence=value,
+                                 upload_kind=kind, doubt=doubt))
     return merge_same_hearing(out) if out else None
 
 
@@ -127,7 +138,7 @@ async def split(services: Services, text: str, register: CaseRegister, upload: U
         except (ChatUnavailable, StructuringFailed) as exc:
             log.info("model split unavailable (%s); using the rules", type(exc).__name__)
         else:
-            guarded = _guarded(model, text, register, upload, rules)
+            guarded = check_model_split(model, text, register, upload, rules)
             if guarded is not None:
                 return Extraction(entries=guarded, read_method="", split_method="llm")
     return Extraction(entries=rules, read_method="", split_method="rules")

@@ -126,6 +126,8 @@ def review_reason(entry: ProposedEntry) -> str | None:
         return "no case in the register matches"
     if entry.guessed:
         return f"date guessed from the {entry.date_source.replace('_', ' ')}"
+    if entry.doubt == "next_date":
+        return "next date not written as one (no next-date marker)"
     return None
 
 

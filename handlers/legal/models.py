@@ -12,6 +12,11 @@ DateSource = Literal["header", "row", "text", "document", "edited", "file_name",
 
 GUESSED_SOURCES: frozenset[str] = frozenset({"file_name", "upload_time"})
 GUESSED_CONFIDENCE_CAP = 0.4
+UNSURE_CONFIDENCE_CAP = 0.45
+"""An entry whose next date was not marked as one: below what Save all or --yes stores without a person."""
+
+Doubt = Literal["next_date"]
+"""What a person must check before an entry is saved: a next date written without a next-date marker."""
 
 EntryKind = Literal["hearing", "document"]
 UploadKind = Literal["diary", "order_sheet", "note", "deed"]
@@ -80,6 +85,7 @@ class ProposedEntry(BaseModel):
     text: str = Field(min_length=1)
     confidence: float = Field(ge=0.0, le=1.0)
     upload_kind: UploadKind = "note"
+    doubt: Doubt | None = None
 
     @property
     def guessed(self) -> bool:
@@ -87,8 +93,8 @@ class ProposedEntry(BaseModel):
 
     @property
     def needs_review(self) -> bool:
-        """Return True when --yes must not store it: a guessed date or no case to file it under."""
-        return self.guessed or self.case_id is None
+        """Return True when --yes must not store it: a guessed date, a doubtful next date or no case."""
+        return self.guessed or self.doubt is not None or self.case_id is None
 
 
 class Citation(BaseModel):

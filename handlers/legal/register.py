@@ -13,8 +13,10 @@ from pydantic import BaseModel, TypeAdapter
 
 from handlers.legal.models import CaseRecord
 
+# Up to four groups of up to four letters (M.V.O.P., Crl.M.P., LAOP): never a whole word like "March".
 _NUMBER = re.compile(
-    r"(?<![A-Za-z0-9/.\-])((?:[A-Za-z015]{1,3}\.?\s?){1,3}?)\s*(?:No\.?\s*)?(\d{1,6})\s*(?:/|of)\s*(\d{2,4})(?!\d)",
+    r"(?<![A-Za-z0-9/.\-])((?:[A-Za-z015]{1,4}(?![A-Za-z015])\.?\s?){1,4}?)\s*(?:No\.?\s*)?(\d{1,6})\s*(?:/|of)\s*"
+    r"(\d{2,4})(?!\d)",
     re.I,
 )
 # OCR reads letters in a case type as digits; only applied to the type letters, never to the number itself.
@@ -25,6 +27,15 @@ _STOP = {"the", "what", "happened", "last", "time", "in", "of", "for", "when", "
          "tell", "about", "was", "did", "there", "were", "our", "my", "please", "previous", "partition", "sp"}
 
 CaseList = TypeAdapter(list[CaseRecord])
+_CASE_TYPE_AFTER = re.compile(r"[ \t]*(?:[A-Z][A-Z.]{1,7}(?![a-z])|(?i:case|suit|matter|petition|appeal)\b|కేసు|దావా)")
+# Words of case titles too common to name one case by themselves ("State", "Traders", "Corporation").
+_NOT_PARTY = {"state", "india", "limited", "private", "company", "assurance", "insurance", "traders", "industries",
+              "society", "association", "corporation", "telangana", "andhra", "pradesh", "collector", "deputy",
+              "special", "tahsildar", "others", "another", "developers", "finance", "textiles", "enterprises",
+              "cooperative", "municipal", "commissioner", "government", "union", "bank", "transport", "road",
+              "district", "appeal", "partition", "maintenance", "divorce", "execution", "injunction", "recovery",
+              "cheque", "suit", "claim", "accident", "sessions", "acquisition", "land", "writ", "petition",
+              "eviction", "shop", "case", "kumar", "reddy", "naidu", "singh"}
 
 
 class NumberKey(BaseModel):
@@ -38,7 +49,7 @@ class CaseMention(BaseModel):
     start: int
     end: int
     by: str
-    """"number", "title" or "alias"."""
+    """"number", "title", "alias" or "party" (a party's name no other case has)."""
 
 
 def number_key(kind: str, number: str, year: str) -> NumberKey:
@@ -49,7 +60,7 @@ def number_key(kind: str, number: str, year: str) -> NumberKey:
 
 
 def number_spans(text: str) -> list[tuple[int, int]]:
-    """Return the spans of everything shaped like a case or application number (never dates)."""
+    """Return the spans of the numbers of everything shaped like a case or application number (never dates)."""
     spans: list[tuple[int, int]] = []
     for match in _NUMBER.finditer(text):
         kind, number, year = match.groups()
@@ -57,7 +68,7 @@ def number_spans(text: str) -> list[tuple[int, int]]:
         if len(year) <= 2 and int(number) <= 31 and int(year) <= 12:
             continue
         if number_key(kind, number, year).kind:
-            spans.append((match.start(), match.end()))
+            spans.append((match.start(2), match.end()))  # the type letters can be a month ("1st May C.C. 12/24")
     return spans
 
 
@@ -88,6 +99,16 @@ class CaseRegister:
             named = [(a, "alias") for a in case.aliases] + [(case.title, "title")]
             for name, by in sorted(named, key=lambda n: -len(n[0])):
                 self._names.append((_phrase(name), case.case_id, by))
+        # A party's own name ("Ruksana MC", "Polisetty") names a case when no other case has that word.
+        owners: dict[str, set[str]] = {}
+        for case in cases:
+            for name in (case.title, *case.aliases):
+                for word in re.findall(r"[A-Z][a-z]{4,}", name):
+                    owners.setdefault(word.lower(), set()).add(case.case_id)
+        # Only where a lawyer would use it as a case's name: first on the line, or before the case's type
+        # ("Ruksana MC", "Polisetty case"); "Adv. Prasad appeared" names a person, not a case.
+        self._parties = [(re.compile(rf"(?<![A-Za-z]){word}(?![A-Za-z])", re.I), next(iter(ids)))
+                         for word, ids in owners.items() if len(ids) == 1 and word not in _NOT_PARTY]
 
     @classmethod
     def load(cls, path: Path) -> "CaseRegister":
@@ -114,6 +135,13 @@ class CaseRegister:
         for pattern, case_id, by in self._names:
             for match in pattern.finditer(text):
                 found.append(CaseMention(case_id=case_id, start=match.start(), end=match.end(), by=by))
+        if not found:
+            for pattern, case_id in self._parties:
+                for match in pattern.finditer(text):
+                    before = text[text.rfind("\n", 0, match.start()) + 1:match.start()]
+                    at_start = not re.search(r"[A-Za-z\u0C00-\u0C7F]", before)
+                    if at_start or _CASE_TYPE_AFTER.match(text, match.end()):
+                        found.append(CaseMention(case_id=case_id, start=match.start(), end=match.end(), by="party"))
         return sorted(found, key=lambda m: (m.start, -(m.end - m.start)))
 
     def first(self, text: str) -> CaseMention | None:

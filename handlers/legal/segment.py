@@ -1,10 +1,11 @@
-"""Splitting an upload's text into hearing entries without a language model.
+"""Splitting an upload's text into hearing entries without a language model, by the shape of the page.
 
-Four shapes of upload: a diary page (the date printed at the top, one line per matter), a certified order
-sheet (one row per hearing, `22.06.2026: ...`, under a header naming the case), a typed note (`12/9 Gorle
-partition ...`) and a deed (a document, never a hearing; its dates belong to the deed). The hearing date is
-read from the page; only when the page has none is it guessed from the file name or the upload time, and a
-guess caps confidence so the entry always goes to review.
+A page is read line by line. A line that begins with a date (after a serial number or table bars, as in
+`1 | 14.10.2026 | ...`) is a row: one hearing. A line that is only a date ("Wed 14-10-2026", "Date of
+hearing: 21.10.2026") is a heading: the day of the lines under it. A line naming a case starts that case's
+entry. Lines before all of these are the header: the case it names applies to every row naming no other
+case, and it is never an entry of its own. Wrapped lines join the entry above; a line after one that ends
+with a marker ("Call on", "Next") continues it. Dates are then read by hearing.py.
 """
 
 import re
@@ -12,24 +13,51 @@ from datetime import date
 
 from pydantic import BaseModel
 
-from handlers.legal.dates import FoundDate, ends_with_marker, file_name_date, find_dates, leading_date, next_date_in
-from handlers.legal.models import GUESSED_CONFIDENCE_CAP, DateSource, ProposedEntry, Upload, UploadKind
-from handlers.legal.register import CaseRegister, number_spans
-from memory.asof import IST
+from handlers.legal.dates import FoundDate, find_dates, leading_date
+from handlers.legal.hearing import (
+    DayHint,
+    confidence,
+    date_entry,
+    guess_date,
+    uploaded_day,
+)
+from handlers.legal.markers import ends_with_marker
+from handlers.legal.models import ProposedEntry, Upload, UploadKind
+from handlers.legal.register import CaseMention, CaseRegister, number_spans
+
+__all__ = ["guess_date", "merge_same_hearing", "segment", "upload_kind"]
 
 # A deed announces itself in a title line of its own; "the 2011 sale deed" inside a note is not one.
 _DEED = re.compile(r"^\W*(sale\s+deed|deed\s+of\s+\w+|agreement\s+(of|for)\s+sale|gift\s+deed|settlement\s+deed|"
                    r"partition\s+deed|lease\s+deed|mortgage\s+deed)\W*$", re.I)
-_ORDER_SHEET = re.compile(r"\border\s+sheet\b|\bproceedings\s+sheet\b", re.I)
+_ORDER_SHEET = re.compile(r"\border\s+sheet\b|\bproceedings\b|\bcertified\s+copy\b", re.I)
 _FOOTER = re.compile(r"\b(certified|true)\s+copy\b|\bcopy\s+(applied|made\s+ready|delivered|issued)\b|"
                      r"//\s*true\s+copy", re.I)
-_WEEKDAY = re.compile(r"\b(mon|tues|wednes|thurs|fri|satur|sun)day\b", re.I)
-_LEAD_PUNCT = re.compile(r"^[\s:;,.)\-–—]+")
+_HEADING_WORDS = re.compile(
+    r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:mon|tue|wed|thu|fri|sat|sun)\b\.?|"
+    r"\bdate(?:\s+of\s+hearing)?\b|\bdt\b\.?|\bdated\b|\bday\b|\bof\b|\bhearing\b|"
+    r"(?:సోమ|మంగళ|బుధ|గురు|శుక్ర|శని|ఆది)వారం|తేదీ", re.I,
+)
+_ITEM = re.compile(r"^\(?\d{1,2}[.)]\s+(?!\d{1,2}\s?[./\-]\s?\d)")
+_LEAD_PUNCT = re.compile(r"^[\s:;,.)|\-–—]+")
+_TEXT = re.compile(r"[\w\u0C00-\u0C7F]")
+_SHORT = 6
+_CASE_TYPE_LINE = re.compile(r"case\s*type\s*:\s*([A-Za-z][A-Za-z. ]{0,15}?)\s*(?:-|\(|\n|$)", re.I | re.M)
+_CASE_NUMBER_LINE = re.compile(r"(?:registration|filing|case)\s*(?:number|no\.?)\s*:\s*(\d{1,6}\s*/\s*\d{2,4})", re.I)
+# A table header naming a next-date column after the date column: "Date | Proceedings | Next date", eCourts'
+# "Business On Date | Hearing Date".
+_NEXT_COLUMN = re.compile(r"(?:business\s+on\s+date|\bdate\b).{0,80}?(?:next\s*(?:date|hearing|dt)|\bhearing\s+date|"
+                          r"adjourned\s+to|\bN\.?\s?D\.?(?:O\.?H\.?)?(?![a-z]))", re.I)
+_CELL = re.compile(r"\s*\|\s*|\s{2,}|\t")
+_PIECE_SEPARATOR = re.compile(r";|\s\|\s|\.\s+(?=[A-Z\u0C00-\u0C7F])")
 
-_CONFIDENCE: dict[DateSource, float] = {
-    "row": 0.95, "header": 0.9, "text": 0.85, "document": 0.85, "edited": 1.0,
-    "file_name": GUESSED_CONFIDENCE_CAP, "upload_time": 0.3,
-}
+
+class _Line(BaseModel):
+    text: str
+    lead: FoundDate | None = None
+    heading: FoundDate | None = None
+    mention: CaseMention | None = None
+    item: bool = False
 
 
 class _Block(BaseModel):
@@ -37,141 +65,217 @@ class _Block(BaseModel):
     case_id: str | None
     case_by: str | None
     lead: FoundDate | None = None
+    heading: FoundDate | None = None
 
 
-def upload_kind(text: str, register: CaseRegister) -> UploadKind:
-    """Tell a deed, an order sheet, a diary page and a typed note apart by their shape."""
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    head = "\n".join(lines[:6])
-    if any(_DEED.match(line) for line in lines[:3]):
-        return "deed"
-    rows = sum(1 for line in lines if (found := leading_date(line)) is not None and found.year is not None)
-    if _ORDER_SHEET.search(text) or (re.search(r"in\s+the\s+court\s+of", head, re.I) and rows >= 1):
-        return "order_sheet"
-    if _header_date(lines, register) is not None:
-        return "diary"
-    return "note"
+def _heading(line: str, spans: list[tuple[int, int]]) -> FoundDate | None:
+    """Return the date of a line that is only a date (with a weekday or a label), else None."""
+    found = [d for d in find_dates(line, spans) if not d.relative]
+    if len(found) != 1 or found[0].role != "plain" or len(line) > 48:
+        return None
+    rest = _HEADING_WORDS.sub(" ", line[:found[0].start] + " " + line[found[0].end:])
+    return found[0] if len(re.sub(r"[\W\d_]", "", rest)) <= 1 else None
 
 
-def _header_date(lines: list[str], register: CaseRegister) -> date | None:
-    for line in lines[:3]:
-        if register.first(line) is not None or len(line) > 48:
+def _split_cases(line: str, register: CaseRegister) -> list[str]:
+    """Split "12/1 Gajjala appeal: heard; Bandi partition: next 1/2" into one piece per case, each with the date."""
+    mentions = register.mentions(line)
+    if len({m.case_id for m in mentions}) < 2:
+        return [line]
+    cuts: list[int] = []
+    previous = mentions[0]
+    for mention in mentions[1:]:
+        if mention.case_id == previous.case_id:
             continue
-        found = [d for d in find_dates(line) if d.year is not None]
-        rest = _WEEKDAY.sub("", line[:found[0].start] + line[found[0].end:]) if found else line
-        if found and len(re.sub(r"[\W\d_]", "", rest)) <= 6:
-            return found[0].on(date.min)
+        gaps = list(_PIECE_SEPARATOR.finditer(line, previous.end, mention.start))
+        if not gaps:
+            return [line]  # "Gorle and Seabreeze both adjourned": one sentence about two cases names neither
+        cuts.append(gaps[-1].end())
+        previous = mention
+    pieces = [line[a:b].strip(" ;|") for a, b in zip([0, *cuts], [*cuts, len(line)], strict=True)]
+    lead = leading_date(line, number_spans(line))
+    prefix = line[lead.start:lead.end] + " " if lead is not None else ""
+    return [pieces[0], *(prefix + piece for piece in pieces[1:])]
+
+
+def _read_lines(text: str, register: CaseRegister) -> list[_Line]:
+    lines: list[_Line] = []
+    previous = ""
+    for raw in text.splitlines():
+        tidy = re.sub(r"\s*\|\s*", " | ", raw).strip(" \t|")
+        for line in _split_cases(tidy, register) if _TEXT.search(tidy) else []:
+            _add_line(lines, line, previous, register)
+            previous = line
+    return lines
+
+
+def _add_line(lines: list[_Line], line: str, previous: str, register: CaseRegister) -> None:
+    spans = number_spans(line)
+    # "Sl | Date | Proceedings | Next date" ends with a marker but is a table's header, not a sentence cut short.
+    continues = ends_with_marker(previous) and not (len(_CELL.split(previous)) >= 3 and not re.search(r"\d", previous))
+    # A line still naming two cases is filed under neither: "file this under X" in a note about Y is data.
+    mention = register.first(line) if register.only(line) is not None else None
+    heading = None if continues or mention is not None else _heading(line, spans)
+    lead = None if continues or heading is not None else leading_date(line, spans) or _table_lead(line, spans)
+    lines.append(_Line(text=line, lead=lead, heading=heading, mention=mention, item=bool(_ITEM.match(line))))
+
+
+def _table_lead(line: str, spans: list[tuple[int, int]]) -> FoundDate | None:
+    """Return the date of a table row whose first dated cell is among its first three (eCourts' `Judge |
+    Business on date | Hearing date | Purpose`), the cells before it holding no date."""
+    cells = _CELL.split(line)
+    if len(cells) < 3:
+        return None
+    found = [d for d in find_dates(line, spans) if not d.relative]
+    if not found or found[0].role != "plain":
+        return None
+    offset = 0
+    for cell in cells[:3]:
+        offset = line.find(cell, offset)
+        if offset <= found[0].start < offset + max(len(cell), 1):
+            return found[0] if found[0].start - offset <= 1 else None
+        offset += len(cell)
     return None
 
 
-def _uploaded_day(upload: Upload) -> date:
-    return upload.uploaded_at.astimezone(IST).date()
+def _header_case(header: list[_Line], register: CaseRegister) -> CaseMention | None:
+    text = "\n".join(line.text for line in header)
+    # eCourts prints the type and the number on lines of their own ("Case Type : O.S.", "Registration Number :
+    # 140/2022"): together they are the case number.
+    kind, number = _CASE_TYPE_LINE.search(text), _CASE_NUMBER_LINE.search(text)
+    if kind is not None and number is not None:
+        text += f"\n{kind.group(1)} {number.group(1)}"
+    mentions = register.mentions(text)
+    for chosen in (mentions, [m for m in mentions if m.by == "number"]):
+        if chosen and len({m.case_id for m in chosen}) == 1:
+            return chosen[0]
+    return None
 
 
-def guess_date(upload: Upload) -> tuple[date, DateSource]:
-    """Return a date for an upload whose page has none: the file name's, else the upload day (a guess)."""
-    from_name = file_name_date(upload.source_file)
-    if from_name is not None:
-        return from_name, "file_name"
-    return _uploaded_day(upload), "upload_time"
+def _blocks(lines: list[_Line]) -> list[_Block]:
+    blocks: list[_Block] = []
+    heading: FoundDate | None = None
+    current: _Block | None = None
+    for line in lines:
+        if line.heading is not None:
+            heading, current = line.heading, None
+            continue
+        if current is not None and current.lead is not None and _FOOTER.search(line.text):
+            break
+        mention = line.mention
+        starts = (current is None or line.lead is not None or line.item
+                  or (mention is not None and current.case_id is not None and mention.case_id != current.case_id))
+        if starts:
+            current = _Block(lines=[line.text], case_id=mention.case_id if mention else None,
+                             case_by=mention.by if mention else None, lead=line.lead,
+                             heading=None if line.lead is not None else heading)
+            blocks.append(current)
+        else:
+            assert current is not None
+            current.lines.append(line.text)
+            if current.case_id is None and mention is not None:
+                current.case_id, current.case_by = mention.case_id, mention.by
+    return blocks
 
 
 def _clean(lines: list[str], strip_lead: FoundDate | None = None) -> str:
     text = " ".join(line.strip() for line in lines if line.strip())
     if strip_lead is not None:
         text = _LEAD_PUNCT.sub("", text[strip_lead.end:])
+    text = re.sub(r"\s*\|\s*", " ", text)
     return re.sub(r"\s+", " ", text).strip()
 
 
-def _confidence(source: DateSource, case_by: str | None) -> float:
-    value = _CONFIDENCE[source]
-    if case_by is None:
-        value = min(value, 0.2)
-    elif case_by != "number":
-        value = round(value * 0.95, 3)
-    return value
+def _dated(block: _Block) -> bool:
+    return block.lead is not None or block.heading is not None
 
 
-def _blocks(lines: list[str], register: CaseRegister, dated_lines: bool) -> list[_Block]:
-    blocks: list[_Block] = []
-    previous = ""
-    for line in lines:
-        # A line naming two cases is filed under neither: "file this under X" in a note about Y is data.
-        mention = register.first(line) if register.only(line) is not None else None
-        lead = leading_date(line, number_spans(line)) if dated_lines and not ends_with_marker(previous) else None
-        previous = line
-        current = blocks[-1] if blocks else None
-        starts = (current is None or lead is not None
-                  or (mention is not None and mention.case_id != current.case_id))
-        if starts:
-            blocks.append(_Block(lines=[line], case_id=mention.case_id if mention else None,
-                                 case_by=mention.by if mention else None, lead=lead))
-        else:
-            assert current is not None
-            current.lines.append(line)
-            if current.case_id is None and mention is not None:
-                current.case_id, current.case_by = mention.case_id, mention.by
-    return blocks
+def _is_title(block: _Block, following: _Block | None, block_text: str) -> bool:
+    """A case line with no date of its own, over rows that name no case, is a title (the header)."""
+    if block.case_id is None or _dated(block) or following is None:
+        return False
+    if following.case_id is not None or not _dated(following):
+        return False
+    return not any(d.role != "other" for d in find_dates(block_text, number_spans(block_text)))
 
 
-def _entry(block_text: str, case_id: str | None, case_by: str | None, day: date, source: DateSource,
-           kind: UploadKind) -> ProposedEntry | None:
-    if not block_text:
-        return None
-    return ProposedEntry(
-        case_id=case_id, hearing_date=day, date_source=source,
-        next_date=next_date_in(block_text, day, number_spans(block_text)),
-        text=block_text, confidence=_confidence(source, case_by), upload_kind=kind,
-    )
+def _page_day(header: list[_Line], upload: Upload) -> DayHint | None:
+    """The day a short header line gives ("Sangareddy court today -", "18/11/2026"), if any."""
+    for line in header:
+        if len(line.text.split()) > _SHORT:
+            continue
+        for found in find_dates(line.text, number_spans(line.text), today=uploaded_day(upload)):
+            value = found.on(uploaded_day(upload)) if found.role == "plain" else None
+            if value is not None:
+                return DayHint(day=value, source="text" if found.relative else "header")
+    return None
 
 
-def _diary_or_note(lines: list[str], register: CaseRegister, upload: Upload, kind: UploadKind) -> list[ProposedEntry]:
-    header = _header_date(lines, register) if kind == "diary" else None
-    body = lines[1:] if header is not None else lines
-    while header is not None and body and not register.first(body[0]) and _header_date(body[:1], register):
-        body = body[1:]
+def upload_kind(text: str, register: CaseRegister) -> UploadKind:
+    """Tell a deed, an order sheet, a diary page and a typed note apart by their shape."""
+    return _kind(_read_lines(text, register), text)
+
+
+def _kind(lines: list[_Line], text: str) -> UploadKind:
+    if any(_DEED.match(line.text) for line in lines[:3]):
+        return "deed"
+    rows = [line for line in lines if line.lead is not None and line.lead.year is not None]
+    if len(rows) >= 2 and (sum(1 for r in rows if r.mention is None) * 2 > len(rows) or _ORDER_SHEET.search(text)):
+        return "order_sheet"
+    if rows and _ORDER_SHEET.search(text):
+        return "order_sheet"
+    if any(line.heading is not None for line in lines):
+        return "diary"
+    return "note"
+
+
+def _entries(lines: list[_Line], register: CaseRegister, upload: Upload, kind: UploadKind) -> list[ProposedEntry]:
+    anchor = next((i for i, line in enumerate(lines)
+                   if line.lead is not None or line.heading is not None or line.mention is not None), len(lines))
+    header, body = lines[:anchor], lines[anchor:]
+    if not body:
+        header, body = [], lines
+    context = _header_case(header, register)
+    context_case, context_by = (context.case_id, context.by) if context else (None, None)
+    page = _page_day(header, upload)
+    first_row = next((i for i, line in enumerate(lines) if line.lead is not None), 0)
+    next_column = any(_NEXT_COLUMN.search(line.text) and not find_dates(line.text) for line in lines[:first_row])
+    blocks = _blocks(body)
+    upload_day = uploaded_day(upload)
     entries: list[ProposedEntry] = []
-    for block in _blocks(body, register, dated_lines=kind == "note"):
+    for index, block in enumerate(blocks):
+        following = blocks[index + 1] if index + 1 < len(blocks) else None
         text = _clean(block.lines, strip_lead=block.lead)
-        if header is not None:
-            day, source = header, "header"
-        elif block.lead is not None and (lead_day := block.lead.on(_uploaded_day(upload))) is not None:
-            day, source = lead_day, "text"
-        else:
-            spans = number_spans(text)
-            plain = [d for d in find_dates(text, spans) if d.role == "plain"]
-            in_text = plain[0].on(_uploaded_day(upload)) if plain else None
-            day, source = (in_text, "text") if in_text is not None else guess_date(upload)
-        entry = _entry(text, block.case_id, block.case_by, day, source, kind)
-        if entry is not None:
-            entries.append(entry)
+        if _is_title(block, following, _clean(block.lines)):
+            context_case, context_by = block.case_id, block.case_by
+            continue
+        case_id, case_by = block.case_id, block.case_by
+        if case_id is None and _dated(block):
+            case_id, case_by = context_case, context_by
+        if case_id is None and (wrapped := register.only(_clean(block.lines))) is not None:
+            case_id, case_by = wrapped.case_id, wrapped.by  # a case's name or number cut by a line break
+        if not text or (case_id is None and len(text.split()) <= _SHORT and not find_dates(text)
+                        and any(b.case_id for b in blocks)):
+            continue  # a court's name or a place under the date, not a matter
+        own = None
+        if block.lead is not None and (day := block.lead.on(upload_day)) is not None:
+            own = DayHint(day=day, source="row" if kind == "order_sheet" else "text")
+        elif block.heading is not None and (day := block.heading.on(upload_day)) is not None:
+            own = DayHint(day=day, source="header")
+        pieces = _split_cases(text, register)
+        for piece in pieces:
+            named = register.only(piece) if len(pieces) > 1 else None
+            entries.append(_entry(piece, named.case_id if named else case_id, named.by if named else case_by,
+                                  upload, kind, own, page, next_column and block.lead is not None))
     return entries
 
 
-def _order_sheet(lines: list[str], register: CaseRegister) -> list[ProposedEntry]:
-    rows: list[tuple[FoundDate, list[str]]] = []
-    header: list[str] = []
-    previous = ""
-    for line in lines:
-        if _FOOTER.search(line) and rows:
-            break
-        lead = None if ends_with_marker(previous) else leading_date(line, number_spans(line))
-        previous = line
-        if lead is not None and lead.year is not None:
-            rows.append((lead, [line]))
-        elif rows:
-            rows[-1][1].append(line)
-        else:
-            header.append(line)
-    mention = register.first("\n".join(header))
-    entries: list[ProposedEntry] = []
-    for lead, row_lines in rows:
-        day = lead.on(date.min)
-        entry = _entry(_clean(row_lines, strip_lead=lead), mention.case_id if mention else None,
-                       mention.by if mention else None, day, "row", "order_sheet") if day else None
-        if entry is not None:
-            entries.append(entry)
-    return entries
+def _entry(text: str, case_id: str | None, case_by: str | None, upload: Upload, kind: UploadKind,
+           own: DayHint | None, page: DayHint | None, next_column: bool = False) -> ProposedEntry:
+    dated = date_entry(text, number_spans(text), upload, own=own, page=page, next_column=next_column)
+    return ProposedEntry(case_id=case_id, hearing_date=dated.hearing_date, date_source=dated.source,
+                         next_date=dated.next_date, text=text, upload_kind=kind, doubt=dated.doubt,
+                         confidence=confidence(dated.source, case_by, dated.doubt))
 
 
 def _deed(lines: list[str], register: CaseRegister, upload: Upload) -> list[ProposedEntry]:
@@ -179,11 +283,13 @@ def _deed(lines: list[str], register: CaseRegister, upload: Upload) -> list[Prop
     mention = register.first(text)
     spans = number_spans(text)
     dated = next((d.on(date.min) for d in find_dates(text, spans) if d.year is not None), None)
-    day, source = (dated, "document") if dated is not None else guess_date(upload)
+    day, source = guess_date(upload)
+    if dated is not None and dated <= uploaded_day(upload):
+        day, source = dated, "document"
     summary = _clean(lines)[:400]
     return [ProposedEntry(case_id=mention.case_id if mention else None, kind="document", hearing_date=day,
                           date_source=source, next_date=None, text=summary,
-                          confidence=_confidence(source, mention.by if mention else None), upload_kind="deed")]
+                          confidence=confidence(source, mention.by if mention else None), upload_kind="deed")]
 
 
 def merge_same_hearing(entries: list[ProposedEntry]) -> list[ProposedEntry]:
@@ -195,10 +301,12 @@ def merge_same_hearing(entries: list[ProposedEntry]) -> list[ProposedEntry]:
             merged[key] = entry
             continue
         first = merged[key]
+        # A next date written as one beats one read from an unmarked later date.
+        chosen = min((first, entry), key=lambda e: (e.next_date is None, e.doubt is not None))
+        sure = [e.confidence for e in (first, entry) if e.doubt is None]
         merged[key] = first.model_copy(update={
-            "text": f"{first.text} {entry.text}",
-            "confidence": min(first.confidence, entry.confidence),
-            "next_date": first.next_date or entry.next_date,
+            "text": f"{first.text} {entry.text}", "next_date": chosen.next_date, "doubt": chosen.doubt,
+            "confidence": min(first.confidence, entry.confidence) if chosen.doubt or not sure else min(sure),
         })
     return list(merged.values())
 
@@ -208,11 +316,8 @@ def segment(text: str, register: CaseRegister, upload: Upload) -> list[ProposedE
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     if not lines:
         return []
-    kind = upload_kind(text, register)
+    read = _read_lines(text, register)
+    kind = _kind(read, text)
     if kind == "deed":
-        entries = _deed(lines, register, upload)
-    elif kind == "order_sheet":
-        entries = _order_sheet(lines, register)
-    else:
-        entries = _diary_or_note(lines, register, upload, kind)
-    return merge_same_hearing(entries)
+        return merge_same_hearing(_deed(lines, register, upload))
+    return merge_same_hearing(_entries(read, register, upload, kind))

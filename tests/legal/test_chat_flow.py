@@ -117,3 +117,19 @@ async def test_an_explicit_remember_in_plain_text_is_a_chat_memory(app: App) -> 
                                                      tags=[tags.record_type("chat_memory"), tags.case("gorle")])
     [memory] = [d for d in found if "half only" in d.metadata["summary"]]
     assert memory.metadata["kind"] == "chat_memory" and memory.event_date is not None
+
+
+async def test_an_unmarked_next_date_is_a_doubt_one_tap_does_not_save(app: App) -> None:
+    [intro, card] = await app.conversation.handle(
+        say("divya", "19.11.2026 Gorle partition - plaintiff's arguments heard in part. PW1 cross 04.12.2026"))
+    assert "19 Nov 2026" in card.text and "4 Dec 2026" in card.text and "not written as one" in card.text
+    refused = await app.conversation.handle(say("divya", callback=button(card, "Save")))
+    assert "not marked as one" in refused[0].text
+    assert not any(m["hearing_date"] == "2026-11-19" for m in (await documents(app, "gorle")).values())
+    [choose] = await app.conversation.handle(say("divya", callback=button(card, "Edit")))
+    await app.conversation.handle(say("divya", callback=button(choose, "Next date")))
+    [shown] = await app.conversation.handle(say("divya", "04.12.2026"))
+    assert "not written as one" not in shown.text
+    await app.conversation.handle(say("divya", callback=button(shown, "Save")))
+    stored = [m for m in (await documents(app, "gorle")).values() if m["hearing_date"] == "2026-11-19"]
+    assert len(stored) == 1 and stored[0]["next_date"] == "2026-12-04"

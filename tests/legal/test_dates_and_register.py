@@ -65,3 +65,26 @@ def test_typed_dates_for_edits() -> None:
     assert parse_day("24.09.2026") == date(2026, 9, 24)
     assert parse_day("24 Sep 2026") == date(2026, 9, 24)
     assert parse_day("24/9", date(2026, 10, 1)) == date(2026, 9, 24)
+
+
+def test_a_party_name_no_other_case_has_names_a_case_only_where_a_case_name_stands() -> None:
+    from bench.legal_corpus import load_register
+
+    reg = load_register()
+    assert [m.case_id for m in reg.mentions("Ruksana MC - counter filed")] == ["ruksana-mc"]
+    assert [m.case_id for m in reg.mentions("2. Polisetty - JD absent")] == ["polisetty-ep"]
+    assert reg.mentions("met Ruksana's brother outside the court") == []  # a person, not a case
+    assert reg.first("Adv. Prasad appeared for R2") is None and register().first("Adv. Prasad appeared") is None
+
+
+def test_dates_in_the_forms_clerks_write() -> None:
+    forms = {"22/06/26": date(2026, 6, 22), "22-06-2026": date(2026, 6, 22), "22.6.26": date(2026, 6, 22),
+             "25 November 2026": date(2026, 11, 25), "25th Nov 2026": date(2026, 11, 25),
+             "Nov 25, 2026": date(2026, 11, 25), "25 నవంబర్ 2026": date(2026, 11, 25),
+             "the 14th day of March, 2011": date(2011, 3, 14), "17 . 12 . 2026": date(2026, 12, 17)}
+    for written, meant in forms.items():
+        [found] = find_dates(f"heard on {written}")
+        assert found.on(date(2027, 1, 1)) == meant, written
+    assert find_dates("PW2 may be examined") == []
+    [yesterday] = find_dates("నిన్న rejoinder దాఖలు", today=date(2026, 12, 18))
+    assert yesterday.on(date(2026, 12, 18)) == date(2026, 12, 17)

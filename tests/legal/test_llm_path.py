@@ -12,6 +12,7 @@ from bot.app import App
 from bot.messages import Media
 from handlers.legal.ask import ask
 from handlers.legal.backlog import CASES_FILE
+from handlers.legal.extract import split
 from handlers.legal.models import ProposedEntry, Upload
 from handlers.legal.records import hearing_memory
 from handlers.legal.register import CaseRegister
@@ -119,3 +120,21 @@ async def test_model_answer_keeps_only_given_citations_and_checks_its_dates(keye
     fake_groq.chat_script.extend([500, 500, 500, 500])
     down = await ask(keyed_app.services, bank, REGISTER, question, as_of=date(2026, 10, 1))
     assert down.method == "template" and down.citations
+
+
+async def test_model_split_with_a_hearing_after_the_upload_is_refused(keyed_app: App, fake_groq: FakeGroq) -> None:
+    text = "Gorle today - plaintiff side arguments over, defendants to argue on 16.12.2026"
+    upload = Upload(upload_id="ufuture", source_file="chat", author="Divya", author_id="divya",
+                    uploaded_at=datetime(2026, 12, 2, 18, 30, tzinfo=IST))
+    fake_groq.chat_script.append(split_answer(case_id="gorle", kind="hearing", hearing_date="2026-12-16",
+                                              next_date=None, text="defendants to argue"))
+    refused = await split(keyed_app.services, text, REGISTER, upload)
+    assert refused.split_method == "rules"
+    assert [(e.case_id, e.hearing_date, e.next_date) for e in refused.entries] == [
+        ("gorle", date(2026, 12, 2), date(2026, 12, 16))]
+    fake_groq.chat_script.append(split_answer(case_id="gorle", kind="hearing", hearing_date="2026-12-02",
+                                              next_date="2026-12-16", text="plaintiff side arguments over"))
+    kept = await split(keyed_app.services, text, REGISTER, upload)
+    assert kept.split_method == "llm"
+    assert [(e.hearing_date, e.next_date, e.needs_review) for e in kept.entries] == [
+        (date(2026, 12, 2), date(2026, 12, 16), False)]

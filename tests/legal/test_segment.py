@@ -80,3 +80,65 @@ def test_a_date_guessed_from_the_file_name_caps_confidence_and_needs_review() ->
 def test_text_naming_no_known_case_is_unfiled_and_needs_review() -> None:
     [entry] = segment("12/9 Sunrise Apartments - counter filed", REGISTER, upload("n.txt"))
     assert entry.case_id is None and entry.needs_review
+
+
+def test_today_is_the_upload_day_and_a_later_date_is_the_next_date_never_the_hearing() -> None:
+    [entry] = segment("Gorle today - plaintiff side arguments over, defendants to argue on 16.12.2026", REGISTER,
+                      upload("chat", "2026-12-02T19:10:00"))
+    assert (entry.case_id, entry.hearing_date, entry.next_date) == ("gorle", date(2026, 12, 2), date(2026, 12, 16))
+    assert entry.date_source == "text" and not entry.needs_review
+
+
+def test_next_date_markers_before_after_and_across_a_line_break() -> None:
+    for written in ("Adjd. to 19.11.2026", "Next 19.11.2026", "posted to 19.11.2026", "for orders on 19.11.2026",
+                    "reserved for pronouncement on\n19.11.2026", "NDOH 19.11.2026", "19.11.2026 (N.D.)",
+                    "to come up for orders on 19.11.2026", "stands over to 19-11-2026", "19.11.26 కు వాయిదా",
+                    "list on 19th November 2026", "call on Nov 19, 2026"):
+        [entry] = segment(f"05.11.2026 Seabreeze SP suit - counsel sought time. {written}", REGISTER,
+                          upload("n.txt", "2026-11-06T09:00:00"))
+        assert (entry.hearing_date, entry.next_date, entry.doubt) == (date(2026, 11, 5), date(2026, 11, 19), None), \
+            written
+
+
+def test_a_certified_copy_names_its_case_once_and_its_header_is_no_entry() -> None:
+    text = "\n".join([
+        "CERTIFIED COPY OF PROCEEDINGS IN O.S. 88/2023, SENIOR CIVIL JUDGE, ANAKAPALLI",
+        "14.10.2026  Plaintiff present. Defendants called absent. Adj. to 04.11.2026",
+        "04.11.2026  PW1 chief affidavit filed. For cross on",
+        "            25.11.2026.",
+    ])
+    entries = segment(text, REGISTER, upload("cc.pdf", "2026-11-30T12:00:00"))
+    assert [(e.case_id, e.hearing_date, e.next_date) for e in entries] == [
+        ("gorle", date(2026, 10, 14), date(2026, 11, 4)), ("gorle", date(2026, 11, 4), date(2026, 11, 25))]
+
+
+def test_a_table_order_sheet_with_serial_numbers() -> None:
+    text = "\n".join([
+        "Lakshmi Textiles v. State of Andhra Pradesh", "Sl. | Date | Order",
+        "1 | 14.10.2026 | Counter filed by GP. NDOH 04.12.2026",
+        "2 | 04.12.2026 | Reply filed. To come up for orders on 18.12.2026",
+    ])
+    entries = segment(text, REGISTER, upload("os.txt", "2026-12-05T10:00:00"))
+    assert [(e.case_id, e.hearing_date, e.next_date, e.needs_review) for e in entries] == [
+        ("lakshmi-textiles", date(2026, 10, 14), date(2026, 12, 4), False),
+        ("lakshmi-textiles", date(2026, 12, 4), date(2026, 12, 18), False)]
+
+
+def test_a_diary_date_in_words_is_the_page_date_and_gives_no_stray_entry() -> None:
+    text = "25 November 2026\nMahesh 138 - sentence hearing, accused absent. N.D. 9.12.2026"
+    [entry] = segment(text, REGISTER, upload("IMG_20261201_101010.jpg", "2026-12-01T10:10:00"))
+    assert (entry.case_id, entry.hearing_date, entry.date_source, entry.next_date) == (
+        "mahesh-cheque", date(2026, 11, 25), "header", date(2026, 12, 9))
+
+
+def test_a_next_date_column_makes_the_later_date_of_a_row_its_next_date_without_doubt() -> None:
+    rows = ["1  | 14-10-2026 | Counter filed by GP            | 04-12-2026",
+            "2  | 04-12-2026 | Reply filed, arguments heard    | 18-12-2026"]
+    headers = (("Sl | Date | Proceedings | Next date", None), ("Sl | Date | Proceedings | Remarks", "next_date"))
+    for header, doubt in headers:
+        text = "\n".join(["W.P. 10422/2025 (Lakshmi Textiles)", header, *rows])
+        entries = segment(text, REGISTER, upload("wp.txt", "2026-12-10T10:00:00"))
+        assert [(e.case_id, e.hearing_date, e.next_date, e.doubt) for e in entries] == [
+            ("lakshmi-textiles", date(2026, 10, 14), date(2026, 12, 4), doubt),
+            ("lakshmi-textiles", date(2026, 12, 4), date(2026, 12, 18), doubt)], header
+        assert all(e.needs_review == (doubt is not None) for e in entries)

@@ -1,0 +1,196 @@
+"""How well the keyless reader files hearings on pages nobody here wrote (tests/corpus/legal).
+
+    .venv/bin/python -m bench.legal_corpus [--corpus DIR] [--show-misses] [--json] [--ocr]
+
+Each page of the corpus (a .txt file) is split by the rules with its own upload time, against the corpus's own
+case register (cases.json), and compared with expected.json. Expected entries are matched to found ones by
+case and hearing date (then by case alone). It prints the share right per field (case, hearing date, next date),
+the share of pages whose entry count is right, and the share of hearings fully right: filed under the right
+case with the right hearing date and the right next date. An expected hearing date of null means the page has
+none: the entry is right only if its date is marked as a guess (held for review).
+
+With --ocr each page is first drawn as an image (lines wrapped, every other one slightly rotated) and read back
+by Tesseract, as a photo would be; pages in Telugu script are left out there, because the drawing font cannot
+shape Telugu (OCR of real Telugu photos is exercised in tests/legal/test_ocr.py, not here).
+"""
+
+import argparse
+import json
+import re
+import tempfile
+from datetime import date, datetime
+from pathlib import Path
+
+from pydantic import BaseModel, Field, TypeAdapter
+
+from bot.paths import PROJECT_ROOT
+from handlers.legal.models import CaseRecord, ProposedEntry, Upload
+from handlers.legal.register import CaseRegister
+from handlers.legal.segment import segment
+
+CORPUS_DIR = PROJECT_ROOT / "tests" / "corpus" / "legal"
+THRESHOLD = 0.95
+
+
+class ExpectedEntry(BaseModel):
+    case_id: str | None
+    hearing_date: date | None
+    """None: the page carries no hearing date, so the entry's date must be a guess held for review."""
+    next_date: date | None
+
+
+class CorpusPage(BaseModel):
+    file: str
+    uploaded_at: datetime
+    entries: list[ExpectedEntry] = Field(min_length=1)
+
+
+class Corpus(BaseModel):
+    directory: Path
+    pages: list[CorpusPage]
+
+    def text(self, page: CorpusPage) -> str:
+        return (self.directory / "pages" / page.file).read_text(encoding="utf-8")
+
+    def upload(self, page: CorpusPage) -> Upload:
+        return Upload(upload_id=f"corpus-{Path(page.file).stem}", source_file=page.file,
+                      uploaded_at=page.uploaded_at, author="Corpus clerk", author_id="corpus")
+
+
+class PageScore(BaseModel):
+    file: str
+    count_right: bool
+    hearings: int
+    case_right: int
+    hearing_right: int
+    next_right: int
+    fully_right: int
+    misses: list[str]
+
+
+class CorpusReport(BaseModel):
+    pages: list[PageScore]
+
+    def share(self, field: str) -> float:
+        total = sum(p.hearings for p in self.pages)
+        return sum(getattr(p, field) for p in self.pages) / total if total else 0.0
+
+    @property
+    def count_share(self) -> float:
+        return sum(p.count_right for p in self.pages) / len(self.pages) if self.pages else 0.0
+
+    @property
+    def fully_right(self) -> float:
+        return self.share("fully_right")
+
+
+def load_register(directory: Path = CORPUS_DIR) -> CaseRegister:
+    """Return the corpus's own case register (never the seeds')."""
+    cases = TypeAdapter(list[CaseRecord]).validate_json((directory / "cases.json").read_bytes())
+    return CaseRegister(cases)
+
+
+def load_corpus(directory: Path = CORPUS_DIR) -> Corpus:
+    raw = json.loads((directory / "expected.json").read_text(encoding="utf-8"))
+    return Corpus(directory=directory, pages=TypeAdapter(list[CorpusPage]).validate_python(raw["pages"]))
+
+
+def _hearing_right(expected: ExpectedEntry, found: ProposedEntry) -> bool:
+    if expected.hearing_date is None:
+        return found.guessed
+    return found.hearing_date == expected.hearing_date and not found.guessed
+
+
+Pairs = list[tuple[ExpectedEntry, ProposedEntry | None]]
+
+
+def _pair(expected: list[ExpectedEntry], found: list[ProposedEntry]) -> Pairs:
+    left = list(found)
+    pairs: Pairs = []
+    ordered = sorted(expected, key=lambda e: e.hearing_date is None)
+    for want in ordered:
+        match = next((f for f in left if f.case_id == want.case_id and _hearing_right(want, f)), None)
+        match = match or next((f for f in left if f.case_id == want.case_id), None)
+        match = match or next((f for f in left if _hearing_right(want, f)), None)
+        if match is not None:
+            left.remove(match)
+        pairs.append((want, match))
+    return pairs
+
+
+def score_page(corpus: Corpus, page: CorpusPage, register: CaseRegister, text: str | None = None) -> PageScore:
+    found = segment(corpus.text(page) if text is None else text, register, corpus.upload(page))
+    case_right = hearing_right = next_right = fully = 0
+    misses: list[str] = []
+    for want, got in _pair(page.entries, found):
+        case_ok = got is not None and got.case_id == want.case_id
+        hearing_ok = got is not None and _hearing_right(want, got)
+        next_ok = got is not None and got.next_date == want.next_date
+        case_right += case_ok
+        hearing_right += hearing_ok
+        next_right += next_ok
+        fully += case_ok and hearing_ok and next_ok
+        if not (case_ok and hearing_ok and next_ok):
+            shown = "nothing" if got is None else (f"{got.case_id} {got.hearing_date} ({got.date_source}) "
+                                                    f"next {got.next_date}")
+            misses.append(f"want {want.case_id} {want.hearing_date} next {want.next_date}; got {shown}")
+    if len(found) != len(page.entries):
+        misses.append(f"want {len(page.entries)} entries, got {len(found)}")
+    return PageScore(file=page.file, count_right=len(found) == len(page.entries), hearings=len(page.entries),
+                     case_right=case_right, hearing_right=hearing_right, next_right=next_right, fully_right=fully,
+                     misses=misses)
+
+
+def score(directory: Path = CORPUS_DIR) -> CorpusReport:
+    corpus = load_corpus(directory)
+    register = load_register(directory)
+    return CorpusReport(pages=[score_page(corpus, page, register) for page in corpus.pages])
+
+
+def score_ocr(directory: Path = CORPUS_DIR) -> CorpusReport:
+    """Score the pages as Tesseract reads them back from drawn images (Latin-script pages only)."""
+    from bot.ocr import TextReader
+    from handlers.legal.backlog import render_image
+
+    corpus = load_corpus(directory)
+    register = load_register(directory)
+    reader = TextReader()
+    scores: list[PageScore] = []
+    with tempfile.TemporaryDirectory() as work:
+        for index, page in enumerate(corpus.pages):
+            written = corpus.text(page)
+            if re.search(r"[\u0c00-\u0c7f]", written):
+                continue
+            image = Path(work) / f"{Path(page.file).stem}.png"
+            image.write_bytes(render_image(written.splitlines(), rotate=0.6 if index % 2 else 0.0))
+            scores.append(score_page(corpus, page, register, reader.read(image).text))
+    return CorpusReport(pages=scores)
+
+
+def render(report: CorpusReport, show_misses: bool = False) -> str:
+    hearings = sum(p.hearings for p in report.pages)
+    lines = [f"legal corpus: {len(report.pages)} pages, {hearings} expected hearings",
+             f"  case          {report.share('case_right'):6.1%}",
+             f"  hearing date  {report.share('hearing_right'):6.1%}",
+             f"  next date     {report.share('next_right'):6.1%}",
+             f"  entry count   {report.count_share:6.1%} of pages",
+             f"  fully right   {report.fully_right:6.1%} of hearings (threshold {THRESHOLD:.0%})"]
+    if show_misses:
+        for page in report.pages:
+            lines += [f"  {page.file}: {miss}" for miss in page.misses]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", type=Path, default=CORPUS_DIR)
+    parser.add_argument("--show-misses", action="store_true")
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--ocr", action="store_true", help="read each page back from an image with Tesseract")
+    args = parser.parse_args()
+    report = score_ocr(args.corpus) if args.ocr else score(args.corpus)
+    print(report.model_dump_json(indent=2) if args.json else render(report, args.show_misses))
+
+
+if __name__ == "__main__":
+    main()
