@@ -5,6 +5,7 @@ from datetime import date, datetime, time
 
 from handlers.agri.models import Outcome, Visit
 from handlers.agri.register import FieldBook
+from handlers.agri.textmatch import has_telugu
 from memory import MemoryItem, ids, tags
 from memory.asof import IST
 
@@ -53,8 +54,14 @@ def visit_narrative(book: FieldBook, visit: Visit) -> str:
         extent = f", about {visit.severity_pct}% of plants affected" if visit.severity_pct is not None else ""
         severity = f" ({visit.severity})" if visit.severity else ""
         parts.append(f"Problem: {book.issue_name(visit.issue)}{severity}{extent}.")
+        if len(visit.problems) > 1:
+            parts.append(f"Also seen: {', '.join(book.issue_name(p) for p in visit.problems[1:])}.")
     for advice in visit.products:
         parts.append(f"Advised {_product_phrase(book, advice.product_id, crop)}.")
+        if advice.dose:
+            parts.append(f"Dose given by the officer: {advice.dose}.")
+        if advice.above_label:
+            parts.append(f"WARNING: that dose is above the label dose ({advice.label_dose} for {crop}).")
         if advice.objection:
             parts.append(f"Farmer objected: {_OBJECTION_TEXT[advice.objection]}.")
         if advice.reaction == "accepted":
@@ -65,7 +72,8 @@ def visit_narrative(book: FieldBook, visit: Visit) -> str:
             parts.append(f"Farmer has not decided on {book.products[advice.product_id].name}.")
     if visit.neighbour_evidence:
         parts.append("The pitch came with a neighbour's result.")
-    if visit.note:
+    if visit.note and not has_telugu(visit.note):
+        # A note in Telugu script stays on the card and in metadata; the narrative is plain English.
         parts.append(f"Note: {visit.note.rstrip('.')}.")
     if visit.next_step:
         parts.append(f"Next step: {visit.next_step.rstrip('.')}.")
@@ -86,6 +94,9 @@ def visit_metadata(visit: Visit) -> dict[str, str]:
         "crop": visit.crop or "",
         "officer_id": visit.officer_id,
         "issue": visit.issue or "",
+        "problems": ",".join(visit.problems),
+        "doses": ",".join(f"{a.product_id}={a.dose}" for a in visit.products if a.dose),
+        "above_label": ",".join(a.product_id for a in visit.products if a.above_label),
         "severity": visit.severity or "",
         "severity_pct": "" if visit.severity_pct is None else str(visit.severity_pct),
         "accepted": ids_with("accepted"),
@@ -129,7 +140,7 @@ def outcome_narrative(book: FieldBook, outcome: Outcome, visit_date: date | None
         parts.append(f"The {outcome.crop} {problem} {_RESULT_TEXT[outcome.result]} after {used}.")
     else:
         parts.append(f"Nothing advised was applied; the {outcome.crop} {problem} {_RESULT_TEXT[outcome.result]}.")
-    if outcome.note:
+    if outcome.note and not has_telugu(outcome.note):
         parts.append(f"Result: {outcome.note.rstrip('.')}.")
     return " ".join(parts)
 

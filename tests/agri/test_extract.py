@@ -4,6 +4,7 @@ from datetime import date
 
 import pytest
 
+from handlers.agri.narrative import visit_narrative
 from handlers.agri.extract import FieldReader
 from handlers.agri.models import Visit
 from handlers.agri.register import FieldBook
@@ -40,7 +41,7 @@ CASES: list[tuple[str, list[str], dict[str, object]]] = [
      {"farmer_id": "F001", "date": date(2026, 4, 21), "neighbour_evidence": True,
       "products": [("P001", "accepted", None)]}),
     ("Srisailam cotton zinc deficiency, zinc sulphate out of stock at the dealer.", SRINIVAS,
-     {"farmer_id": "F012", "issue": "zinc-deficiency", "products": [("P010", "rejected", "availability")]}),
+     {"farmer_id": "F012", "issue": "zinc-deficiency", "products": [("P010", "undecided", "availability")]}),
     # Telugu script
     ("రమేష్ గౌడ్ మిరప తోటలో ఆకు ఎండు తెగులు 40 శాతం. బ్లైటాక్స్ సరే అన్నాడు, పక్క పొలం ఫలితం చూపించాను.", SRINIVAS,
      {"farmer_id": "F001", "crop": "chilli", "issue": "leaf-blight", "severity_pct": 40, "neighbour_evidence": True,
@@ -120,9 +121,11 @@ def test_same_note_gives_same_visit_id(reader: FieldReader) -> None:
     assert reader.read_visit(note, "O01", TODAY).id != reader.read_visit(note + ".", "O01", TODAY).id
 
 
-def test_telugu_note_is_not_kept_as_english_narrative(reader: FieldReader) -> None:
-    visit = reader.read_visit("రమేష్ మిరపలో తెగులు, బ్లైటాక్స్ సరే", "O01", TODAY, SRINIVAS)
-    assert visit.note is None and visit.products[0].product_id == "P001"
+def test_telugu_note_is_kept_as_written_but_not_in_the_english_narrative(reader: FieldReader) -> None:
+    note = "రమేష్ మిరపలో తెగులు, బ్లైటాక్స్ సరే"
+    visit = reader.read_visit(note, "O01", TODAY, SRINIVAS)
+    assert visit.note == note and visit.products[0].product_id == "P001"
+    assert "తెగులు" not in visit_narrative(reader.book, visit)
 
 
 @pytest.mark.parametrize(("answer", "result", "applied"), [
