@@ -100,6 +100,16 @@ class FieldReader:
         found = self._farmer(norm, self.terms.find(norm), territories)
         return self.book.farmers.get(found or "")
 
+    def farmers_named(self, text: str, territories: list[str] | None = None) -> list[Farmer]:
+        """Return the farmer a text names, or every farmer it could mean when a partial name fits several."""
+        found = self.farmer_in(text, territories)
+        if found is not None:
+            return [found]
+        norm = normalise(text)
+        allowed = set(territories) if territories else set(self.book.villages)
+        keys = dict.fromkeys(h.key for h in self.terms.find(norm) if h.category in ("farmer", "farmer_first"))
+        return [self.book.farmers[k] for k in keys if self.book.farmers[k].village in allowed]
+
     def village_in(self, text: str) -> str | None:
         norm = normalise(text)
         return next((h.key for h in self.terms.find(norm) if h.category == "village"), None)
@@ -111,9 +121,9 @@ class FieldReader:
     def severity_of(self, pct: int) -> str:
         return severity_of(pct)
 
-    def advice_in(self, norm: str) -> list[Advice]:
-        """Return the catalogue products a normalised text names, each with the reaction said about it."""
-        return self._advice(norm, self.terms.find(norm))
+    def advice_in(self, norm: str, crop: str | None = None) -> list[Advice]:
+        """Return the catalogue products a normalised text names, each with the reaction and dose said of it."""
+        return self._dosed(norm, self._advice(norm, self.terms.find(norm)), crop)
 
     def _day(self, text: str, hits: list[Hit], today: date) -> date:
         if any(h.category == "yesterday" for h in hits):

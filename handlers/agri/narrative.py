@@ -41,8 +41,9 @@ def _product_phrase(book: FieldBook, product_id: str, crop: str) -> str:
     return f"{product.name} ({product.id}, {product.tier} tier, {product.price_text()}{dose_text})"
 
 
-def visit_narrative(book: FieldBook, visit: Visit) -> str:
-    """Return the visit as a short report in plain English."""
+def visit_narrative(book: FieldBook, visit: Visit, with_note: bool = True) -> str:
+    """Return the visit as a short report in plain English; `with_note` False leaves the officer's own words
+    (Telugu in Latin letters, from a Telugu-setting officer) to the card and the metadata."""
     farmer = book.farmers[visit.farmer_id or ""]
     village = book.villages[visit.village or ""]
     crop = visit.crop or "crop"
@@ -72,7 +73,7 @@ def visit_narrative(book: FieldBook, visit: Visit) -> str:
             parts.append(f"Farmer has not decided on {book.products[advice.product_id].name}.")
     if visit.neighbour_evidence:
         parts.append("The pitch came with a neighbour's result.")
-    if visit.note and not has_telugu(visit.note):
+    if with_note and visit.note and not has_telugu(visit.note):
         # A note in Telugu script stays on the card and in metadata; the narrative is plain English.
         parts.append(f"Note: {visit.note.rstrip('.')}.")
     if visit.next_step:
@@ -112,10 +113,16 @@ def _with_transcript(metadata: dict[str, str], transcript: str | None) -> dict[s
     return {**metadata, "transcript": transcript} if transcript else metadata
 
 
-def visit_memory(book: FieldBook, visit: Visit, transcript: str | None = None) -> MemoryItem:
+def note_in_narrative(lang: str, extractor: str) -> bool:
+    """A Telugu-setting officer's note copied by the rules is Telugu (in either script): it stays on the card
+    and in metadata, out of the English narrative."""
+    return lang == "en" or extractor != "rules"
+
+
+def visit_memory(book: FieldBook, visit: Visit, transcript: str | None = None, with_note: bool = True) -> MemoryItem:
     """Return the memory Save retains for a confirmed visit, with the original note or transcript in metadata."""
     return MemoryItem(
-        content=visit_narrative(book, visit),
+        content=visit_narrative(book, visit, with_note),
         event_time=event_time(visit.date),
         context="field visit",
         document_id=ids.visit(visit.id),
@@ -125,7 +132,7 @@ def visit_memory(book: FieldBook, visit: Visit, transcript: str | None = None) -
     )
 
 
-def outcome_narrative(book: FieldBook, outcome: Outcome, visit_date: date | None) -> str:
+def outcome_narrative(book: FieldBook, outcome: Outcome, visit_date: date | None, with_note: bool = True) -> str:
     farmer = book.farmers[outcome.farmer_id]
     village = book.villages[outcome.village]
     if outcome.result is None:
@@ -140,16 +147,16 @@ def outcome_narrative(book: FieldBook, outcome: Outcome, visit_date: date | None
         parts.append(f"The {outcome.crop} {problem} {_RESULT_TEXT[outcome.result]} after {used}.")
     else:
         parts.append(f"Nothing advised was applied; the {outcome.crop} {problem} {_RESULT_TEXT[outcome.result]}.")
-    if outcome.note and not has_telugu(outcome.note):
+    if with_note and outcome.note and not has_telugu(outcome.note):
         parts.append(f"Result: {outcome.note.rstrip('.')}.")
     return " ".join(parts)
 
 
 def outcome_memory(book: FieldBook, outcome: Outcome, visit_date: date | None = None,
-                   transcript: str | None = None) -> MemoryItem:
+                   transcript: str | None = None, with_note: bool = True) -> MemoryItem:
     """Return the memory of an outcome, linked to its visit by id, with the officer's answer in metadata."""
     return MemoryItem(
-        content=outcome_narrative(book, outcome, visit_date),
+        content=outcome_narrative(book, outcome, visit_date, with_note),
         event_time=event_time(outcome.date),
         context="crop outcome",
         document_id=ids.outcome(outcome.visit_id),

@@ -115,9 +115,13 @@ class AgriPack(Pack):
         parsed = parse_brief_args(args, self.today().year)
         if not parsed.farmer_query:
             return [Reply(text=turn.t("agri.brief_usage"))]
-        farmer = self.reader.farmer_in(parsed.farmer_query, turn.user.territories)
-        if farmer is None:
+        farmers = self.reader.farmers_named(parsed.farmer_query, turn.user.territories)
+        if not farmers:
             return [Reply(text=turn.t("agri.farmer_unknown", query=parsed.farmer_query))]
+        if len(farmers) > 1:
+            names = ", ".join(f"{self.book.farmer_name(f.id, turn.lang)} ({f.id})" for f in farmers)
+            return [Reply(text=turn.t("agri.farmer_ambiguous", query=parsed.farmer_query, names=names))]
+        farmer = farmers[0]
         if not self.may_see(turn.user, farmer):
             log.info("refused a brief outside the officer's territory")
             return [Reply(text=turn.t("agri.not_your_farmer", farmer=farmer.name))]
