@@ -79,7 +79,6 @@ def advice_from(text: str, products: list[Hit], cues: list[Hit]) -> list[Advice]
         return []
     order = list(dict.fromkeys(h.key for h in products))
     reaction: dict[str, str] = {}
-    own_clause: set[str] = set()
     objection: dict[str, str] = {}
     for cue in cues:
         target, close = _nearest(text, products, cue)
@@ -94,11 +93,9 @@ def advice_from(text: str, products: list[Hit], cues: list[Hit]) -> list[Advice]
             # A reason (price, doubt, stock) says more than "will wait" said beside it.
             if target not in objection or (objection[target] == "wait" and cue.key != "wait"):
                 objection[target] = cue.key
-        elif close or target not in own_clause:
-            # A reaction said in the product's own clause is not overridden by one said further off.
+        elif close or target not in reaction:
+            # A reaction said in the product's own clause wins; of those said further off, the nearest does.
             reaction[target] = reaction_of(text, cue)
-            if close:
-                own_clause.add(target)
     for group in _lists(text, products):
         said = [pid for pid in group if pid in reaction or pid in objection]
         for pid in group:
