@@ -114,9 +114,9 @@ def _with_transcript(metadata: dict[str, str], transcript: str | None) -> dict[s
 
 
 def note_in_narrative(lang: str, extractor: str) -> bool:
-    """A Telugu-setting officer's note copied by the rules is Telugu (in either script): it stays on the card
-    and in metadata, out of the English narrative."""
-    return lang == "en" or extractor != "rules"
+    """A Telugu-setting officer's note is Telugu (in either script; the card keeps the officer's own words
+    whichever reader filled it): it stays on the card and in metadata, out of the English narrative."""
+    return lang == "en"
 
 
 def visit_memory(book: FieldBook, visit: Visit, transcript: str | None = None, with_note: bool = True) -> MemoryItem:
