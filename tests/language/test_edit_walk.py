@@ -116,3 +116,11 @@ async def test_telegram_note_during_a_pending_edit_is_never_lost(
         await transport.stop()
         await app.aclose()
         fake.close()
+
+
+async def test_console_follow_up_is_scheduled_when_the_note_says(console: ConsoleWalk) -> None:
+    today = console.pack.today()
+    await console.send("Ramesh Goud chilli leaf blight, Blitox accepted. Revisit in 10 days.")
+    await console.send("1")  # Save
+    [pending] = console.app.services.scheduler.pending(OFFICER, "agri")
+    assert (pending.due_at.date() - today).days == 10  # not the issue book's 14 days for leaf blight
