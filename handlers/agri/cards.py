@@ -6,8 +6,15 @@ from typing import Any
 from bot.i18n import show_date, text
 from bot.messages import Reply
 from bot.scheduler import FollowUp
-from handlers.agri.card_edits import (CLEAR, edit_dose, edit_followup, edit_objection, edit_problems, is_value_of,
-                                      recheck_doses)
+from handlers.agri.card_edits import (
+    CLEAR,
+    edit_dose,
+    edit_followup,
+    edit_objection,
+    edit_problems,
+    is_value_of,
+    recheck_doses,
+)
 from handlers.agri.extract import FieldReader
 from handlers.agri.models import Outcome, Visit
 from handlers.agri.narrative import note_in_narrative, outcome_memory, visit_memory
@@ -82,14 +89,14 @@ class VisitCard(_Shared, CardSpec):
         farmer = f"{book.farmer_name(visit.farmer_id, lang)} ({visit.farmer_id})" if visit.farmer_id else None
         severity = (f"{_t(lang, f'severity_{visit.severity}')}" if visit.severity else "") + (
             f" ({visit.severity_pct}%)" if visit.severity_pct is not None else "")
+        problems = ", ".join(book.issue_name(p, lang) for p in visit.problems)
         rows = [
             _t(lang, "visit_card_title", extractor=_t(lang, f"extractor_{payload.get('extractor', 'rules')}")),
             f"{self.field_label(lang, 'farmer')}: {self._dash(farmer)}",
             f"{self.field_label(lang, 'village')}: {self._dash(book.village_name(visit.village, lang))}",
             f"{self.field_label(lang, 'crop')}: {self._dash(_t(lang, f'crop_{visit.crop}') if visit.crop else None)}",
             f"{self.field_label(lang, 'stage')}: {self._dash(_t(lang, f'stage_{visit.stage}') if visit.stage else None)}",
-            f"{self.field_label(lang, 'issue')}: "
-            f"{self._dash(', '.join(book.issue_name(p, lang) for p in visit.problems))}",
+            f"{self.field_label(lang, 'issue')}: {self._dash(problems)}",
             f"{self.field_label(lang, 'severity')}: {self._dash(severity.strip())}",
             f"{self.field_label(lang, 'products')}: {self._dash(self._products(lang, visit.products))}",
             f"{self.field_label(lang, 'dose')}: {self._dash(self._doses(lang, visit.products))}",

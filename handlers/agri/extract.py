@@ -3,6 +3,7 @@ the catalogue, the farmer and village registers and the lexicon. It is the keyle
 
 import re
 from datetime import date, timedelta
+from itertools import pairwise
 
 from handlers.agri.doses import above_label, find_doses
 from handlers.agri.models import Advice, Farmer, Outcome, Visit
@@ -79,9 +80,9 @@ class FieldReader:
         beside = {id(h) for i, h in enumerate(hits) if h.category.startswith("farmer")
                   and any(n.category == "neighbour" and 0 <= h.start - n.end <= 2 for n in hits[:i])}
         for category in ("farmer", "farmer_first"):
-            named = [h for h in hits if h.category == category]
-            named = [h for h in named if id(h) not in beside] or named
-            candidates = list(dict.fromkeys(h.key for h in named))
+            said = [h for h in hits if h.category == category]
+            said = [h for h in said if id(h) not in beside] or said
+            candidates = list(dict.fromkeys(h.key for h in said))
             candidates = [c for c in candidates if self.book.farmers[c].village in allowed] or candidates
             if villages:
                 candidates = [c for c in candidates if self.book.farmers[c].village in villages] or candidates
@@ -245,7 +246,7 @@ def _sentences(text: str) -> list[str]:
 def _spans(text: str) -> list[tuple[int, int]]:
     """Return each sentence's (start, end) in the text."""
     cuts = [0, *(m.end() for m in _SENTENCE_END.finditer(text)), len(text)]
-    return [(a, b) for a, b in zip(cuts, cuts[1:]) if b > a]
+    return [(a, b) for a, b in pairwise(cuts) if b > a]
 
 
 def _note(text: str) -> str | None:

@@ -11,7 +11,16 @@ from bot.llm import ChatModel, ChatUnavailable, StructuringFailed
 from bot.prompts import render
 from handlers.agri.doses import above_label, parse_dose
 from handlers.agri.extract import FieldReader, visit_id
-from handlers.agri.models import Advice, Objection, Outcome, Reaction, Result, Severity, Stage, Visit
+from handlers.agri.models import (
+    Advice,
+    Objection,
+    Outcome,
+    Reaction,
+    Result,
+    Severity,
+    Stage,
+    Visit,
+)
 from handlers.agri.register import FieldBook
 from handlers.agri.textmatch import normalise
 

@@ -12,11 +12,11 @@ BOOK = corpus_book()
 FARMER = BOOK.farmers["F113"]  # chilli only
 
 
-def _visit(day: date, visit_id: str, problems: list[str], accepted: list[str] = [],
-           rejected: list[str] = [], objections: dict[str, str] = {}) -> VisitFact:
+def _visit(day: date, visit_id: str, problems: list[str], accepted: tuple[str, ...] = (),
+           rejected: tuple[str, ...] = (), objections: dict[str, str] | None = None) -> VisitFact:
     return VisitFact(day=day, document_id=f"visit-{visit_id}", visit_id=visit_id, farmer_id=FARMER.id,
                      village=FARMER.village, crop="chilli", issue=problems[0], severity_pct=None,
-                     accepted=list(accepted), rejected=list(rejected), undecided=[], objections=dict(objections),
+                     accepted=list(accepted), rejected=list(rejected), undecided=[], objections=dict(objections or {}),
                      neighbour=False, problems=problems)
 
 
@@ -31,7 +31,7 @@ def _products(own: Facts) -> list[str]:
 
 
 def test_thrips_now_puts_the_thrips_product_before_the_fungicide_that_worked_before() -> None:
-    own = Facts(visits=[_visit(date(2026, 8, 1), "A", ["anthracnose"], accepted=["P106"]),
+    own = Facts(visits=[_visit(date(2026, 8, 1), "A", ["anthracnose"], accepted=("P106",)),
                         _visit(date(2026, 10, 1), "B", ["thrips", "mites"])],
                 outcomes=[_outcome(date(2026, 8, 20), "A", "controlled", ["P106"])])
     ranked = _products(own)
@@ -40,15 +40,15 @@ def test_thrips_now_puts_the_thrips_product_before_the_fungicide_that_worked_bef
 
 
 def test_problems_an_outcome_says_are_controlled_are_not_current() -> None:
-    own = Facts(visits=[_visit(date(2026, 8, 1), "A", ["anthracnose"], accepted=["P106"]),
-                        _visit(date(2026, 9, 1), "B", ["thrips"], accepted=["P101"])],
+    own = Facts(visits=[_visit(date(2026, 8, 1), "A", ["anthracnose"], accepted=("P106",)),
+                        _visit(date(2026, 9, 1), "B", ["thrips"], accepted=("P101",))],
                 outcomes=[_outcome(date(2026, 8, 20), "A", "controlled", ["P106"]),
                           _outcome(date(2026, 9, 20), "B", "controlled", ["P101"])])
     assert _products(own)[:2] == ["P106", "P101"] or _products(own)[:2] == ["P101", "P106"]
 
 
 def test_a_product_refused_or_failed_is_not_recommended_even_for_the_current_problem() -> None:
-    own = Facts(visits=[_visit(date(2026, 10, 1), "B", ["thrips", "mites"], rejected=["P101"],
+    own = Facts(visits=[_visit(date(2026, 10, 1), "B", ["thrips", "mites"], rejected=("P101",),
                                objections={"P101": "price"})])
     ranked = _products(own)
     assert "P101" not in ranked and ranked[0] in {"P102", "P103"}

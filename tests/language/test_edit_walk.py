@@ -15,7 +15,7 @@ from bot.i18n import text
 from bot.telegram import TelegramTransport
 from handlers.agri.models import Visit
 from tests.conftest import make_settings
-from tests.fakes.telegram import TOKEN, FakeTelegram
+from tests.fakes.telegram import TOKEN, ApiCall, FakeTelegram
 from tests.language.test_console import ConsoleWalk, _walk
 from tests.language.walk import OFFICER, TELEGRAM_ID, saved
 from tests.transports.walks import walk_registry, walk_tenant
@@ -93,8 +93,9 @@ async def test_telegram_note_during_a_pending_edit_is_never_lost(
     transport = TelegramTransport(app.conversation, poll_timeout_s=1.0)
     await transport.start_polling()
     try:
-        mine = lambda: [c for c in fake.sent("sendMessage")  # noqa: E731
-                        if c.params.get("chat_id") in (TELEGRAM_ID, str(TELEGRAM_ID))]
+        def mine() -> list[ApiCall]:
+            return [c for c in fake.sent("sendMessage") if c.params.get("chat_id") in (TELEGRAM_ID, str(TELEGRAM_ID))]
+
         fake.send_text(TELEGRAM_ID, FIRST)
         await _until(fake, 1)
         card_message = fake.last_message_with_buttons(TELEGRAM_ID)
