@@ -16,6 +16,7 @@ from handlers.agri.card_edits import (
     recheck_doses,
 )
 from handlers.agri.extract import FieldReader
+from handlers.agri.measures import measure
 from handlers.agri.models import Outcome, Visit
 from handlers.agri.narrative import note_in_narrative, outcome_memory, visit_memory
 from handlers.agri.textmatch import normalise, parse_day
@@ -60,9 +61,10 @@ class _Shared:
         for item in advice:
             if not item.dose:
                 continue
-            label = _t(lang, "dose_above_label" if item.above_label else "dose_label_ok", label=item.label_dose) \
-                if item.label_dose else ""
-            parts.append(f"{self.book.products[item.product_id].name}: {item.dose}" + (f" ({label})" if label else ""))
+            label = _t(lang, "dose_above_label" if item.above_label else "dose_label_ok",
+                       label=measure(lang, item.label_dose)) if item.label_dose else ""
+            dose = measure(lang, item.dose)
+            parts.append(f"{self.book.products[item.product_id].name}: {dose}" + (f" ({label})" if label else ""))
         return "; ".join(parts)
 
     def _day(self, value: str, today: date) -> date:

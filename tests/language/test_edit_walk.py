@@ -63,8 +63,8 @@ async def test_console_note_during_a_pending_edit_is_read_as_a_note_and_the_edit
 async def test_console_dose_above_label_is_flagged_on_the_card_and_kept_in_the_narrative(
         console: ConsoleWalk) -> None:
     [card] = await console.send("Ramesh Goud chilli sucking pests, Ulala 200 g per acre, he took it.")
-    warning = text("te", "agri.dose_above_label", label="60 g/acre")
-    assert f"Ulala: 200 g/acre ({warning})" in card.text
+    warning = text("te", "agri.dose_above_label", label="60 g/ఎకరం")
+    assert f"Ulala: 200 g/ఎకరం ({warning})" in card.text  # units as printed, the word acre in Telugu
     visit = _visit(console.app, card.card_id)
     [advice] = visit.products
     assert (advice.dose, advice.label_dose, advice.above_label) == ("200 g/acre", "60 g/acre", True)
