@@ -140,3 +140,26 @@ def test_reads_outcome(reader: FieldReader, answer: str, result: str, applied: l
     outcome = reader.read_outcome(answer, subject, "O01", TODAY)
     assert (outcome.result, outcome.products) == (result, applied)
     assert outcome.visit_id == subject.id and outcome.farmer_id == "F001"
+
+
+@pytest.mark.parametrize(("note", "reaction", "objection"), [
+    ("Venkatesh Yadav chilli thrips, Delegate thisukunnaru", "accepted", None),
+    ("వెంకటేష్ యాదవ్ మిరప, డెలిగేట్ తీసుకుంటాడు", "accepted", None),
+    ("Venkatesh Yadav mirchi, Delegate oddu annadu", "rejected", None),
+    ("Venkatesh Yadav mirchi, Delegate chustadu", "undecided", "wait"),
+    ("వెంకటేష్ యాదవ్ మిరప, డెలిగేట్ చూస్తాడు", "undecided", "wait"),
+    ("Venkatesh Yadav chilli, Delegate - dabbu ledu", "rejected", "price"),
+    ("Venkatesh Yadav chilli, he has not bought Delegate", "rejected", None),
+])
+def test_telugu_verbs_and_negation_in_both_scripts(reader: FieldReader, note: str, reaction: str,
+                                                    objection: str | None) -> None:
+    [advice] = reader.read_visit(note, "O01", TODAY, SRINIVAS).products
+    assert (advice.reaction, advice.objection) == (reaction, objection)
+
+
+@pytest.mark.parametrize("answer", ["he did not use Delegate, thrips same as before", "Delegate vaadaledu, no change",
+                                    "డెలిగేట్ వాడలేదు, తగ్గలేదు", "never bought Delegate. no change"])
+def test_an_answer_saying_not_used_records_nothing_applied(reader: FieldReader, answer: str) -> None:
+    subject = reader.read_visit("Venkatesh Yadav chilli thrips, Delegate accepted", "O01", date(2026, 9, 1), SRINIVAS)
+    outcome = reader.read_outcome(answer, subject, "O01", TODAY)
+    assert outcome.products == [] and outcome.result == "no_effect"
