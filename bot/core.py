@@ -146,6 +146,10 @@ class Conversation:
         command = split_command(body)
         if command is not None:
             return await self._command(turn, pack, *command)
+        left_open = cards.edit_left_open(turn, pack.card_specs(), body)
+        if left_open is not None:
+            # A new note sent while a field waits is read as a note, never taken as the field's value.
+            return [left_open, *await pack.on_text(turn, body)]
         edited = await cards.on_pending_edit(turn, pack.card_specs(), body)
         if edited is not None:
             return edited

@@ -50,6 +50,11 @@ class CardSpec(ABC):
         """Return a reason the card cannot be saved yet (for example a date held for review), or None."""
         return None
 
+    def accepts_value(self, payload: dict[str, Any], field: str, value: str) -> bool:
+        """Return False when a message sent while a field waits is plainly not a value of that field's kind
+        (a whole new note): it is then read as a new message and the edit is left open."""
+        return True
+
 
 def _data(action: str, card_id: str, extra: str | None = None) -> str:
     return ":".join([CALLBACK_PREFIX, action, card_id, *([extra] if extra is not None else [])])
@@ -118,6 +123,21 @@ async def on_callback(turn: Turn, specs: dict[str, CardSpec], data: str) -> list
         state.clear_edit(turn.user.user_id)
         return [_show(turn, spec, card)]
     return [Reply(text=turn.t("core.card_gone"))]
+
+
+def edit_left_open(turn: Turn, specs: dict[str, CardSpec], value: str) -> Reply | None:
+    """If a field waits for a value and this message is not one of its kind, return the notice that the edit
+    stays open (the caller then reads the message as a new one, so nothing is lost); else None."""
+    awaiting = turn.services.state.awaiting_edit(turn.user.user_id)
+    if awaiting is None:
+        return None
+    card = turn.services.state.card(awaiting.card_id)
+    if card is None or card.status != "open" or card.kind not in specs:
+        return None
+    spec = specs[card.kind]
+    if spec.accepts_value(card.payload, awaiting.field, value.strip()):
+        return None
+    return Reply(text=turn.t("core.card_edit_left_open", field=spec.field_label(turn.lang, awaiting.field)))
 
 
 async def on_pending_edit(turn: Turn, specs: dict[str, CardSpec], value: str) -> list[Reply] | None:

@@ -6,19 +6,28 @@ from typing import Any
 from bot.i18n import show_date, text
 from bot.messages import Reply
 from bot.scheduler import FollowUp
+from handlers.agri.card_edits import (
+    CLEAR,
+    edit_dose,
+    edit_followup,
+    edit_objection,
+    edit_problems,
+    is_value_of,
+    recheck_doses,
+)
 from handlers.agri.extract import FieldReader
+from handlers.agri.measures import measure
 from handlers.agri.models import Outcome, Visit
-from handlers.agri.narrative import outcome_memory, visit_memory
+from handlers.agri.narrative import note_in_narrative, outcome_memory, visit_memory
 from handlers.agri.textmatch import normalise, parse_day
 from handlers.base import Turn
 from handlers.cards import CardSpec
 from memory import MemoryItem
 from memory.asof import IST
 
-VISIT_FIELDS = ["farmer", "village", "crop", "stage", "issue", "severity", "products", "neighbour",
-                "next_step", "note", "date"]
+VISIT_FIELDS = ["farmer", "village", "crop", "stage", "issue", "severity", "products", "objection", "dose",
+                "neighbour", "next_step", "followup", "note", "date"]
 OUTCOME_FIELDS = ["result", "products", "note", "date"]
-_CLEAR = {"-", "none", "ledu", "లేదు"}
 _YES = {"yes", "y", "avunu", "అవును", "haa", "ha"}
 _NO = {"no", "n", "kadu", "కాదు", "ledu", "లేదు"}
 
@@ -43,9 +52,19 @@ class _Shared:
         parts = []
         for item in advice:
             name = f"{self.book.products[item.product_id].name} ({item.product_id})"
-            reaction = _t(lang, f"reaction_{item.reaction}")
             objection = f" — {_t(lang, f'objection_{item.objection}')}" if item.objection else ""
-            parts.append(f"{name}: {reaction}{objection}")
+            parts.append(f"{name}: {_t(lang, f'reaction_{item.reaction}')}{objection}")
+        return "; ".join(parts)
+
+    def _doses(self, lang: str, advice: list[Any]) -> str:
+        parts = []
+        for item in advice:
+            if not item.dose:
+                continue
+            label = _t(lang, "dose_above_label" if item.above_label else "dose_label_ok",
+                       label=measure(lang, item.label_dose)) if item.label_dose else ""
+            dose = measure(lang, item.dose)
+            parts.append(f"{self.book.products[item.product_id].name}: {dose}" + (f" ({label})" if label else ""))
         return "; ".join(parts)
 
     def _day(self, value: str, today: date) -> date:
@@ -72,17 +91,22 @@ class VisitCard(_Shared, CardSpec):
         farmer = f"{book.farmer_name(visit.farmer_id, lang)} ({visit.farmer_id})" if visit.farmer_id else None
         severity = (f"{_t(lang, f'severity_{visit.severity}')}" if visit.severity else "") + (
             f" ({visit.severity_pct}%)" if visit.severity_pct is not None else "")
+        problems = ", ".join(book.issue_name(p, lang) for p in visit.problems)
         rows = [
             _t(lang, "visit_card_title", extractor=_t(lang, f"extractor_{payload.get('extractor', 'rules')}")),
             f"{self.field_label(lang, 'farmer')}: {self._dash(farmer)}",
             f"{self.field_label(lang, 'village')}: {self._dash(book.village_name(visit.village, lang))}",
             f"{self.field_label(lang, 'crop')}: {self._dash(_t(lang, f'crop_{visit.crop}') if visit.crop else None)}",
             f"{self.field_label(lang, 'stage')}: {self._dash(_t(lang, f'stage_{visit.stage}') if visit.stage else None)}",
-            f"{self.field_label(lang, 'issue')}: {self._dash(book.issue_name(visit.issue, lang))}",
+            f"{self.field_label(lang, 'issue')}: {self._dash(problems)}",
             f"{self.field_label(lang, 'severity')}: {self._dash(severity.strip())}",
             f"{self.field_label(lang, 'products')}: {self._dash(self._products(lang, visit.products))}",
+            f"{self.field_label(lang, 'dose')}: {self._dash(self._doses(lang, visit.products))}",
             f"{self.field_label(lang, 'neighbour')}: {_t(lang, 'yes' if visit.neighbour_evidence else 'no')}",
             f"{self.field_label(lang, 'next_step')}: {self._dash(visit.next_step)}",
+            f"{self.field_label(lang, 'followup')}: " + (
+                _t(lang, "followup_in_days", days=visit.followup_days) if visit.followup_days else
+                _t(lang, "followup_default", days=self.book.followup_days(visit.issue))),
             f"{self.field_label(lang, 'note')}: {self._dash(visit.note)}",
             f"{self.field_label(lang, 'date')}: {show_date(lang, visit.date)}",
         ]
@@ -95,15 +119,26 @@ class VisitCard(_Shared, CardSpec):
         norm = normalise(value)
         hits = self.reader.terms.find(norm)
         update: dict[str, Any] = {}
-        cleared = norm in _CLEAR
+        cleared = norm in CLEAR
         if field == "farmer":
-            farmer = self.reader.farmer_in(value, territories)
-            if farmer is None:
+            farmers = self.reader.farmers_named(value, territories)
+            if not farmers:
                 raise ValueError("agri.edit_unknown_farmer")
-            update = {"farmer_id": farmer.id, "village": farmer.village}
-        elif field in ("village", "crop", "stage", "issue", "severity"):
-            category = {"issue": "issue", "village": "village", "crop": "crop", "stage": "stage",
-                        "severity": "severity"}[field]
+            if len(farmers) > 1:
+                raise ValueError(_t(payload.get("lang", "en"), "edit_which_farmer",
+                                    names=", ".join(f"{self.book.farmer_name(f.id, payload.get('lang', 'en'))} "
+                                                    f"({f.id})" for f in farmers)))
+            update = {"farmer_id": farmers[0].id, "village": farmers[0].village}
+        elif field == "issue":
+            update = edit_problems(self.reader, norm)
+        elif field == "objection":
+            update = edit_objection(self.reader, visit, norm)
+        elif field == "dose":
+            update = edit_dose(self.reader, visit, norm)
+        elif field == "followup":
+            update = edit_followup(norm)
+        elif field in ("village", "crop", "stage", "severity"):
+            category = field
             found = next((h.key for h in hits if h.category == category), None)
             if field == "severity":
                 pct = self.reader.percent(norm)
@@ -117,7 +152,7 @@ class VisitCard(_Shared, CardSpec):
             else:
                 update = {field: found}
         elif field == "products":
-            advice = [] if cleared else self.reader.advice_in(norm)
+            advice = [] if cleared else self.reader.advice_in(norm, visit.crop)
             if not advice and not cleared:
                 raise ValueError("agri.edit_bad_products")
             update = {"products": [a.model_dump() for a in advice]}
@@ -131,8 +166,11 @@ class VisitCard(_Shared, CardSpec):
             update = {"date": self._day(value, today)}
         else:
             raise ValueError("agri.edit_not_editable")
-        changed = Visit.model_validate({**visit.model_dump(), **update})
+        changed = recheck_doses(self.reader, Visit.model_validate({**visit.model_dump(), **update}))
         return {**payload, "visit": changed.model_dump(mode="json")}
+
+    def accepts_value(self, payload: dict[str, Any], field: str, value: str) -> bool:
+        return is_value_of(self.reader, field, value)
 
     def save_allowed(self, payload: dict[str, Any]) -> str | None:
         visit = Visit.model_validate(payload["visit"])
@@ -147,14 +185,15 @@ class VisitCard(_Shared, CardSpec):
         return None
 
     def memories(self, turn: Turn, payload: dict[str, Any]) -> list[MemoryItem]:
-        return [visit_memory(self.book, Visit.model_validate(payload["visit"]), payload.get("transcript"))]
+        return [visit_memory(self.book, Visit.model_validate(payload["visit"]), payload.get("transcript"),
+                             note_in_narrative(payload.get("lang", "en"), payload.get("extractor", "rules")))]
 
     async def after_save(self, turn: Turn, payload: dict[str, Any]) -> list[Reply]:
         scheduler = turn.services.scheduler
         if scheduler is None:
             return []
         visit = Visit.model_validate(payload["visit"])
-        days = self.book.followup_days(visit.issue)
+        days = visit.followup_days or self.book.followup_days(visit.issue)
         due = datetime.combine(visit.date + timedelta(days=days), time(9, 30), IST)
         now = turn.services.clock()
         if due <= now:
@@ -201,11 +240,11 @@ class OutcomeCard(_Shared, CardSpec):
                 raise ValueError("agri.edit_bad_result")
             update = {"result": choice}
         elif field == "products":
-            update = {"products": [] if norm in _CLEAR else [a.product_id for a in self.reader.advice_in(norm)]}
-            if norm not in _CLEAR and not update["products"]:
+            update = {"products": [] if norm in CLEAR else [a.product_id for a in self.reader.advice_in(norm)]}
+            if norm not in CLEAR and not update["products"]:
                 raise ValueError("agri.edit_bad_applied")
         elif field == "note":
-            update = {"note": None if norm in _CLEAR else value[:400]}
+            update = {"note": None if norm in CLEAR else value[:400]}
         elif field == "date":
             day = self._day(value, date.fromisoformat(payload["today"]))
             if day <= visit.date:
@@ -216,6 +255,9 @@ class OutcomeCard(_Shared, CardSpec):
         changed = Outcome.model_validate({**outcome.model_dump(), **update})
         return {**payload, "outcome": changed.model_dump(mode="json")}
 
+    def accepts_value(self, payload: dict[str, Any], field: str, value: str) -> bool:
+        return is_value_of(self.reader, field, value)
+
     def save_allowed(self, payload: dict[str, Any]) -> str | None:
         if Outcome.model_validate(payload["outcome"]).result is None:
             return _t(payload.get("lang", "en"), "card_missing", fields=self.field_label(payload.get("lang", "en"), "result"))
@@ -223,8 +265,9 @@ class OutcomeCard(_Shared, CardSpec):
 
     def memories(self, turn: Turn, payload: dict[str, Any]) -> list[MemoryItem]:
         visit = Visit.model_validate(payload["visit"])
+        with_note = note_in_narrative(payload.get("lang", "en"), payload.get("extractor", "rules"))
         return [outcome_memory(self.book, Outcome.model_validate(payload["outcome"]), visit.date,
-                               payload.get("transcript"))]
+                               payload.get("transcript"), with_note)]
 
     async def after_save(self, turn: Turn, payload: dict[str, Any]) -> list[Reply]:
         if turn.services.scheduler is not None and payload.get("followup_id"):

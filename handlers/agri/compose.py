@@ -140,18 +140,46 @@ class Composer:
             parts.append(self.t("pitch_neighbour_yes", date=self.day(said_yes[-1].day)))
         return " ".join(parts) or self.t("pitch_generic", crop=self.crop(crop))
 
+    def _current_problems(self) -> tuple[str, list[str]] | None:
+        """Return the crop and the problems of the farmer's latest visit that named any, unless its outcome
+        says they were controlled (then nothing is current)."""
+        seen = [v for v in self.own.visits if v.problems]
+        if not seen:
+            return None
+        solved = {o.visit_id for o in self.own.outcomes if o.result == "controlled"}
+        return None if seen[-1].visit_id in solved else (seen[-1].crop, seen[-1].problems)
+
+    def _for_current_problems(self, blocked: set[str], scores: dict[str, float]) -> list[str]:
+        """Return catalogue products labelled for the crop and the problems the farmer has now, ordered by what
+        memory says worked (for him, then nearby), then cheapest first."""
+        current = self._current_problems()
+        if current is None:
+            return []
+        crop, problems = current
+        order = {"budget": 0, "standard": 1, "premium": 2}
+        fits = [p for p in self.book.products.values() if crop in p.dosage and set(p.problems) & set(problems)
+                and p.id not in blocked and scores.get(p.id, 0.0) >= 0]
+        first = {problem: i for i, problem in enumerate(problems)}
+        fits.sort(key=lambda p: (min(first[x] for x in p.problems if x in first), -scores.get(p.id, 0.0),
+                                 order[p.tier], p.price_rs, p.id))
+        return [p.id for p in fits]
+
     def products(self) -> list[DraftProduct]:
         crops = self.farmer.crops
         blocked = set(self._rejected_for_good()) | set(self._failed_for_him())
         scores = self._scores()
-        ranked = sorted(
+        current = self._for_current_problems(blocked, scores)
+        past = sorted(
             (pid for pid, score in scores.items() if score > 0 and pid not in blocked
              and any(c in self.book.products[pid].dosage for c in crops)),
             key=lambda pid: (-scores[pid], min(crops.index(c) for c in crops if c in self.book.products[pid].dosage),
                              self.book.products[pid].price_rs),
-        )[:3]
+        )
+        ranked = list(dict.fromkeys(current + past))[:3]
         if ranked:
-            return [DraftProduct(id=pid, pitch=self._pitch(pid, self._crop_for(pid)), crop=self._crop_for(pid))
+            now = self._current_problems()
+            return [DraftProduct(id=pid, pitch=self._pitch(pid, self._crop_for(pid)),
+                                 crop=now[0] if now and pid in current else self._crop_for(pid))
                     for pid in ranked]
         generic: list[DraftProduct] = []
         options = {c: [p for p in self.book.products_for(c) if p.tier == "budget" and p.id not in blocked] for c in crops}

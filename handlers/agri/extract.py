@@ -3,15 +3,17 @@ the catalogue, the farmer and village registers and the lexicon. It is the keyle
 
 import re
 from datetime import date, timedelta
+from itertools import pairwise
 
+from handlers.agri.doses import above_label, find_doses
 from handlers.agri.models import Advice, Farmer, Outcome, Visit
+from handlers.agri.reactions import advice_from, farmer_cues, refused
 from handlers.agri.register import FieldBook
-from handlers.agri.textmatch import Hit, TermMatcher, find_dates, has_telugu, normalise
+from handlers.agri.textmatch import Hit, TermMatcher, find_dates, normalise
+from handlers.agri.timing import followup_days
 from memory.ids import content_digest
 
 _SENTENCE_END = re.compile(r"[.!?।\n;]")
-# A reaction belongs to the product of its own clause: "Coragen too costly, she took Proclaim".
-_CLAUSE_END = re.compile(r"[.!?।\n;,]|\s(?:but|then|kani|aithe|కానీ|తర్వాత)\s")
 _PERCENT = re.compile(r"(\d{1,3})\s*(?:%|percent|per cent|శాతం|shatam|satam|saatam)")
 _FARMER_ID = re.compile(r"(?<![a-z0-9])f(\d{3})(?![0-9])")
 _PRODUCT_ID = re.compile(r"(?<![a-z0-9])p(\d{3})(?![0-9])")
@@ -37,13 +39,15 @@ class FieldReader:
         for crop, words in lex.crops.items():
             self.terms.add("crop", crop, words)
         for issue, words in lex.issues.items():
-            self.terms.add("issue", issue, words)
+            if issue in book.issues:
+                self.terms.add("issue", issue, words)
         self.terms.add("disease", "generic", lex.generic_disease + lex.generic_pest)
         for name, words in lex.objections.items():
             self.terms.add("objection", name, words)
         for name, words in lex.reactions.items():
             self.terms.add("reaction", name, words)
         self.terms.add("neighbour", "yes", lex.neighbour)
+        self.terms.add("shown", "yes", lex.shown_result)
         for name, words in lex.severity.items():
             self.terms.add("severity", name, words)
         for name, words in lex.stages.items():
@@ -72,8 +76,13 @@ class FieldReader:
             return explicit[0] if not named or explicit[0] in named else None
         villages = {h.key for h in hits if h.category == "village"}
         crops = {h.key for h in hits if h.category == "crop"}
+        # "pakkana Ilaiah polam", "neighbour Balraj": a name right after a neighbour cue is not the visit's farmer.
+        beside = {id(h) for i, h in enumerate(hits) if h.category.startswith("farmer")
+                  and any(n.category == "neighbour" and 0 <= h.start - n.end <= 2 for n in hits[:i])}
         for category in ("farmer", "farmer_first"):
-            candidates = list(dict.fromkeys(h.key for h in hits if h.category == category))
+            said = [h for h in hits if h.category == category]
+            said = [h for h in said if id(h) not in beside] or said
+            candidates = list(dict.fromkeys(h.key for h in said))
             candidates = [c for c in candidates if self.book.farmers[c].village in allowed] or candidates
             if villages:
                 candidates = [c for c in candidates if self.book.farmers[c].village in villages] or candidates
@@ -92,6 +101,16 @@ class FieldReader:
         found = self._farmer(norm, self.terms.find(norm), territories)
         return self.book.farmers.get(found or "")
 
+    def farmers_named(self, text: str, territories: list[str] | None = None) -> list[Farmer]:
+        """Return the farmer a text names, or every farmer it could mean when a partial name fits several."""
+        found = self.farmer_in(text, territories)
+        if found is not None:
+            return [found]
+        norm = normalise(text)
+        allowed = set(territories) if territories else set(self.book.villages)
+        keys = dict.fromkeys(h.key for h in self.terms.find(norm) if h.category in ("farmer", "farmer_first"))
+        return [self.book.farmers[k] for k in keys if self.book.farmers[k].village in allowed]
+
     def village_in(self, text: str) -> str | None:
         norm = normalise(text)
         return next((h.key for h in self.terms.find(norm) if h.category == "village"), None)
@@ -103,9 +122,9 @@ class FieldReader:
     def severity_of(self, pct: int) -> str:
         return severity_of(pct)
 
-    def advice_in(self, norm: str) -> list[Advice]:
-        """Return the catalogue products a normalised text names, each with the reaction said about it."""
-        return self._advice(norm, self.terms.find(norm))
+    def advice_in(self, norm: str, crop: str | None = None) -> list[Advice]:
+        """Return the catalogue products a normalised text names, each with the reaction and dose said of it."""
+        return self._dosed(norm, self._advice(norm, self.terms.find(norm)), crop)
 
     def _day(self, text: str, hits: list[Hit], today: date) -> date:
         if any(h.category == "yesterday" for h in hits):
@@ -130,7 +149,7 @@ class FieldReader:
         if farmer is not None:
             crops = [c for c in crops if c in farmer.crops] or crops
         crop = crops[0] if crops else (farmer.crops[0] if farmer and len(farmer.crops) == 1 else None)
-        issue = next((h.key for h in hits if h.category == "issue"), None)
+        problems = list(dict.fromkeys(h.key for h in hits if h.category == "issue"))
         pct = self.percent(norm)
         severity = severity_of(pct) if pct is not None else next(
             (h.key for h in hits if h.category == "severity"), None)
@@ -144,14 +163,42 @@ class FieldReader:
             village=village,
             crop=crop,
             stage=stage,  # type: ignore[arg-type]
-            issue=issue,
+            problems=problems,
             severity=severity,  # type: ignore[arg-type]
             severity_pct=pct,
-            products=self._advice(norm, hits),
-            neighbour_evidence=any(h.category == "neighbour" for h in hits),
+            products=self._dosed(norm, self._advice(norm, hits), crop),
+            neighbour_evidence=self._neighbour_result(norm, hits),
             next_step=self._next_step(text),
             note=_note(text),
+            followup_days=followup_days(norm),
         )
+
+    def _neighbour_result(self, norm: str, hits: list[Hit]) -> bool:
+        """Return True when a neighbour's result was shown, not merely a neighbour mentioned."""
+        for sentence in _spans(norm):
+            inside = [h.category for h in hits if sentence[0] <= h.start < sentence[1]]
+            if "neighbour" in inside and "shown" in inside:
+                return True
+        return False
+
+    def _dosed(self, norm: str, advice: list[Advice], crop: str | None) -> list[Advice]:
+        """Attach each dose the note gives to the product named just before it (else just after), checked
+        against the label dose for the crop."""
+        products = self._product_hits(norm, self.terms.find(norm))
+        doses: dict[str, Advice] = {a.product_id: a for a in advice}
+        for dose in find_doses(norm):
+            low, high = next(((a, b) for a, b in _spans(norm) if a <= dose.start < b), (0, len(norm)))
+            before = [p for p in products if low <= p.start < dose.start]
+            after = [p for p in products if dose.end <= p.start < high]
+            earlier = [p for p in products if p.start < dose.start]
+            target = (before[-1] if before else after[0] if after else earlier[-1] if earlier else None)
+            target_id = target.key if target else None
+            if target_id is None or target_id not in doses or doses[target_id].dose is not None:
+                continue
+            over, label = above_label(dose, self.book.products[target_id], crop)
+            doses[target_id] = doses[target_id].model_copy(update={"dose": dose.text(), "label_dose": label,
+                                                             "above_label": over})
+        return [doses[a.product_id] for a in advice]
 
     def _product_hits(self, text: str, hits: list[Hit]) -> list[Hit]:
         found = [h for h in hits if h.category == "product"]
@@ -162,28 +209,9 @@ class FieldReader:
         return sorted(found, key=lambda h: h.start)
 
     def _advice(self, text: str, hits: list[Hit]) -> list[Advice]:
-        products = self._product_hits(text, hits)
-        if not products:
-            return []
-        order = list(dict.fromkeys(h.key for h in products))
-        reaction: dict[str, str] = {}
-        objection: dict[str, str] = {}
-        for cue in (h for h in hits if h.category in ("reaction", "objection")):
-            target = _nearest(text, products, cue)
-            if target is None:
-                continue
-            if cue.category == "objection":
-                objection.setdefault(target, cue.key)
-            else:
-                reaction[target] = cue.key
-        advice = []
-        for pid in order:
-            said = reaction.get(pid)
-            if said is None and pid in objection:
-                said = "undecided" if objection[pid] == "wait" else "rejected"
-            advice.append(Advice(product_id=pid, reaction=said or "undecided",  # type: ignore[arg-type]
-                                 objection=objection.get(pid)))  # type: ignore[arg-type]
-        return advice
+        cues = [h for h in hits if h.category in ("reaction", "objection", "result")]
+        plans = [(a, b) for a, b in _spans(text) if followup_days(text[a:b]) is not None]
+        return advice_from(text, self._product_hits(text, hits), farmer_cues(text, cues, plans))
 
     def _next_step(self, text: str) -> str | None:
         for sentence in _sentences(text):
@@ -198,11 +226,12 @@ class FieldReader:
         # The last word on the result is the final state: "spread at first, then stopped" is controlled.
         results = [h.key for h in hits if h.category == "result"]
         result = results[-1] if results else None
-        named = list(dict.fromkeys(h.key for h in self._product_hits(norm, hits)))
-        if any(h.category == "no_spray" for h in hits):
-            applied: list[str] = []
-        else:
-            applied = named or [a.product_id for a in subject.products if a.reaction == "accepted"]
+        product_hits = self._product_hits(norm, hits)
+        named = list(dict.fromkeys(h.key for h in product_hits))
+        not_applied = refused(norm, product_hits, [h for h in hits if h.category in ("reaction", "no_spray")])
+        applied = [pid for pid in named if pid not in not_applied]
+        if not named and not any(h.category == "no_spray" for h in hits):
+            applied = [a.product_id for a in subject.products if a.reaction == "accepted"]
         return Outcome(
             visit_id=subject.id, date=self._day(norm, hits, today), officer_id=officer_id,
             farmer_id=subject.farmer_id or "", village=subject.village or "", crop=subject.crop or "",
@@ -214,28 +243,13 @@ def _sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
 
 
-def _bounds(text: str, position: int) -> tuple[int, int]:
-    starts = [m.end() for m in _CLAUSE_END.finditer(text) if m.end() <= position]
-    ends = [m.start() for m in _CLAUSE_END.finditer(text) if m.start() >= position]
-    return (starts[-1] if starts else 0, ends[0] if ends else len(text))
-
-
-def _nearest(text: str, products: list[Hit], cue: Hit) -> str | None:
-    """Return the product a reaction or objection is about: in its clause first, else the last one named."""
-    low, high = _bounds(text, cue.start)
-    same = [p for p in products if low <= p.start < high]
-    before = [p for p in same if p.start < cue.start]
-    if before:
-        return before[-1].key
-    if same:
-        return same[0].key
-    earlier = [p for p in products if p.start < cue.start]
-    return earlier[-1].key if earlier else None
+def _spans(text: str) -> list[tuple[int, int]]:
+    """Return each sentence's (start, end) in the text."""
+    cuts = [0, *(m.end() for m in _SENTENCE_END.finditer(text)), len(text)]
+    return [(a, b) for a, b in pairwise(cuts) if b > a]
 
 
 def _note(text: str) -> str | None:
-    """Keep the officer's own words when they are English; Telugu notes live in the structured fields."""
+    """Keep the officer's own words, in whatever script they were written."""
     cleaned = " ".join(text.split())
-    if not cleaned or has_telugu(cleaned):
-        return None
-    return cleaned[:_MAX_NOTE]
+    return cleaned[:_MAX_NOTE] or None

@@ -25,6 +25,8 @@ class VisitFact:
     undecided: list[str]
     objections: dict[str, str]
     neighbour: bool
+    problems: list[str] = field(default_factory=list)
+    """Every problem seen on the visit, the main one first."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,7 @@ def read_facts(memories: list[Recalled]) -> Facts:
                 **common, severity_pct=int(pct) if pct.isdigit() else None, accepted=_ids(meta.get("accepted")),
                 rejected=_ids(meta.get("rejected")), undecided=_ids(meta.get("undecided")),
                 objections=objections, neighbour=meta.get("neighbour") == "yes",
+                problems=_ids(meta.get("problems")) or _ids(meta.get("issue")),
             ))
         else:
             facts.outcomes.append(OutcomeFact(**common, result=meta.get("result", ""),

@@ -6,7 +6,7 @@ from bot.i18n import text
 from handlers.agri.models import Product
 
 # Catalogue doses and pack sizes mix unit symbols with a few English words ("5 traps/acre").
-_UNIT_WORDS = re.compile(r"\b(acre|traps|trap)\b")
+_UNIT_WORDS = re.compile(r"\b(acre|traps|trap|litre)\b")
 
 
 def measure(lang: str, value: str) -> str:

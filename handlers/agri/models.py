@@ -3,7 +3,7 @@
 from datetime import date
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 Tier = Literal["budget", "standard", "premium"]
 Reaction = Literal["accepted", "rejected", "undecided"]
@@ -85,6 +85,12 @@ class Advice(BaseModel):
     product_id: str = Field(pattern=r"^P\d{3}$")
     reaction: Reaction = "undecided"
     objection: Objection | None = None
+    dose: str | None = None
+    """The dose the officer gave or saw used, canonical ("200 g/acre", "2 ml/litre"), never dropped."""
+    label_dose: str | None = None
+    """The catalogue's label dose for the visit's crop, when the officer's dose was checked against it."""
+    above_label: bool = False
+    """The officer's dose is above the label dose: shown as a warning on the card and kept in the narrative."""
 
 
 class Visit(BaseModel):
@@ -98,6 +104,9 @@ class Visit(BaseModel):
     crop: str | None = None
     stage: Stage | None = None
     issue: str | None = None
+    """The main problem: always the first of `problems`."""
+    problems: list[str] = Field(default_factory=list)
+    """Every problem seen on the visit, the main one first."""
     severity: Severity | None = None
     severity_pct: int | None = Field(default=None, ge=0, le=100)
     products: list[Advice] = Field(default_factory=list)
@@ -105,6 +114,16 @@ class Visit(BaseModel):
     """The pitch came with a neighbour's result (what Chevella farmers respond to)."""
     next_step: str | None = None
     note: str | None = None
+    followup_days: int | None = Field(default=None, gt=0, le=120)
+    """Days until the outcome follow-up when the officer said so; None uses the issue book's default."""
+
+    @model_validator(mode="after")
+    def _main_problem_first(self) -> "Visit":
+        if self.issue and self.issue not in self.problems:
+            self.problems.insert(0, self.issue)
+        if self.problems and self.issue != self.problems[0]:
+            self.issue = self.problems[0]
+        return self
 
     @property
     def reaction(self) -> Reaction | None:

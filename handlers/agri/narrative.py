@@ -5,6 +5,7 @@ from datetime import date, datetime, time
 
 from handlers.agri.models import Outcome, Visit
 from handlers.agri.register import FieldBook
+from handlers.agri.textmatch import has_telugu
 from memory import MemoryItem, ids, tags
 from memory.asof import IST
 
@@ -40,8 +41,9 @@ def _product_phrase(book: FieldBook, product_id: str, crop: str) -> str:
     return f"{product.name} ({product.id}, {product.tier} tier, {product.price_text()}{dose_text})"
 
 
-def visit_narrative(book: FieldBook, visit: Visit) -> str:
-    """Return the visit as a short report in plain English."""
+def visit_narrative(book: FieldBook, visit: Visit, with_note: bool = True) -> str:
+    """Return the visit as a short report in plain English; `with_note` False leaves the officer's own words
+    (Telugu in Latin letters, from a Telugu-setting officer) to the card and the metadata."""
     farmer = book.farmers[visit.farmer_id or ""]
     village = book.villages[visit.village or ""]
     crop = visit.crop or "crop"
@@ -53,8 +55,14 @@ def visit_narrative(book: FieldBook, visit: Visit) -> str:
         extent = f", about {visit.severity_pct}% of plants affected" if visit.severity_pct is not None else ""
         severity = f" ({visit.severity})" if visit.severity else ""
         parts.append(f"Problem: {book.issue_name(visit.issue)}{severity}{extent}.")
+        if len(visit.problems) > 1:
+            parts.append(f"Also seen: {', '.join(book.issue_name(p) for p in visit.problems[1:])}.")
     for advice in visit.products:
         parts.append(f"Advised {_product_phrase(book, advice.product_id, crop)}.")
+        if advice.dose:
+            parts.append(f"Dose given by the officer: {advice.dose}.")
+        if advice.above_label:
+            parts.append(f"WARNING: that dose is above the label dose ({advice.label_dose} for {crop}).")
         if advice.objection:
             parts.append(f"Farmer objected: {_OBJECTION_TEXT[advice.objection]}.")
         if advice.reaction == "accepted":
@@ -65,7 +73,8 @@ def visit_narrative(book: FieldBook, visit: Visit) -> str:
             parts.append(f"Farmer has not decided on {book.products[advice.product_id].name}.")
     if visit.neighbour_evidence:
         parts.append("The pitch came with a neighbour's result.")
-    if visit.note:
+    if with_note and visit.note and not has_telugu(visit.note):
+        # A note in Telugu script stays on the card and in metadata; the narrative is plain English.
         parts.append(f"Note: {visit.note.rstrip('.')}.")
     if visit.next_step:
         parts.append(f"Next step: {visit.next_step.rstrip('.')}.")
@@ -86,6 +95,9 @@ def visit_metadata(visit: Visit) -> dict[str, str]:
         "crop": visit.crop or "",
         "officer_id": visit.officer_id,
         "issue": visit.issue or "",
+        "problems": ",".join(visit.problems),
+        "doses": ",".join(f"{a.product_id}={a.dose}" for a in visit.products if a.dose),
+        "above_label": ",".join(a.product_id for a in visit.products if a.above_label),
         "severity": visit.severity or "",
         "severity_pct": "" if visit.severity_pct is None else str(visit.severity_pct),
         "accepted": ids_with("accepted"),
@@ -101,10 +113,16 @@ def _with_transcript(metadata: dict[str, str], transcript: str | None) -> dict[s
     return {**metadata, "transcript": transcript} if transcript else metadata
 
 
-def visit_memory(book: FieldBook, visit: Visit, transcript: str | None = None) -> MemoryItem:
+def note_in_narrative(lang: str, extractor: str) -> bool:
+    """A Telugu-setting officer's note is Telugu (in either script; the card keeps the officer's own words
+    whichever reader filled it): it stays on the card and in metadata, out of the English narrative."""
+    return lang == "en"
+
+
+def visit_memory(book: FieldBook, visit: Visit, transcript: str | None = None, with_note: bool = True) -> MemoryItem:
     """Return the memory Save retains for a confirmed visit, with the original note or transcript in metadata."""
     return MemoryItem(
-        content=visit_narrative(book, visit),
+        content=visit_narrative(book, visit, with_note),
         event_time=event_time(visit.date),
         context="field visit",
         document_id=ids.visit(visit.id),
@@ -114,7 +132,7 @@ def visit_memory(book: FieldBook, visit: Visit, transcript: str | None = None) -
     )
 
 
-def outcome_narrative(book: FieldBook, outcome: Outcome, visit_date: date | None) -> str:
+def outcome_narrative(book: FieldBook, outcome: Outcome, visit_date: date | None, with_note: bool = True) -> str:
     farmer = book.farmers[outcome.farmer_id]
     village = book.villages[outcome.village]
     if outcome.result is None:
@@ -129,16 +147,16 @@ def outcome_narrative(book: FieldBook, outcome: Outcome, visit_date: date | None
         parts.append(f"The {outcome.crop} {problem} {_RESULT_TEXT[outcome.result]} after {used}.")
     else:
         parts.append(f"Nothing advised was applied; the {outcome.crop} {problem} {_RESULT_TEXT[outcome.result]}.")
-    if outcome.note:
+    if with_note and outcome.note and not has_telugu(outcome.note):
         parts.append(f"Result: {outcome.note.rstrip('.')}.")
     return " ".join(parts)
 
 
 def outcome_memory(book: FieldBook, outcome: Outcome, visit_date: date | None = None,
-                   transcript: str | None = None) -> MemoryItem:
+                   transcript: str | None = None, with_note: bool = True) -> MemoryItem:
     """Return the memory of an outcome, linked to its visit by id, with the officer's answer in metadata."""
     return MemoryItem(
-        content=outcome_narrative(book, outcome, visit_date),
+        content=outcome_narrative(book, outcome, visit_date, with_note),
         event_time=event_time(outcome.date),
         context="crop outcome",
         document_id=ids.outcome(outcome.visit_id),

@@ -6,7 +6,6 @@ import logging
 import shutil
 import uuid
 from datetime import date
-from typing import TypeVar
 
 from pydantic import BaseModel
 
@@ -20,7 +19,7 @@ from handlers.agri.brief import build_brief
 from handlers.agri.cards import OutcomeCard, VisitCard
 from handlers.agri.extract import FieldReader
 from handlers.agri.insights import insights_text, village_insights
-from handlers.agri.models import Farmer, Outcome, Visit
+from handlers.agri.models import Farmer, Visit
 from handlers.agri.narrative import season_memories
 from handlers.agri.register import SEED_DIR, FieldBook
 from handlers.agri.render import brief_text
@@ -64,17 +63,6 @@ def parse_brief_args(args: str, year: int) -> BriefArgs:
         else:
             rest.append(word)
     return BriefArgs(farmer_query=" ".join(rest), as_of=as_of, memory_on=memory_on)
-
-
-NoteHolder = TypeVar("NoteHolder", Visit, Outcome)
-
-
-def _english_note_only(record: NoteHolder, extractor: str, lang: str) -> NoteHolder:
-    """Drop a rules-copied note for a Telugu-setting officer: Latin letters from them are transliterated Telugu,
-    which does not belong in the English narrative (the transcript itself is kept in metadata)."""
-    if extractor == "rules" and lang != "en" and record.note:
-        return record.model_copy(update={"note": None})
-    return record
 
 
 class AgriPack(Pack):
@@ -126,9 +114,13 @@ class AgriPack(Pack):
         parsed = parse_brief_args(args, self.today().year)
         if not parsed.farmer_query:
             return [Reply(text=turn.t("agri.brief_usage"))]
-        farmer = self.reader.farmer_in(parsed.farmer_query, turn.user.territories)
-        if farmer is None:
+        farmers = self.reader.farmers_named(parsed.farmer_query, turn.user.territories)
+        if not farmers:
             return [Reply(text=turn.t("agri.farmer_unknown", query=parsed.farmer_query))]
+        if len(farmers) > 1:
+            names = ", ".join(f"{self.book.farmer_name(f.id, turn.lang)} ({f.id})" for f in farmers)
+            return [Reply(text=turn.t("agri.farmer_ambiguous", query=parsed.farmer_query, names=names))]
+        farmer = farmers[0]
         if not self.may_see(turn.user, farmer):
             log.info("refused a brief outside the officer's territory")
             return [Reply(text=turn.t("agri.not_your_farmer", farmer=farmer.name))]
@@ -188,7 +180,7 @@ class AgriPack(Pack):
         """Structure a visit note and show it as a card."""
         structured = await structure_visit(self.services.chat, self.reader, note, self._officer(turn.user),
                                            self.today(), turn.user.territories)
-        visit = _english_note_only(structured.visit, structured.extractor, turn.lang)
+        visit = structured.visit
         if not (visit.farmer_id or visit.crop or visit.products or visit.issue):
             return [Reply(text=turn.t("agri.not_a_note"))]
         if visit.farmer_id and not self.may_see(turn.user, self.book.farmers[visit.farmer_id]):
@@ -212,7 +204,7 @@ class AgriPack(Pack):
         visit = Visit.model_validate_json(followup.subject["visit"])
         structured = await structure_outcome(self.services.chat, self.reader, answer, visit,
                                              self._officer(turn.user), self.today())
-        outcome = _english_note_only(structured.outcome, structured.extractor, turn.lang)
+        outcome = structured.outcome
         payload = {"outcome": outcome.model_dump(mode="json"), "visit": visit.model_dump(mode="json"),
                    "followup_id": followup_id, "extractor": structured.extractor, "lang": turn.lang,
                    "today": self.today().isoformat(), "transcript": answer}

@@ -22,6 +22,8 @@ class Lexicon(BaseModel):
     objections: dict[str, list[str]]
     reactions: dict[str, list[str]]
     neighbour: list[str]
+    shown_result: list[str] = []
+    """Words saying a result was shown ("result chupinchanu", "showed"): a neighbour named with one is evidence."""
     severity: dict[str, list[str]]
     stages: dict[str, list[str]]
     results: dict[str, list[str]]
@@ -76,7 +78,9 @@ def _jsonl(name: str, root: Path) -> list[dict[str, object]]:
 class FieldBook:
     """Everything the pack knows without memory: the catalogue and the registers, checked for consistency."""
 
-    def __init__(self, root: Path = SEED_DIR) -> None:
+    def __init__(self, root: Path = SEED_DIR, language_root: Path = SEED_DIR) -> None:
+        """Read the registers from `root`; the lexicon (words, not data) from `root` when it has one, else from
+        `language_root`, so a tenant's or a corpus's registers are read with the shipped words."""
         self.root = root
         self.products = {p.id: p for p in _Catalogue.model_validate_json(_read("catalogue.json", root)).products}
         self.issue_book = IssueBook.model_validate_json(_read("issues.json", root))
@@ -84,7 +88,8 @@ class FieldBook:
         self.villages = {v.slug: v for v in _Villages.model_validate_json(_read("villages.json", root)).villages}
         self.farmers = {f.id: f for f in _Farmers.model_validate_json(_read("farmers.json", root)).farmers}
         self.officers = {o.id: o for o in _Officers.model_validate_json(_read("officers.json", root)).officers}
-        self.lexicon = Lexicon.model_validate_json(_read("lexicon.json", root))
+        lexicon_root = root if (root / "lexicon.json").exists() else language_root
+        self.lexicon = Lexicon.model_validate_json(_read("lexicon.json", lexicon_root))
         self._check()
 
     def _check(self) -> None:
@@ -95,8 +100,8 @@ class FieldBook:
         for product in self.products.values():
             if not set(product.dosage) <= crops or not set(product.problems) <= set(self.issues):
                 raise ValueError(f"product {product.id} names an unknown crop or problem")
-        if set(self.lexicon.issues) != set(self.issues):
-            raise ValueError("the lexicon and the issue book must cover the same issues")
+        if not set(self.issues) <= set(self.lexicon.issues):
+            raise ValueError("the lexicon must have words for every issue in the issue book")
 
     @cached_property
     def season(self) -> Season:
@@ -114,8 +119,9 @@ class FieldBook:
             raise ValueError(f"unknown village {visit.village}")
         if visit.crop is not None and visit.crop not in self.lexicon.crops:
             raise ValueError(f"unknown crop {visit.crop}")
-        if visit.issue is not None and visit.issue not in self.issues:
-            raise ValueError(f"unknown issue {visit.issue}")
+        for problem in visit.problems:
+            if problem not in self.issues:
+                raise ValueError(f"unknown issue {problem}")
         for advice in visit.products:
             if advice.product_id not in self.products:
                 raise ValueError(f"{advice.product_id} is not in the catalogue")

@@ -9,8 +9,18 @@ from pydantic import BaseModel, Field
 
 from bot.llm import ChatModel, ChatUnavailable, StructuringFailed
 from bot.prompts import render
+from handlers.agri.doses import above_label, parse_dose
 from handlers.agri.extract import FieldReader, visit_id
-from handlers.agri.models import Advice, Objection, Outcome, Reaction, Result, Severity, Stage, Visit
+from handlers.agri.models import (
+    Advice,
+    Objection,
+    Outcome,
+    Reaction,
+    Result,
+    Severity,
+    Stage,
+    Visit,
+)
 from handlers.agri.register import FieldBook
 from handlers.agri.textmatch import normalise
 
@@ -23,6 +33,7 @@ class DraftAdvice(BaseModel):
     product_id: str
     reaction: Reaction = "undecided"
     objection: Objection | None = None
+    dose: str | None = None
 
 
 class VisitDraft(BaseModel):
@@ -33,12 +44,14 @@ class VisitDraft(BaseModel):
     crop: str | None = None
     stage: Stage | None = None
     issue: str | None = None
+    problems: list[str] = Field(default_factory=list)
     severity: Severity | None = None
     severity_pct: int | None = Field(default=None, ge=0, le=100)
     products: list[DraftAdvice] = Field(default_factory=list)
     neighbour_evidence: bool = False
     next_step: str | None = None
     note: str | None = None
+    followup_days: int | None = Field(default=None, gt=0, le=120)
     visit_date: date | None = None
 
 
@@ -89,20 +102,35 @@ def guard_visit(book: FieldBook, draft: VisitDraft, note: str, officer_id: str, 
     if farmer is not None and territories and farmer.village not in territories:
         farmer = None
     village = draft.village if draft.village in book.villages else (farmer.village if farmer else None)
-    crop = draft.crop if draft.crop in book.lexicon.crops else None
     day = draft.visit_date if draft.visit_date and draft.visit_date <= today else today
-    products = [Advice(product_id=a.product_id, reaction=a.reaction, objection=a.objection)
+    crop = draft.crop if draft.crop in book.lexicon.crops else None
+    products = [_checked_dose(book, Advice(product_id=a.product_id, reaction=a.reaction, objection=a.objection),
+                              a.dose, crop)
                 for a in draft.products if a.product_id in book.products]
+    problems = [p for p in dict.fromkeys([*([draft.issue] if draft.issue else []), *draft.problems])
+                if p in book.issues]
     dropped = len(draft.products) - len(products)
     if dropped:
         log.info("dropped %s product(s) the model named outside the catalogue", dropped)
     return Visit(
         id=visit_id(farmer.id if farmer else None, day, normalise(note)), date=day, officer_id=officer_id,
         farmer_id=farmer.id if farmer else None, village=village, crop=crop, stage=draft.stage,
-        issue=draft.issue if draft.issue in book.issues else None, severity=draft.severity,
+        problems=problems, severity=draft.severity,
         severity_pct=draft.severity_pct, products=list({a.product_id: a for a in products}.values()),
-        neighbour_evidence=draft.neighbour_evidence, next_step=draft.next_step, note=draft.note,
+        neighbour_evidence=draft.neighbour_evidence, next_step=draft.next_step,
+        # The officer's own words, in whatever script; the model's summary is not a substitute for them.
+        note=" ".join(note.split())[:400] or draft.note, followup_days=draft.followup_days,
     )
+
+
+def _checked_dose(book: FieldBook, advice: Advice, said: str | None, crop: str | None) -> Advice:
+    """Attach the dose the model read, checked against the label; a dose it gave that has no unit is dropped
+    from the advice but the officer still sees the words in the note."""
+    dose = parse_dose(said or "")
+    if dose is None:
+        return advice
+    over, label = above_label(dose, book.products[advice.product_id], crop)
+    return advice.model_copy(update={"dose": dose.text(), "label_dose": label, "above_label": over})
 
 
 async def llm_visit(chat: ChatModel, book: FieldBook, note: str, officer_id: str, today: date,

@@ -4,6 +4,7 @@ from datetime import date
 
 import pytest
 
+from handlers.agri.narrative import visit_narrative
 from handlers.agri.extract import FieldReader
 from handlers.agri.models import Visit
 from handlers.agri.register import FieldBook
@@ -40,7 +41,7 @@ CASES: list[tuple[str, list[str], dict[str, object]]] = [
      {"farmer_id": "F001", "date": date(2026, 4, 21), "neighbour_evidence": True,
       "products": [("P001", "accepted", None)]}),
     ("Srisailam cotton zinc deficiency, zinc sulphate out of stock at the dealer.", SRINIVAS,
-     {"farmer_id": "F012", "issue": "zinc-deficiency", "products": [("P010", "rejected", "availability")]}),
+     {"farmer_id": "F012", "issue": "zinc-deficiency", "products": [("P010", "undecided", "availability")]}),
     # Telugu script
     ("రమేష్ గౌడ్ మిరప తోటలో ఆకు ఎండు తెగులు 40 శాతం. బ్లైటాక్స్ సరే అన్నాడు, పక్క పొలం ఫలితం చూపించాను.", SRINIVAS,
      {"farmer_id": "F001", "crop": "chilli", "issue": "leaf-blight", "severity_pct": 40, "neighbour_evidence": True,
@@ -120,9 +121,11 @@ def test_same_note_gives_same_visit_id(reader: FieldReader) -> None:
     assert reader.read_visit(note, "O01", TODAY).id != reader.read_visit(note + ".", "O01", TODAY).id
 
 
-def test_telugu_note_is_not_kept_as_english_narrative(reader: FieldReader) -> None:
-    visit = reader.read_visit("రమేష్ మిరపలో తెగులు, బ్లైటాక్స్ సరే", "O01", TODAY, SRINIVAS)
-    assert visit.note is None and visit.products[0].product_id == "P001"
+def test_telugu_note_is_kept_as_written_but_not_in_the_english_narrative(reader: FieldReader) -> None:
+    note = "రమేష్ మిరపలో తెగులు, బ్లైటాక్స్ సరే"
+    visit = reader.read_visit(note, "O01", TODAY, SRINIVAS)
+    assert visit.note == note and visit.products[0].product_id == "P001"
+    assert "తెగులు" not in visit_narrative(reader.book, visit)
 
 
 @pytest.mark.parametrize(("answer", "result", "applied"), [
@@ -137,3 +140,26 @@ def test_reads_outcome(reader: FieldReader, answer: str, result: str, applied: l
     outcome = reader.read_outcome(answer, subject, "O01", TODAY)
     assert (outcome.result, outcome.products) == (result, applied)
     assert outcome.visit_id == subject.id and outcome.farmer_id == "F001"
+
+
+@pytest.mark.parametrize(("note", "reaction", "objection"), [
+    ("Venkatesh Yadav chilli thrips, Delegate thisukunnaru", "accepted", None),
+    ("వెంకటేష్ యాదవ్ మిరప, డెలిగేట్ తీసుకుంటాడు", "accepted", None),
+    ("Venkatesh Yadav mirchi, Delegate oddu annadu", "rejected", None),
+    ("Venkatesh Yadav mirchi, Delegate chustadu", "undecided", "wait"),
+    ("వెంకటేష్ యాదవ్ మిరప, డెలిగేట్ చూస్తాడు", "undecided", "wait"),
+    ("Venkatesh Yadav chilli, Delegate - dabbu ledu", "rejected", "price"),
+    ("Venkatesh Yadav chilli, he has not bought Delegate", "rejected", None),
+])
+def test_telugu_verbs_and_negation_in_both_scripts(reader: FieldReader, note: str, reaction: str,
+                                                    objection: str | None) -> None:
+    [advice] = reader.read_visit(note, "O01", TODAY, SRINIVAS).products
+    assert (advice.reaction, advice.objection) == (reaction, objection)
+
+
+@pytest.mark.parametrize("answer", ["he did not use Delegate, thrips same as before", "Delegate vaadaledu, no change",
+                                    "డెలిగేట్ వాడలేదు, తగ్గలేదు", "never bought Delegate. no change"])
+def test_an_answer_saying_not_used_records_nothing_applied(reader: FieldReader, answer: str) -> None:
+    subject = reader.read_visit("Venkatesh Yadav chilli thrips, Delegate accepted", "O01", date(2026, 9, 1), SRINIVAS)
+    outcome = reader.read_outcome(answer, subject, "O01", TODAY)
+    assert outcome.products == [] and outcome.result == "no_effect"

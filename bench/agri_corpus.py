@@ -1,0 +1,116 @@
+"""How well the keyless reader reads field notes it was not written from: a corpus under tests/corpus/agri/
+(notes and outcome answers written fresh, with their own registers and label doses), scored per field.
+
+    .venv/bin/python -m bench.agri_corpus [--misses]
+
+Prints accuracy per field for visit notes (farmer, crop, problems, products, reactions, objection, dose,
+follow-up days, neighbour) and outcome answers (result, products applied, bought). `--misses` lists each miss.
+"""
+
+import argparse
+import json
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from handlers.agri.doses import same_dose
+from handlers.agri.extract import FieldReader, visit_id
+from handlers.agri.models import Advice, Visit
+from handlers.agri.register import FieldBook
+
+CORPUS = Path(__file__).resolve().parent.parent / "tests" / "corpus" / "agri"
+NOTE_FIELDS = ["farmer", "crop", "problems", "products", "reactions", "objection", "dose", "followup_days",
+               "neighbour"]
+OUTCOME_FIELDS = ["result", "applied", "bought"]
+
+
+class FieldScore(BaseModel):
+    field: str
+    right: int = 0
+    total: int = 0
+    misses: list[str] = []
+
+    @property
+    def accuracy(self) -> float:
+        return self.right / self.total if self.total else 1.0
+
+
+def _rows(name: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in (CORPUS / name).read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def corpus_book() -> FieldBook:
+    """Return the corpus's own registers (farmers, villages, catalogue, issues), read with the shipped lexicon."""
+    return FieldBook(root=CORPUS)
+
+
+def _note_checks(visit: Visit, expect: dict[str, Any]) -> dict[str, tuple[bool, str]]:
+    got = {a.product_id: a for a in visit.products}
+    doses_ok = set(expect["dose"]) == {p for p, a in got.items() if a.dose} and all(
+        same_dose(got[p].dose, d) for p, d in expect["dose"].items()) and set(expect["above_label"]) == {
+        p for p, a in got.items() if a.above_label}
+    return {
+        "farmer": (visit.farmer_id == expect["farmer"], str(visit.farmer_id)),
+        "crop": (visit.crop == expect["crop"], str(visit.crop)),
+        "problems": (set(visit.problems) == set(expect["problems"]), str(visit.problems)),
+        "products": (set(got) == set(expect["products"]), str(list(got))),
+        "reactions": ({p: a.reaction for p, a in got.items()} == expect["products"],
+                      str({p: a.reaction for p, a in got.items()})),
+        "objection": (visit.objection == expect["objection"], str(visit.objection)),
+        "dose": (doses_ok, str({p: (a.dose, a.above_label) for p, a in got.items() if a.dose})),
+        "followup_days": (visit.followup_days == expect["followup_days"], str(visit.followup_days)),
+        "neighbour": (visit.neighbour_evidence == expect["neighbour"], str(visit.neighbour_evidence)),
+    }
+
+
+def score(book: FieldBook | None = None) -> dict[str, FieldScore]:
+    """Read every corpus note and answer and return the score of each field."""
+    book = book or corpus_book()
+    reader = FieldReader(book)
+    scores = {f: FieldScore(field=f) for f in NOTE_FIELDS + OUTCOME_FIELDS}
+    for row in _rows("notes.jsonl"):
+        officer = book.officers[row["officer"]]
+        visit = reader.read_visit(row["text"], officer.id, date.fromisoformat(row["today"]), officer.territories)
+        for field, (ok, got) in _note_checks(visit, row["expect"]).items():
+            scores[field].total += 1
+            scores[field].right += ok
+            if not ok:
+                scores[field].misses.append(f"{row['id']}: got {got}, want {row['expect'].get(field)}")
+    for row in _rows("outcomes.jsonl"):
+        subject = row["visit"]
+        farmer = book.farmers[subject["farmer"]]
+        day = date.fromisoformat(subject["date"])
+        visit = Visit(id=visit_id(farmer.id, day, row["id"]), date=day, officer_id="O101", farmer_id=farmer.id,
+                      village=farmer.village, crop=subject["crop"], issue=subject["issue"],
+                      products=[Advice(product_id=p, reaction=r) for p, r in subject["advised"].items()])
+        outcome = reader.read_outcome(row["text"], visit, "O101", date.fromisoformat(row["today"]))
+        expect = row["expect"]
+        checks = {"result": (outcome.result == expect["result"], str(outcome.result)),
+                  "applied": (set(outcome.products) == set(expect["products"]), str(outcome.products)),
+                  "bought": (bool(outcome.products) == expect["bought"], str(bool(outcome.products)))}
+        for field, (ok, got) in checks.items():
+            scores[field].total += 1
+            scores[field].right += ok
+            if not ok:
+                scores[field].misses.append(f"{row['id']}: got {got}, want {expect.get(field, expect['products'])}")
+    return scores
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--misses", action="store_true", help="list every miss")
+    args = parser.parse_args()
+    scores = score()
+    notes, outcomes = len(_rows("notes.jsonl")), len(_rows("outcomes.jsonl"))
+    print(f"agri corpus: {notes} notes, {outcomes} outcome answers ({CORPUS})")
+    for name, item in scores.items():
+        print(f"  {name:<14} {item.accuracy:6.1%}  ({item.right}/{item.total})")
+        if args.misses:
+            for miss in item.misses:
+                print(f"      {miss}")
+
+
+if __name__ == "__main__":
+    main()

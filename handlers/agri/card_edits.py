@@ -1,0 +1,97 @@
+"""Edits of the visit card's fields that carry a unit or a choice: problems, objection, dose, follow-up, and
+whether a message sent while a field waits is a value of that field's kind at all."""
+
+from typing import Any
+
+from handlers.agri.doses import above_label, parse_dose
+from handlers.agri.extract import FieldReader
+from handlers.agri.models import Advice, Visit
+from handlers.agri.textmatch import normalise
+from handlers.agri.timing import followup_days
+
+CLEAR = {"-", "none", "ledu", "లేదు"}
+FREE_TEXT = {"note", "next_step"}
+# What each field's own value may name; anything more (a farmer, a crop and a product...) is a new note.
+_OWN = {"farmer": {"farmer", "crop", "village"}, "village": {"village"}, "crop": {"crop"}, "issue": {"issue"},
+        "products": {"product"}, "dose": {"product"}, "objection": {"product"}, "result": {"product"}}
+_NOTE_PARTS = {"farmer", "village", "crop", "issue", "product"}
+_MAX_VALUE_WORDS = 12
+
+
+def is_value_of(reader: FieldReader, field: str, value: str) -> bool:
+    """Return False for a message that reads as a new note rather than a value for `field`."""
+    if field in FREE_TEXT:
+        return True
+    norm = normalise(value)
+    found = {"farmer" if h.category.startswith("farmer") else h.category for h in reader.terms.find(norm)}
+    foreign = (found & _NOTE_PARTS) - _OWN.get(field, set())
+    return len(foreign) < 2 and not (foreign and len(norm.split()) > _MAX_VALUE_WORDS)
+
+
+def _targets(reader: FieldReader, visit: Visit, norm: str) -> list[str]:
+    named = [a.product_id for a in reader.advice_in(norm)]
+    ours = [a.product_id for a in visit.products]
+    return [p for p in named if p in ours] or ours
+
+
+def edit_problems(reader: FieldReader, norm: str) -> dict[str, Any]:
+    if norm in CLEAR:
+        return {"issue": None, "problems": []}
+    problems = list(dict.fromkeys(h.key for h in reader.terms.find(norm) if h.category == "issue"))
+    if not problems:
+        raise ValueError("agri.edit_unknown_value")
+    return {"issue": problems[0], "problems": problems}
+
+
+def edit_objection(reader: FieldReader, visit: Visit, norm: str) -> dict[str, Any]:
+    if not visit.products:
+        raise ValueError("agri.edit_no_products")
+    if norm in CLEAR:
+        return {"products": [a.model_copy(update={"objection": None}).model_dump() for a in visit.products]}
+    choice = next((h.key for h in reader.terms.find(norm) if h.category == "objection"), None)
+    if choice is None:
+        choice = next((o for o in ("price", "doubt", "wait", "availability") if o in norm), None)
+    if choice is None:
+        raise ValueError("agri.edit_bad_objection")
+    targets = _targets(reader, visit, norm)
+    return {"products": [(a.model_copy(update={"objection": choice}) if a.product_id in targets else a).model_dump()
+                         for a in visit.products]}
+
+
+def edit_dose(reader: FieldReader, visit: Visit, norm: str) -> dict[str, Any]:
+    if not visit.products:
+        raise ValueError("agri.edit_no_products")
+    targets = _targets(reader, visit, norm)[:1]
+    updated: list[Advice] = []
+    dose = parse_dose(norm)
+    if dose is None and norm not in CLEAR:
+        raise ValueError("agri.edit_bad_dose")
+    for advice in visit.products:
+        if advice.product_id in targets and dose is not None:
+            over, label = above_label(dose, reader.book.products[advice.product_id], visit.crop)
+            advice = advice.model_copy(update={"dose": dose.text(), "label_dose": label, "above_label": over})
+        elif advice.product_id in targets or norm in CLEAR:
+            advice = advice.model_copy(update={"dose": None, "label_dose": None, "above_label": False})
+        updated.append(advice)
+    return {"products": [a.model_dump() for a in updated]}
+
+
+def edit_followup(norm: str) -> dict[str, Any]:
+    if norm in CLEAR:
+        return {"followup_days": None}
+    days = int(norm) if norm.isdigit() else followup_days(f"in {norm}")
+    if days is None or not 0 < days <= 120:
+        raise ValueError("agri.edit_bad_followup")
+    return {"followup_days": days}
+
+
+def recheck_doses(reader: FieldReader, visit: Visit) -> Visit:
+    """Check every dose again against the label for the visit's crop (after the crop or products changed)."""
+    products = []
+    for advice in visit.products:
+        dose = parse_dose(advice.dose or "")
+        if dose is not None:
+            over, label = above_label(dose, reader.book.products[advice.product_id], visit.crop)
+            advice = advice.model_copy(update={"label_dose": label, "above_label": over})
+        products.append(advice)
+    return visit.model_copy(update={"products": products})

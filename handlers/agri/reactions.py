@@ -1,0 +1,125 @@
+"""Which product a reaction or objection is about, and what it says once negation is read: "did not buy X",
+"X konaledu" (refused), "no product taken"; a cue said of a list ("Tilt, Kavach rendu ...") holds for all of it."""
+
+import re
+
+from handlers.agri.models import Advice
+from handlers.agri.textmatch import Hit
+
+_SENTENCE_END = re.compile(r"[.!?।\n;]")
+# A reaction belongs to the product of its own clause: "Coragen too costly, she took Proclaim".
+_CLAUSE_END = re.compile(r"[.!?।\n;,]|\s(?:but|then|kani|kaani|aithe|కానీ|తర్వాత)\s")
+# "did not / didn't / never / no product" just before an acceptance word turns it into a refusal.
+_NEGATED = re.compile(r"(?:\bnot|n't|\bdidnt|\bnever|\bno(?:\s+\w+)?|\bledu|లేదు)\s+(?:\w+\s+)?$")
+# Products joined by a list ("Tilt, Kavach rendu", "Actara and Tilt both") share a cue said of the list.
+_LIST_JOIN = re.compile(r"^\s*(?:,|\+|&|/|and|or|mariyu|మరియు)?\s*$")
+
+
+def _bounds(text: str, position: int, pattern: re.Pattern[str]) -> tuple[int, int]:
+    starts = [m.end() for m in pattern.finditer(text) if m.end() <= position]
+    ends = [m.start() for m in pattern.finditer(text) if m.start() >= position]
+    return (starts[-1] if starts else 0, ends[0] if ends else len(text))
+
+
+def _nearest(text: str, products: list[Hit], cue: Hit) -> tuple[str | None, bool]:
+    """Return the product a cue is about and whether it is in the cue's own clause: in its clause first, else
+    the last one named before it, else the first one named after it in its sentence."""
+    low, high = _bounds(text, cue.start, _CLAUSE_END)
+    same = [p for p in products if low <= p.start < high]
+    before = [p for p in same if p.start < cue.start]
+    if before:
+        return before[-1].key, True
+    if same:
+        return same[0].key, True
+    earlier = [p for p in products if p.start < cue.start]
+    if earlier:
+        return earlier[-1].key, False
+    low, high = _bounds(text, cue.start, _SENTENCE_END)
+    later = [p for p in products if low <= p.start < high]
+    return (later[0].key if later else None), False
+
+
+def _lists(text: str, products: list[Hit]) -> list[list[str]]:
+    groups: list[list[Hit]] = []
+    for hit in products:
+        if groups and _LIST_JOIN.match(text[groups[-1][-1].end:hit.start]):
+            groups[-1].append(hit)
+        else:
+            groups.append([hit])
+    return [[h.key for h in g] for g in groups if len(g) > 1]
+
+
+_REPORTED = re.compile(r"^\s*(?:ann|అన్న|ani\b|antu|అంటు|said)")
+_OFFICER_WAIT = {"wait", "undecided"}
+
+
+def farmer_cues(text: str, cues: list[Hit], plans: list[tuple[int, int]]) -> list[Hit]:
+    """Drop "will see" said by the officer about the next visit ("10 rojula tarvata chustanu"): in a sentence
+    giving follow-up timing, a wait cue is the farmer's only when reported ("chustanu annadu")."""
+    kept = []
+    for cue in cues:
+        in_plan = any(a <= cue.start < b for a, b in plans)
+        reported = _REPORTED.match(text[cue.end:cue.end + 12]) or re.search("ann|అన్న", text[cue.start:cue.end])
+        if cue.key in _OFFICER_WAIT and in_plan and not reported:
+            continue
+        kept.append(cue)
+    return kept
+
+
+def reaction_of(text: str, cue: Hit) -> str:
+    """Return what a reaction cue says once a negation just before it is read."""
+    if cue.key == "accepted" and _NEGATED.search(text[max(0, cue.start - 24):cue.start]):
+        return "rejected"
+    return cue.key
+
+
+def advice_from(text: str, products: list[Hit], cues: list[Hit]) -> list[Advice]:
+    """Return one Advice per product named, with the reaction and objection said about it."""
+    if not products:
+        return []
+    order = list(dict.fromkeys(h.key for h in products))
+    reaction: dict[str, str] = {}
+    objection: dict[str, str] = {}
+    for cue in cues:
+        target, close = _nearest(text, products, cue)
+        if target is None:
+            continue
+        if cue.category == "result":
+            # "control ayyindi Takumi tho": a product said to have worked was applied.
+            if close and target not in reaction:
+                reaction[target] = "accepted"
+            continue
+        if cue.category == "objection":
+            # A reason (price, doubt, stock) says more than "will wait" said beside it.
+            if target not in objection or (objection[target] == "wait" and cue.key != "wait"):
+                objection[target] = cue.key
+        elif close or target not in reaction:
+            # A reaction said in the product's own clause wins; of those said further off, the nearest does.
+            reaction[target] = reaction_of(text, cue)
+    for group in _lists(text, products):
+        said = [pid for pid in group if pid in reaction or pid in objection]
+        for pid in group:
+            if said and pid not in said:
+                if said[0] in reaction:
+                    reaction[pid] = reaction[said[0]]
+                if said[0] in objection:
+                    objection[pid] = objection[said[0]]
+    advice = []
+    for pid in order:
+        said_of = reaction.get(pid)
+        if said_of is None and pid in objection:
+            said_of = "undecided" if objection[pid] in ("wait", "availability") else "rejected"
+        advice.append(Advice(product_id=pid, reaction=said_of or "undecided",  # type: ignore[arg-type]
+                             objection=objection.get(pid)))  # type: ignore[arg-type]
+    return advice
+
+
+def refused(text: str, products: list[Hit], cues: list[Hit]) -> set[str]:
+    """Return the products an outcome answer says were not bought or not applied."""
+    out: set[str] = set()
+    for cue in cues:
+        if cue.category in ("reaction", "no_spray") and (cue.category == "no_spray" or reaction_of(text, cue) == "rejected"):
+            target, _ = _nearest(text, products, cue)
+            if target is not None:
+                out.add(target)
+    return out
