@@ -1,5 +1,6 @@
 """The intake worker: retries what could not be processed, flushes queued retains, and finishes saves a crash
-interrupted. Transports run it in the background; `smriti queue retry` runs it once."""
+interrupted; voice notes kept while no speech engine was set up are released once one is. Transports run it
+in the background; `smriti queue retry` runs it once."""
 
 import asyncio
 import logging
@@ -19,6 +20,7 @@ class WorkerReport(BaseModel):
     flushed: int = 0
     still_queued: int = 0
     resumed_cards: int = 0
+    released_voice: int = 0
 
 
 class IntakeWorker:
@@ -33,6 +35,8 @@ class IntakeWorker:
         flush = await services.outbox.flush(services.memory)
         report.flushed, report.still_queued = flush.stored, flush.still_queued
         report.resumed_cards = await resume_saving(services, self.conversation.packs)
+        if services.speech is not None:
+            report.released_voice = services.intake.release_held()
         for item in services.intake.due(now or datetime.now(timezone.utc)):
             user = services.registry.by_id(item.user_id)
             if user is None:

@@ -2,18 +2,14 @@
 
 import httpx
 from groq import APIConnectionError, APIStatusError, APITimeoutError, AsyncGroq
-from pydantic import BaseModel
 
 from bot.audio import PreparedAudio
-from bot.llm import ChatUnavailable
+from bot.speech.base import SpeechUnavailable, Transcript, vocabulary_prompt
 
 
-class Transcript(BaseModel):
-    text: str
-    language_hint: str | None
+class GroqSpeech:
+    name = "groq"
 
-
-class SpeechToText:
     def __init__(
         self,
         api_key: str,
@@ -30,8 +26,10 @@ class SpeechToText:
     async def aclose(self) -> None:
         await self._client.close()
 
-    async def transcribe(self, audio: PreparedAudio, language: str | None) -> Transcript:
+    async def transcribe(self, audio: PreparedAudio, language: str | None,
+                         vocabulary: list[str] | None = None) -> Transcript:
         """Transcribe prepared audio; `language` is a hint (te, en), and mixed speech is fine either way."""
+        prompt = vocabulary_prompt(vocabulary)
         try:
             result = await self._client.audio.transcriptions.create(
                 file=(audio.path.name, audio.path.read_bytes()),
@@ -39,11 +37,16 @@ class SpeechToText:
                 response_format="json",
                 temperature=0.0,
                 **({"language": language} if language else {}),
+                **({"prompt": prompt} if prompt else {}),
             )
         except (APIConnectionError, APITimeoutError) as exc:
-            raise ChatUnavailable(f"Groq speech unreachable: {type(exc).__name__}") from exc
+            raise SpeechUnavailable(f"Groq speech unreachable: {type(exc).__name__}") from exc
         except APIStatusError as exc:
             if exc.status_code >= 500 or exc.status_code == 429:
-                raise ChatUnavailable(f"Groq speech answered {exc.status_code}") from exc
+                raise SpeechUnavailable(f"Groq speech answered {exc.status_code}") from exc
             raise
-        return Transcript(text=result.text.strip(), language_hint=language)
+        return Transcript(text=result.text.strip(), language_hint=language, engine=self.name)
+
+
+SpeechToText = GroqSpeech
+"""The name this engine had when it was the only one."""
