@@ -6,9 +6,19 @@ One lock serialises loading and decoding, because the machine's cores are better
 
 import asyncio
 import logging
+import os
 import threading
 from collections.abc import Callable
 from pathlib import Path
+
+# OpenMP reads OMP_THREAD_LIMIT once, when CTranslate2 loads it. Loaded under a limit (bot.ocr sets one for
+# Tesseract), CTranslate2 asked for more threads than the limit decodes garbage, so it is loaded here, at
+# start-up, before anyone sets one, and told to stay within any limit that was there already.
+_OMP_LIMIT_AT_LOAD = os.environ.get("OMP_THREAD_LIMIT", "")
+try:
+    import ctranslate2  # noqa: F401
+except ImportError:
+    pass
 
 from bot.audio import PreparedAudio
 from bot.speech.base import SpeechUnavailable, Transcript, vocabulary_prompt
@@ -20,13 +30,21 @@ ModelFor = Callable[[str | None], str]
 """Language (te, en, or None) -> the model spec configured for it."""
 
 
+def usable_threads(requested: int) -> int:
+    """Threads for CTranslate2: as requested (0: every core), never above an OpenMP limit it was loaded under."""
+    threads = requested or os.cpu_count() or 1
+    if _OMP_LIMIT_AT_LOAD.isdigit() and int(_OMP_LIMIT_AT_LOAD) > 0:
+        return min(threads, int(_OMP_LIMIT_AT_LOAD))
+    return threads
+
+
 class LocalWhisper:
     name = "local"
 
     def __init__(self, model_for: ModelFor, models_dir: Path, cpu_threads: int = 0, beam_size: int = 5) -> None:
         self._model_for = model_for
         self._models_dir = models_dir
-        self._cpu_threads = cpu_threads
+        self._cpu_threads = usable_threads(cpu_threads)
         self._beam_size = beam_size
         self._loaded: dict[str, object] = {}
         self._lock = threading.Lock()
