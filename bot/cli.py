@@ -8,7 +8,7 @@ import logging
 import sys
 from collections.abc import Awaitable, Callable
 
-from bot import access_cli, queue_cli
+from bot import access_cli, queue_cli, speech_cli
 from bot.app import PACK_MODULES, App
 from bot.console import ConsoleNotifier, ConsoleSession, run_console
 from bot.settings import Settings, load_settings
@@ -212,6 +212,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     queue_cli.register(sub, _with_app)
     access_cli.register(sub)
+    speech_cli.register(sub)
     for module_name in PACK_MODULES.values():
         try:
             cli = importlib.import_module(f"{module_name}.cli")
