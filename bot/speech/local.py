@@ -49,6 +49,10 @@ class LocalWhisper:
         self._loaded: dict[str, object] = {}
         self._lock = threading.Lock()
 
+    @property
+    def threads(self) -> int:
+        return self._cpu_threads
+
     async def aclose(self) -> None:
         self._loaded.clear()
 
