@@ -21,6 +21,7 @@ from pathlib import Path
 
 from bot.audio import prepare_voice
 from bot.paths import PROJECT_ROOT
+from bot.settings import load_settings
 from bot.speech.base import vocabulary_prompt
 from bot.speech.local import LocalWhisper
 from handlers.agri.register import FieldBook
@@ -58,7 +59,9 @@ def main() -> None:
     args = parser.parse_args()
     notes = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines() if line.strip()]
     work = Path(tempfile.mkdtemp(prefix="smriti-speech-bench-"))
-    engine = LocalWhisper(lambda language: args.model, work / "models", cpu_threads=args.threads)
+    # A named model is fetched once into SMRITI_HOME, where the bot finds it too.
+    models_dir = load_settings().data_dir / "models" / "whisper"
+    engine = LocalWhisper(lambda language: args.model, models_dir, cpu_threads=args.threads)
     started = time.perf_counter()
     engine.model("en")
     print(f"model {args.model}: loaded in {time.perf_counter() - started:.2f} s")

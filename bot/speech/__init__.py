@@ -6,7 +6,12 @@
 import logging
 
 from bot.settings import Settings
-from bot.speech.base import SpeechEngine, SpeechUnavailable, Transcript, vocabulary_prompt
+from bot.speech.base import (
+    SpeechEngine,
+    SpeechUnavailable,
+    Transcript,
+    vocabulary_prompt,
+)
 from bot.speech.groq import GroqSpeech, SpeechToText
 from bot.speech.local import LocalWhisper
 from bot.speech.models import DEFAULT_MODEL, PACKAGED
@@ -26,7 +31,7 @@ def build_speech(settings: Settings) -> SpeechEngine | None:
         return GroqSpeech(settings.groq_api_key.get_secret_value(), settings.groq_whisper_model,
                           base_url=settings.groq_base_url)
     try:
-        import faster_whisper  # noqa: F401
+        import faster_whisper  # type: ignore[import-untyped]  # noqa: F401
     except ImportError:
         log.warning("faster-whisper is not installed: voice notes are kept until a speech engine is available")
         return None

@@ -1,7 +1,7 @@
 """Speech to text with Groq Whisper. Tests point it at a fake Groq server through base_url."""
 
 import httpx
-from groq import APIConnectionError, APIStatusError, APITimeoutError, AsyncGroq
+from groq import APIConnectionError, APIStatusError, APITimeoutError, AsyncGroq, omit
 
 from bot.audio import PreparedAudio
 from bot.speech.base import SpeechUnavailable, Transcript, vocabulary_prompt
@@ -36,8 +36,8 @@ class GroqSpeech:
                 model=self.model,
                 response_format="json",
                 temperature=0.0,
-                **({"language": language} if language else {}),
-                **({"prompt": prompt} if prompt else {}),
+                language=language or omit,
+                prompt=prompt or omit,
             )
         except (APIConnectionError, APITimeoutError) as exc:
             raise SpeechUnavailable(f"Groq speech unreachable: {type(exc).__name__}") from exc

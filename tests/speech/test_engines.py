@@ -12,9 +12,21 @@ from pydantic import SecretStr
 from bot.audio import PreparedAudio
 from bot.cli import main
 from bot.settings import Settings, load_settings
-from bot.speech import GroqSpeech, LocalWhisper, SpeechUnavailable, build_speech, vocabulary_prompt
+from bot.speech import (
+    GroqSpeech,
+    LocalWhisper,
+    SpeechUnavailable,
+    build_speech,
+    vocabulary_prompt,
+)
 from bot.speech.local import usable_threads
-from bot.speech.models import ModelNotAvailable, fetch, on_disk, packaged_model_dir, repo_of
+from bot.speech.models import (
+    ModelNotAvailable,
+    fetch,
+    on_disk,
+    packaged_model_dir,
+    repo_of,
+)
 
 PACKAGED = packaged_model_dir()
 

@@ -3,7 +3,7 @@ sending time, shows in `smriti queue list` and /pending, and once an engine is t
 and the officer gets the card, dated by the day the note was SENT, exactly once."""
 
 import argparse
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -26,7 +26,7 @@ pytestmark = pytest.mark.hindsight
 async def test_note_kept_without_an_engine_is_carded_once_an_engine_is_there_dated_when_sent(
         tmp_path: Path, hindsight_url: str, bank_prefix: str, cotton_note: Path,
         capsys: pytest.CaptureFixture[str]) -> None:
-    sent_at = datetime.now(timezone.utc) - timedelta(days=3, hours=2)
+    sent_at = datetime.now(UTC) - timedelta(days=3, hours=2)
     note = Incoming(transport="console", sender="ravi", delivery_id="kept-note-1", media=voice(cotton_note),
                     received_at=sent_at)
 
@@ -36,7 +36,7 @@ async def test_note_kept_without_an_engine_is_carded_once_an_engine_is_there_dat
         assert without.services.speech is None
         [kept] = await without.conversation.handle(note)
         assert "kept" in kept.text and show_date("en", sent_at.astimezone(IST).date()) in kept.text
-        idle = await IntakeWorker(without.conversation).run_once(datetime.now(timezone.utc) + timedelta(days=1))
+        idle = await IntakeWorker(without.conversation).run_once(datetime.now(UTC) + timedelta(days=1))
         assert idle.processed == 0  # no engine: nothing is retried on a timer, nothing is given up
         await queue_command(without, argparse.Namespace(action="list", all=False, intake_id=None))
         listed = capsys.readouterr().out
@@ -64,7 +64,7 @@ async def test_note_kept_without_an_engine_is_carded_once_an_engine_is_there_dat
         item = app.services.intake.by_delivery("console", "kept-note-1")
         assert item is not None and item.state == "done" and item.received_at == sent_at
 
-        again = await worker.run_once(datetime.now(timezone.utc) + timedelta(days=1))
+        again = await worker.run_once(datetime.now(UTC) + timedelta(days=1))
         assert again.processed == 0 and again.released_voice == 0 and len(notifier.sent) == 1
         assert await app.conversation.handle(note) == []  # the same delivery again is a duplicate
         assert len(notifier.sent) == 1
