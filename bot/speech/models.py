@@ -10,6 +10,7 @@ e.g. `SMRITI_WHISPER_MODEL_TE`), as one of:
 Named models are fetched once into SMRITI_HOME/models/whisper/ and used from there ever after.
 """
 
+import hashlib
 import json
 import logging
 import re
@@ -61,6 +62,11 @@ def is_transformers_whisper(folder: Path) -> bool:
 
 
 def store_name(spec: str) -> str:
+    """The folder name a model is kept under: the repo id or size, or a local folder's name and a short hash."""
+    path = Path(spec).expanduser()
+    if path.is_absolute() or spec.startswith("."):
+        resolved = str(path.resolve())
+        return f"{path.name}-{hashlib.sha1(resolved.encode()).hexdigest()[:8]}"
     return re.sub(r"[^A-Za-z0-9._-]+", "--", spec.strip())
 
 
@@ -86,7 +92,7 @@ def on_disk(spec: str, models_dir: Path) -> Path | None:
     if path.is_absolute() or spec.startswith("."):
         if is_ctranslate2(path):
             return path
-        converted = models_dir / store_name(str(path.resolve()))
+        converted = models_dir / store_name(spec)
         return converted if is_ctranslate2(converted) else None
     stored = models_dir / store_name(spec)
     return stored if is_ctranslate2(stored) else None
@@ -123,8 +129,7 @@ def fetch(spec: str, models_dir: Path, say: Say, download: Download = _hub_downl
     found = on_disk(spec, models_dir)
     if found is not None:
         return found
-    target = models_dir / store_name(spec if not Path(spec).expanduser().is_absolute()
-                                     else str(Path(spec).expanduser().resolve()))
+    target = models_dir / store_name(spec)
     staging = target.with_name(target.name + ".partial")
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)

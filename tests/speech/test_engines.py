@@ -135,3 +135,23 @@ def test_cli_download_of_a_broken_transformers_folder_fails_plainly_and_leaves_n
     assert f"Could not get {source}" in capsys.readouterr().err
     models = tmp_path / "home" / "models" / "whisper"
     assert not models.exists() or not any(models.iterdir())
+
+
+def test_a_real_transformers_whisper_is_converted_by_ctranslate2_and_loads(tmp_path: Path) -> None:
+    """The real converter on a tiny, randomly initialised Transformers Whisper (made here, nothing fetched)."""
+    transformers = pytest.importorskip("transformers")
+    pytest.importorskip("torch")
+    assert PACKAGED is not None
+    config = transformers.WhisperConfig(vocab_size=51864, d_model=64, encoder_layers=1, decoder_layers=1,
+                                        encoder_attention_heads=2, decoder_attention_heads=2,
+                                        encoder_ffn_dim=128, decoder_ffn_dim=128)
+    source = tmp_path / "telugu-whisper-finetune"
+    transformers.WhisperForConditionalGeneration(config).save_pretrained(source)
+    shutil.copyfile(PACKAGED / "tokenizer.json", source / "tokenizer.json")
+    lines: list[str] = []
+    folder = fetch(str(source), tmp_path / "models", lines.append)
+    assert (folder / "model.bin").is_file() and (folder / "tokenizer.json").is_file()
+    assert folder.name.startswith("telugu-whisper-finetune-") and any("Converting" in line for line in lines)
+    assert on_disk(str(source), tmp_path / "models") == folder  # converted once, found after
+    from faster_whisper import WhisperModel
+    assert WhisperModel(str(folder), device="cpu", compute_type="int8").model is not None
