@@ -17,7 +17,7 @@ from bot.paths import SEEDS_DIR
 from bot.registry import Registry
 from bot.scheduler import FollowUpScheduler
 from bot.settings import Settings
-from bot.speech import SpeechToText
+from bot.speech import build_speech
 from bot.state import StateStore
 from bot.store import Database, upgrade
 from handlers.base import Pack, Services
@@ -93,11 +93,11 @@ class App:
         api_key = settings.hindsight_api_key.get_secret_value() if settings.hindsight_api_key else None
         memory = MemoryClient(settings.memory_url, api_key=api_key)
         groq_key = settings.groq_api_key.get_secret_value() if settings.groq_api_key else None
-        chat = speech = None
+        chat = None
         if groq_key:
             chat = ChatModel(groq_key, settings.groq_chat_model, settings.groq_fallback_model,
                              base_url=settings.groq_base_url, timeout_s=settings.groq_timeout_s)
-            speech = SpeechToText(groq_key, settings.groq_whisper_model, base_url=settings.groq_base_url)
+        speech = build_speech(settings)
         database = open_database(settings)
         state = StateStore(settings.state_dir / "conversation.sqlite")
         registry = registry or Registry.load(SEEDS_DIR / "users.json")

@@ -7,7 +7,7 @@ import json
 import sys
 from collections.abc import Awaitable, Callable
 
-from bot import access_cli, queue_cli, subjects_cli
+from bot import access_cli, queue_cli, speech_cli, subjects_cli
 from bot.app import PACK_MODULES, App, open_database
 from bot.console import ConsoleNotifier, ConsoleSession, run_console
 from bot.log_hygiene import configure_logging
@@ -217,6 +217,7 @@ def build_parser() -> argparse.ArgumentParser:
     queue_cli.register(sub, _with_app)
     access_cli.register(sub)
     subjects_cli.register(sub, _with_app)
+    speech_cli.register(sub)
     for module_name in PACK_MODULES.values():
         try:
             cli = importlib.import_module(f"{module_name}.cli")

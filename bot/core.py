@@ -10,12 +10,13 @@ one (bad input, a refused memory, a bug) fails it at once with a reference the p
 
 import asyncio
 import logging
+from datetime import datetime
 
 from bot.access import grants_for
 from bot.audio import AudioRejected, check_voice
 from bot.chat_text import too_large
-from bot.errors import is_transient, new_reference
-from bot.i18n import LANGUAGES, text
+from bot.errors import SpeechUnavailable, is_transient, new_reference
+from bot.i18n import LANGUAGES, show_date, text
 from bot.messages import Incoming, Reply
 from bot.registry import User
 from bot.strangers import StrangerGate
@@ -23,6 +24,7 @@ from handlers import cards
 from bot.intake import RETRYABLE, IntakeItem
 from handlers.base import CommandInfo, Pack, Services, Turn
 from memory import MemoryLayerError
+from memory.asof import IST
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +33,14 @@ SHARED_COMMANDS = [
     CommandInfo(command="help", description_key="commands.help"),
     CommandInfo(command="memory", description_key="commands.memory"),
     CommandInfo(command="lang", description_key="commands.lang"),
+    CommandInfo(command="pending", description_key="commands.pending"),
 ]
+
+
+def show_sent(lang: str, when: datetime) -> str:
+    """When something was sent, as the person reads it: 4 Dec 2026 10:32 (India time)."""
+    local = when.astimezone(IST)
+    return f"{show_date(lang, local.date())} {local:%H:%M}"
 
 
 def split_command(body: str) -> tuple[str, str] | None:
@@ -87,6 +96,10 @@ class Conversation:
             return []
         try:
             replies = await self._route(user, item.incoming)
+        except SpeechUnavailable as exc:
+            # A voice note no engine could transcribe: kept with its time, never given up.
+            log.warning("held intake %s for speech: %s", item.intake_id, exc)
+            return [self._held_reply(user, self.services.intake.hold(item.intake_id, str(exc), exc.retry))]
         except Exception as exc:
             if is_transient(exc):
                 log.warning("kept intake %s for later: %s: %s", item.intake_id, type(exc).__name__, exc)
@@ -126,6 +139,30 @@ class Conversation:
     def _kept_reply(self, user: User, item: IntakeItem) -> Reply:
         key = "core.kept_gave_up" if item.state == "failed" else "core.kept_for_retry"
         return Reply(text=text(self.language_of(user), key))
+
+    def _held_reply(self, user: User, item: IntakeItem) -> Reply:
+        lang = self.language_of(user)
+        sent = {"sent": show_sent(lang, item.received_at),
+                "sent_day": show_date(lang, item.received_at.astimezone(IST).date())}
+        if item.next_attempt_at is None:
+            return Reply(text=text(lang, "core.kept_voice_no_engine", **sent))
+        minutes = max(1, round((item.next_attempt_at - item.updated_at).total_seconds() / 60))
+        return Reply(text=text(lang, "core.kept_voice_retry", minutes=minutes, **sent))
+
+    def _pending(self, turn: Turn) -> list[Reply]:
+        """Answer /pending: how many of the person's messages are kept, and what each waits for."""
+        kept = self.services.intake.unprocessed_for(turn.user.user_id)
+        if not kept:
+            return [Reply(text=turn.t("core.pending_none"))]
+        lines = [turn.t("core.pending_header", count=len(kept))]
+        for item in kept:
+            media = item.incoming.media
+            kind = ("voice" if media.kind in ("voice", "audio") else "media") if media else \
+                ("button" if item.incoming.callback else "text")
+            lines.append(turn.t("core.pending_item", kind=turn.t(f"core.pending_kind_{kind}"),
+                                sent=show_sent(turn.lang, item.received_at),
+                                status=turn.t(f"core.pending_status_{item.state}")))
+        return [Reply(text="\n".join(lines))]
 
     async def _route(self, user: User, incoming: Incoming) -> list[Reply]:
         self.services.outbound.remember_transport(user, incoming.transport)
@@ -197,6 +234,8 @@ class Conversation:
                 return [Reply(text=turn.t("core.lang_usage"))]
             self.services.state.set_pref(turn.user.user_id, "lang", choice)
             return [Reply(text=text(choice, "core.lang_set"))]
+        if command == "pending":
+            return self._pending(turn)
         answered = await pack.on_command(turn, command, args)
         if answered is not None:
             return answered

@@ -5,7 +5,7 @@
     │   ├── TransientError ............ retry later; tell the person their message is kept
     │   │   └── ServiceUnavailable .... an outside service is down, slow or refusing for now
     │   │       ├── ChatUnavailable ... the Groq chat model
-    │   │       ├── SpeechUnavailable . Groq speech to text
+    │   │       ├── SpeechUnavailable . speech to text (Groq or local); held, not given up
     │   │       └── VisionUnavailable . the Groq vision model
     │   └── PermanentError ............ retrying gives the same result: fail the item at once
     │       └── InputRejected ......... the input itself cannot be used
@@ -45,7 +45,14 @@ class ChatUnavailable(ServiceUnavailable):
 
 
 class SpeechUnavailable(ServiceUnavailable):
-    """Groq speech to text could not be reached or failed on its side."""
+    """No transcript now, through no fault of the audio: the note is kept and transcribed later.
+
+    `retry` is False when no engine is set up at all: the note then waits until one is, instead of being
+    retried on a timer."""
+
+    def __init__(self, reason: str, retry: bool = True) -> None:
+        super().__init__(reason)
+        self.retry = retry
 
 
 class VisionUnavailable(ServiceUnavailable):

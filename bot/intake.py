@@ -3,7 +3,9 @@
 An item is keyed by (transport, delivery id), so a redelivered Telegram update or Twilio message is one item.
 Media is copied into the store's own directory, so a voice note survives the transport's temporary file.
 States: received -> processing -> done | waiting (an external service was down; retried with backoff) |
-failed (gave up after the retry limit; still recoverable with `smriti queue retry`) | dropped.
+failed (gave up after the retry limit; still recoverable with `smriti queue retry`) | dropped |
+held (a voice note no speech engine could transcribe yet: retried on a capped timer, never given up, or, when
+no engine is set up at all, released as soon as one is).
 SQLite by default; any SQLAlchemy URL (PostgreSQL) works.
 """
 
@@ -23,8 +25,9 @@ from bot.messages import Incoming, Media
 # SQLAlchemy's DEBUG dump of result rows would log intake rows: people's messages and transcripts.
 drop_messages_starting_with("sqlalchemy.engine.Engine", "Row ")
 
-IntakeState = Literal["received", "processing", "done", "waiting", "failed", "dropped"]
-RETRYABLE: tuple[IntakeState, ...] = ("received", "processing", "waiting", "failed")
+IntakeState = Literal["received", "processing", "done", "waiting", "failed", "dropped", "held"]
+RETRYABLE: tuple[IntakeState, ...] = ("received", "processing", "waiting", "failed", "held")
+UNPROCESSED: tuple[IntakeState, ...] = ("received", "processing", "waiting", "failed", "held")
 
 _metadata = MetaData()
 _items = Table(
@@ -187,7 +190,7 @@ class IntakeStore:
     def make_due(self, intake_id: str) -> bool:
         """Ask for an immediate retry of an item that is waiting or has failed."""
         item = self.get(intake_id)
-        if item is None or item.state not in ("waiting", "failed"):
+        if item is None or item.state not in ("waiting", "failed", "held"):
             return False
         self._set(intake_id, state="waiting", next_attempt_at=datetime.now(timezone.utc))
         return True
@@ -207,9 +210,38 @@ class IntakeStore:
     def due(self, now: datetime, stale_after: timedelta = timedelta(minutes=2)) -> list[IntakeItem]:
         """Return items to process now: waiting ones whose time has come, and ones a crash left behind."""
         picked = []
-        for item in self.listing(("received", "processing", "waiting")):
-            if item.state == "waiting" and item.next_attempt_at and item.next_attempt_at <= now:
+        for item in self.listing(("received", "processing", "waiting", "held")):
+            if item.state in ("waiting", "held") and item.next_attempt_at and item.next_attempt_at <= now:
                 picked.append(item)
             elif item.state in ("received", "processing") and item.updated_at <= now - stale_after:
                 picked.append(item)
         return picked
+
+    def hold(self, intake_id: str, reason: str, retry: bool, max_delay_s: float = 3600.0) -> IntakeItem:
+        """Keep an item that needs an engine not available now; it keeps its received time and is never given
+        up. With `retry` it comes due again after a backoff capped at `max_delay_s`; without, it waits for
+        release_held (an engine was set up)."""
+        item = self.get(intake_id)
+        assert item is not None
+        attempts = item.attempts + 1
+        delay = min(self.base_backoff_s * (2 ** (attempts - 1)), max_delay_s)
+        self._set(intake_id, state="held", attempts=attempts, last_error=reason,
+                  next_attempt_at=datetime.now(timezone.utc) + timedelta(seconds=delay) if retry else None)
+        held = self.get(intake_id)
+        assert held is not None
+        return held
+
+    def release_held(self) -> int:
+        """Make every item held for want of an engine due now; return how many."""
+        with self._engine.begin() as db:
+            result = db.execute(update(_items).where(
+                _items.c.state == "held", _items.c.next_attempt_at.is_(None)
+            ).values(next_attempt_at=datetime.now(timezone.utc), updated_at=datetime.now(timezone.utc)))
+            return int(result.rowcount)
+
+    def unprocessed_for(self, user_id: str) -> list[IntakeItem]:
+        """One person's items not processed yet (kept, waiting or failed), oldest first."""
+        query = select(_items).where(_items.c.user_id == user_id, _items.c.state.in_(
+            ("waiting", "failed", "held"))).order_by(_items.c.received_at)
+        with self._engine.connect() as db:
+            return [self._row_to_item(r) for r in db.execute(query).all()]

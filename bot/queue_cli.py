@@ -4,6 +4,7 @@ import argparse
 from collections.abc import Awaitable, Callable
 
 from bot.app import App
+from bot.intake import UNPROCESSED
 from bot.settings import Settings
 from bot.worker import IntakeWorker
 
@@ -25,14 +26,17 @@ def register(sub: argparse._SubParsersAction, with_app: WithApp) -> None:  # typ
 async def _run(app: App, args: argparse.Namespace) -> int:
     intake = app.services.intake
     if args.action == "list":
-        items = intake.listing(None if args.all else ("received", "processing", "waiting", "failed"))
+        items = intake.listing(None if args.all else UNPROCESSED)
         pending = app.services.outbox.pending()
         if not items and not pending:
             print("Nothing waiting.")
         for item in items:
             kind = item.incoming.media.kind if item.incoming.media else ("button" if item.incoming.callback else "text")
+            when = f"next try {item.next_attempt_at:%Y-%m-%d %H:%M}" if item.next_attempt_at else \
+                ("when an engine is set up" if item.state == "held" else "")
             print(f"{item.intake_id}  {item.state:<10} {kind:<8} {item.user_id:<10} {item.incoming.transport:<9} "
-                  f"received {item.received_at:%Y-%m-%d %H:%M} attempts {item.attempts} {item.last_error or ''}")
+                  f"received {item.received_at:%Y-%m-%d %H:%M} attempts {item.attempts} {item.last_error or ''} "
+                  f"{when}".rstrip())
         for queued in pending:
             print(f"retain queued: {queued.bank_id} {queued.item.document_id} "
                   f"(event {queued.item.event_time.date()}, attempts {queued.attempts})")
@@ -43,7 +47,8 @@ async def _run(app: App, args: argparse.Namespace) -> int:
             return 2
         print(f"Dropped {args.intake_id}.")
         return 0
-    targets = [args.intake_id] if args.intake_id else [i.intake_id for i in intake.listing(("waiting", "failed"))]
+    targets = [args.intake_id] if args.intake_id else \
+        [i.intake_id for i in intake.listing(("waiting", "failed", "held"))]
     for intake_id in targets:
         intake.make_due(intake_id)
     report = await IntakeWorker(app.conversation).run_once()

@@ -2,6 +2,7 @@
 
 import os
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, SecretStr
 
@@ -35,6 +36,14 @@ class Settings(BaseModel):
     groq_vision_model: str = "meta-llama/llama-4-scout-17b-16e-instruct"
     groq_whisper_model: str = "whisper-large-v3"
     groq_timeout_s: float = 30.0
+
+    speech: Literal["groq", "local"] | None = None
+    """The speech engine; None picks groq when a key is set, local (faster-whisper) otherwise."""
+    whisper_model: str = "small"
+    """The local model for every language: a size name, a Hugging Face repo id, a folder, or `packaged`."""
+    whisper_models: dict[str, str] = {}
+    """Per-language overrides (SMRITI_WHISPER_MODEL_TE=...): the officer's language picks the model."""
+    whisper_cpu_threads: int = 0
 
     telegram_bot_token: SecretStr | None = None
     telegram_base_url: str | None = None
@@ -95,6 +104,13 @@ class Settings(BaseModel):
     def has_groq(self) -> bool:
         return self.groq_api_key is not None
 
+    @property
+    def speech_engine(self) -> Literal["groq", "local"]:
+        return self.speech or ("groq" if self.has_groq else "local")
+
+    def whisper_model_for(self, language: str | None) -> str:
+        return self.whisper_models.get(language or "", self.whisper_model)
+
 
 def _secret(env: dict[str, str], name: str) -> SecretStr | None:
     value = env.get(name, "").strip()
@@ -130,14 +146,23 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
     numbers = {
         "local_api_port": _text(source, "SMRITI_LOCAL_PORT"),
         "local_pg_port": _text(source, "SMRITI_LOCAL_PG_PORT"),
+        "whisper_cpu_threads": _text(source, "SMRITI_WHISPER_THREADS"),
     }
     flag = _text(source, "SMRITI_MEMORY_LLM")
     if flag is not None:
         optional["memory_llm"] = flag.lower() in ("1", "true", "yes", "on")  # type: ignore[assignment]
+    speech = {
+        "speech": (_text(source, "SMRITI_SPEECH") or "").lower() or None,
+        "whisper_model": _text(source, "SMRITI_WHISPER_MODEL"),
+    }
+    prefix = "SMRITI_WHISPER_MODEL_"
+    per_language = {k[len(prefix):].lower(): v.strip() for k, v in source.items() if k.startswith(prefix) and v.strip()}
     return Settings(
         data_dir=data_dir,
         default_tenant=source.get("SMRITI_TENANT", "demo"),
         bank_prefix=source.get("SMRITI_BANK_PREFIX", "smriti"),
         **{k: v for k, v in optional.items() if v is not None},
         **{k: int(v) for k, v in numbers.items() if v is not None},
+        **{k: v for k, v in speech.items() if v is not None},
+        whisper_models=per_language,
     )

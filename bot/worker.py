@@ -1,5 +1,6 @@
 """The intake worker: retries what could not be processed, flushes queued retains, and finishes saves a crash
-interrupted. Transports run it in the background; `smriti queue retry` runs it once."""
+interrupted; voice notes kept while no speech engine was set up are released once one is. Transports run it
+in the background; `smriti queue retry` runs it once."""
 
 import asyncio
 import logging
@@ -20,6 +21,7 @@ class WorkerReport(BaseModel):
     still_queued: int = 0
     saving: int = 0
     resumed_cards: int = 0
+    released_voice: int = 0
 
 
 class IntakeWorker:
@@ -35,6 +37,8 @@ class IntakeWorker:
         report.flushed, report.still_queued, report.saving = flush.stored, flush.still_queued, flush.saving
         await show_confirmed(services, self.conversation.packs, flush.confirmed_origins)
         report.resumed_cards = await resume_saving(services, self.conversation.packs)
+        if services.speech is not None:
+            report.released_voice = services.intake.release_held()
         for item in services.intake.due(now or datetime.now(timezone.utc)):
             user = services.registry.by_id(item.user_id)
             if user is None:

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from bot.outbound import Outbound
     from bot.ocr import TextReader
     from bot.scheduler import FollowUpScheduler
-    from bot.speech import SpeechToText
+    from bot.speech import SpeechEngine
     from bot.store import Database
     from handlers.cards import CardSpec
 
@@ -58,7 +58,8 @@ class Services:
     outbox: Outbox
     chat: "ChatModel | None"
     """None without a Groq key: packs then use their deterministic path."""
-    speech: "SpeechToText | None"
+    speech: "SpeechEngine | None"
+    """Groq Whisper with a key, faster-whisper locally otherwise; None when neither can run here."""
     reader: "TextReader"
     scheduler: "FollowUpScheduler | None"
     clock: Callable[[], datetime]

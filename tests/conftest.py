@@ -92,7 +92,9 @@ def fake_groq() -> Iterator[FakeGroq]:
 
 
 def make_settings(tmp_path: Path, hindsight_url: str, bank_prefix: str, **overrides: object) -> Settings:
-    """Settings for a test: its own state directory, the real local Hindsight, a session-unique bank prefix."""
+    """Settings for a test: its own state directory, the real local Hindsight, a session-unique bank prefix,
+    and the packaged Whisper tiny.en for local speech (a named model would be fetched from a hub)."""
+    overrides.setdefault("whisper_model", "packaged")
     return Settings(data_dir=tmp_path, hindsight_url=hindsight_url, bank_prefix=bank_prefix, **overrides)
 
 

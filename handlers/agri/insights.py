@@ -3,7 +3,6 @@ Hindsight mental model (created by the bot, refreshed by Hindsight after each co
 a past date reflect once over the facts recalled as of that date. Without one, or when either gives nothing, a
 deterministic aggregation of recalled visits and outcomes. Every point cites the dates behind it."""
 
-import asyncio
 import logging
 import re
 from collections import Counter, defaultdict

@@ -1,20 +1,19 @@
 """The field pack: capture a visit (voice or typed) -> confirm -> retain; brief before a visit; ask for the
 outcome weeks later; village insights. Handlers stay thin: the work is in the modules they call."""
 
-import json
 import logging
-import shutil
 import uuid
-from datetime import date
+from datetime import date, timedelta
 
 from pydantic import BaseModel
 
-from bot.audio import AudioRejected, check_voice, prepare_voice
+from bot.audio import AudioRejected, prepare_voice
 from bot.charts import advice_outcomes
 from bot.i18n import show_date, text
 from bot.messages import Button, Media, Reply
 from bot.registry import User
 from bot.scheduler import FollowUp
+from bot.speech import SpeechUnavailable
 from handlers.agri.brief import build_brief
 from handlers.agri.cards import OutcomeCard, VisitCard
 from handlers.agri.extract import FieldReader
@@ -26,6 +25,7 @@ from handlers.agri.render import brief_text
 from handlers.agri.structure import structure_outcome, structure_visit
 from handlers.agri.textmatch import parse_day
 from handlers.agri.demo import run_demo
+from bot.core import show_sent
 from handlers.base import CommandInfo, Pack, SeedReport, Services, Turn, Write
 from handlers.cards import CardSpec, open_card
 from memory import BankProfile
@@ -34,8 +34,10 @@ from memory.asof import IST
 log = logging.getLogger(__name__)
 
 AWAITING_OUTCOME = "agri.awaiting_outcome"
-PENDING_VOICE = "agri.pending_voice"
 ANSWER_PREFIX = "ag:o:"
+MAX_VOICE_SECONDS = 300.0
+KEPT_AFTER = timedelta(minutes=10)
+"""A note processed this long after it was sent came back from the intake store: say when it was sent."""
 
 
 class _BankFile(BaseModel):
@@ -94,6 +96,18 @@ class AgriPack(Pack):
 
     def _officer(self, user: User) -> str:
         return user.officer_id or user.user_id
+
+    def note_day(self, turn: Turn) -> date:
+        """The day a note speaks of by default: the day it was SENT (a kept note processed later keeps it)."""
+        return min(self.today(), turn.incoming.received_at.astimezone(IST).date())
+
+    def vocabulary(self, turn: Turn) -> list[str]:
+        """The tenant's own words for the speech model: the officer's farmers and villages, then products."""
+        te = turn.lang == "te"
+        farmers = [f for f in self.book.farmers.values() if self.may_see(turn.user, f)]
+        villages = [v for v in self.book.villages.values() if v.slug in turn.user.territories]
+        words = [f.name_te if te else f.name for f in farmers] + [v.name_te if te else v.name for v in villages]
+        return words + [p.name for p in self.book.products.values()]
 
     def may_see(self, user: User, farmer: Farmer) -> bool:
         return user.role == "admin" or farmer.village in user.territories
@@ -178,17 +192,18 @@ class AgriPack(Pack):
 
     async def _visit(self, turn: Turn, note: str, heard: bool = False) -> list[Reply]:
         """Structure a visit note and show it as a card."""
+        day = self.note_day(turn)
         structured = await structure_visit(self.services.chat, self.reader, note, self._officer(turn.user),
-                                           self.today(), turn.user.territories)
+                                           day, turn.user.territories)
         visit = structured.visit
         if not (visit.farmer_id or visit.crop or visit.products or visit.issue):
             return [Reply(text=turn.t("agri.not_a_note"))]
         if visit.farmer_id and not self.may_see(turn.user, self.book.farmers[visit.farmer_id]):
             return [Reply(text=turn.t("agri.not_your_farmer", farmer=self.book.farmer_name(visit.farmer_id)))]
         payload = {"visit": visit.model_dump(mode="json"), "territories": turn.user.territories,
-                   "extractor": structured.extractor, "lang": turn.lang, "today": self.today().isoformat(),
+                   "extractor": structured.extractor, "lang": turn.lang, "today": day.isoformat(),
                    "transcript": note}
-        intro = [turn.t("agri.heard", transcript=note)] if heard else []
+        intro = self._heard(turn, note) if heard else []
         if structured.model_failed:
             intro.append(turn.t("agri.model_failed_rules"))
         intro.append(turn.t("agri.visit_intro"))
@@ -202,13 +217,14 @@ class AgriPack(Pack):
         if followup is None or followup.user_id != turn.user.user_id or followup.status == "answered":
             return None
         visit = Visit.model_validate_json(followup.subject["visit"])
+        day = self.note_day(turn)
         structured = await structure_outcome(self.services.chat, self.reader, answer, visit,
-                                             self._officer(turn.user), self.today())
+                                             self._officer(turn.user), day)
         outcome = structured.outcome
         payload = {"outcome": outcome.model_dump(mode="json"), "visit": visit.model_dump(mode="json"),
                    "followup_id": followup_id, "extractor": structured.extractor, "lang": turn.lang,
-                   "today": self.today().isoformat(), "transcript": answer}
-        intro = [turn.t("agri.heard", transcript=answer)] if heard else []
+                   "today": day.isoformat(), "transcript": answer}
+        intro = self._heard(turn, answer) if heard else []
         if structured.model_failed:
             intro.append(turn.t("agri.model_failed_rules"))
         return [open_card(turn, self._cards["outcome"], payload, intro="\n".join(intro) or None)]
@@ -219,20 +235,16 @@ class AgriPack(Pack):
         speech = self.services.speech
         settings = self.services.settings
         if speech is None:
-            try:  # the core checked it already; an item kept from before that check is checked here
-                check_voice(media.path, settings.max_media_bytes, settings.max_voice_seconds)
-            except AudioRejected as exc:
-                return [Reply(text=turn.t("agri.voice_rejected", reason=str(exc)))]
-            self._keep_voice(turn, media)
-            return [Reply(text=turn.t("agri.voice_no_key"))]
+            # The intake store keeps the note (with its time) and releases it once an engine is set up.
+            raise SpeechUnavailable("no speech engine is set up", retry=False)
         try:
             prepared = prepare_voice(media.path, settings.state_dir / "agri-audio", settings.max_media_bytes,
                                      settings.max_voice_seconds)
         except AudioRejected as exc:
             return [Reply(text=turn.t("agri.voice_rejected", reason=str(exc)))]
         try:
-            # Groq being down raises SpeechUnavailable: the intake store keeps the note and retries it later.
-            transcript = await speech.transcribe(prepared, language=turn.lang)
+            # An engine failure (Groq down, model not fetched) raises SpeechUnavailable: the note is kept.
+            transcript = await speech.transcribe(prepared, language=turn.lang, vocabulary=self.vocabulary(turn))
         finally:
             prepared.path.unlink(missing_ok=True)
         if not transcript.text:
@@ -244,16 +256,12 @@ class AgriPack(Pack):
                 return answered
         return await self._visit(turn, transcript.text, heard=True)
 
-    def _keep_voice(self, turn: Turn, media: Media) -> None:
-        """Keep a voice note that could not be transcribed, so it is not lost (its path goes in state)."""
-        folder = self.services.settings.state_dir / "agri-voice"
-        folder.mkdir(parents=True, exist_ok=True)
-        target = folder / f"{turn.user.user_id}-{turn.incoming.delivery_id}{media.path.suffix or '.ogg'}"
-        shutil.copyfile(media.path, target)
-        kept = json.loads(self.services.state.pref(turn.user.user_id, PENDING_VOICE) or "[]")
-        kept.append(str(target))
-        self.services.state.set_pref(turn.user.user_id, PENDING_VOICE, json.dumps(kept))
-        log.info("kept an untranscribed voice note for %s", turn.user.user_id)
+    def _heard(self, turn: Turn, transcript: str) -> list[str]:
+        """What the card says it heard; a kept note processed later also says when it was sent."""
+        sent = turn.incoming.received_at
+        late = self.services.clock() - sent > KEPT_AFTER
+        return ([turn.t("core.kept_note_from", sent=show_sent(turn.lang, sent))] if late else []) + \
+            [turn.t("agri.heard", transcript=transcript)]
 
     async def on_callback(self, turn: Turn, data: str) -> list[Reply]:
         if not data.startswith(ANSWER_PREFIX) or self.services.scheduler is None:

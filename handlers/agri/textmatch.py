@@ -4,6 +4,8 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
+from handlers.agri.fuzzy import FUZZY_CATEGORIES, NearTerm, near_hits
+
 _LETTER = "a-z0-9\u0c00-\u0c7f"
 _TELUGU = re.compile("[\u0c00-\u0c7f]")
 _TELUGU_DIGITS = str.maketrans("౦౧౨౩౪౫౬౭౮౯", "0123456789")
@@ -39,15 +41,20 @@ class Hit:
 
 
 class TermMatcher:
-    """Finds every registered term in a text; overlapping hits resolve to the longest."""
+    """Finds every registered term in a text; overlapping hits resolve to the longest. Names in the `fuzzy`
+    categories are also found misheard or misspelt (handlers.agri.fuzzy) where nothing exact was."""
 
-    def __init__(self) -> None:
+    def __init__(self, fuzzy: frozenset[str] = FUZZY_CATEGORIES) -> None:
         self._terms: list[tuple[str, str, re.Pattern[str]]] = []
+        self._fuzzy = fuzzy
+        self._near: list[NearTerm] = []
 
     def add(self, category: str, key: str, terms: list[str]) -> None:
         for term in terms:
             if term.strip():
                 self._terms.append((category, key, re.compile(_pattern(term))))
+                if category in self._fuzzy:
+                    self._near.append(NearTerm(category, key, normalise(term)))
 
     def find(self, text: str) -> list[Hit]:
         """Return non-overlapping hits in text order; `text` must already be normalised."""
@@ -59,6 +66,10 @@ class TermMatcher:
             if all(hit.end <= k.start or hit.start >= k.end or (hit.start, hit.end) == (k.start, k.end)
                    for k in kept):
                 kept.append(hit)
+        if self._near:
+            for near in near_hits(text, self._near, [(k.start, k.end) for k in kept]):
+                if all(near.end <= k.start or near.start >= k.end for k in kept):
+                    kept.append(Hit(near.category, near.key, near.start, near.end))
         return sorted(kept, key=lambda h: h.start)
 
 

@@ -1,5 +1,5 @@
 """Capturing visits: a real OGG/Opus voice note through conversion and fake Groq Whisper (with the
-officer's language hint), the keyless voice path, the structurer's retry -> fallback -> typed error against
+officer's language hint and the tenant's names as the prompt), the voice path with no speech engine, the structurer's retry -> fallback -> typed error against
 fake Groq chat, and Save retaining a tagged plain-English narrative in the real local Hindsight."""
 
 import json
@@ -9,14 +9,15 @@ from pathlib import Path
 import pytest
 
 from bot.app import App
+from bot.i18n import text
 from bot.llm import ChatModel, StructuringFailed
 from bot.messages import Media
 from bot.registry import Registry
-from handlers.agri.pack import PENDING_VOICE
 from handlers.agri.register import FieldBook
 from handlers.agri.structure import llm_visit
 from memory import RecallRequest
 from tests.agri.conftest import CAPTURE_TENANT, agri_users, button, say, settings_with_groq
+from tests.conftest import make_settings
 from tests.fakes.groq import FakeGroq, multipart_field
 from tests.voice import spoken_ogg, voice_tools_missing
 
@@ -58,16 +59,32 @@ async def test_voice_note_is_converted_transcribed_with_language_hint_and_carded
     [request] = fake_groq.transcription_requests()
     assert multipart_field(request, "language") == "te" and multipart_field(request, "model") == "whisper-large-v3"
     assert b"RIFF" in request.body and b"WAVE" in request.body  # converted to WAV before upload
+    prompt = multipart_field(request, "prompt") or ""
+    assert "రమేష్ గౌడ్" in prompt and "Blitox 50" in prompt  # her farmers in her language, the catalogue's names
     assert "రమేష్ గౌడ్ (F001)" in card.text and "బ్లైటాక్స్" in card.text and "20%" in card.text
     assert [b.label for b in card.flat_buttons()] == ["సేవ్", "మార్చు", "తొలగించు"]
 
 
-async def test_voice_note_without_a_key_is_kept_and_a_typed_note_invited(agri_app: App, voice_note: Path) -> None:
-    media = Media(kind="voice", path=voice_note, mime_type="audio/ogg", size_bytes=voice_note.stat().st_size)
-    [reply] = await agri_app.conversation.handle(say("ravi", media=media))
-    assert "Groq key" in reply.text and "kept safely" in reply.text and "type the visit note" in reply.text
-    [kept] = json.loads(agri_app.services.state.pref("ravi", PENDING_VOICE) or "[]")
-    assert Path(kept).read_bytes() == voice_note.read_bytes()
+async def test_voice_note_with_no_speech_engine_is_held_with_its_time_and_counted(
+        tmp_path: Path, hindsight_url: str, bank_prefix: str, voice_note: Path) -> None:
+    settings = make_settings(tmp_path, hindsight_url, bank_prefix, speech="groq")  # groq chosen, no key
+    app = await App.start(settings, registry=Registry(agri_users()), pack_names=["agri"])
+    try:
+        assert app.services.speech is None
+        media = Media(kind="voice", path=voice_note, mime_type="audio/ogg", size_bytes=voice_note.stat().st_size)
+        sent = say("ravi", media=media)
+        [reply] = await app.conversation.handle(sent)
+        [held] = app.services.intake.unprocessed_for("ravi")
+        assert held.state == "held" and held.next_attempt_at is None and held.received_at == sent.received_at
+        assert held.incoming.media is not None and held.incoming.media.path.read_bytes() == voice_note.read_bytes()
+        assert "not set up" in reply.text and "/pending" in reply.text and "try again in" not in reply.text
+        [pending] = await app.conversation.handle(say("ravi", "/pending"))
+        assert pending.text.startswith("1 of your messages") and "voice note" in pending.text
+        assert "waiting for speech-to-text" in pending.text
+        [other] = await app.conversation.handle(say("sita", "/pending"))
+        assert other.text == text("te", "core.pending_none")
+    finally:
+        await app.aclose()
 
 
 async def test_structurer_retries_with_the_error_then_falls_back_then_fails_typed(
@@ -139,7 +156,6 @@ async def test_voice_note_while_groq_is_down_is_kept_and_processed_when_it_is_ba
         tmp_path: Path, hindsight_url: str, bank_prefix: str, fake_groq: FakeGroq, voice_note: Path) -> None:
     from datetime import datetime, timedelta, timezone
 
-    from bot.i18n import text
     from bot.worker import IntakeWorker
     from tests.agri.conftest import RecordingNotifier
 
@@ -150,8 +166,9 @@ async def test_voice_note_while_groq_is_down_is_kept_and_processed_when_it_is_ba
     try:
         media = Media(kind="voice", path=voice_note, mime_type="audio/ogg", size_bytes=voice_note.stat().st_size)
         [kept] = await app.conversation.handle(say("ravi", media=media))
-        assert kept.text == text("en", "core.kept_for_retry")
-        [item] = app.services.intake.listing(("waiting",))
+        assert "failed just now" in kept.text and "try again in about 1 min" in kept.text
+        [item] = app.services.intake.listing(("held",))
+        assert item.next_attempt_at is not None  # Groq down: retried on a timer, never given up
         assert item.incoming.media is not None and item.incoming.media.path.read_bytes() == voice_note.read_bytes()
         fake_groq.transcripts.append("Ramesh Goud chilli leaf blight 20 percent, Blitox accepted")
         fake_groq.chat_script.extend([500] * 4)  # chat still down: the rules structure the transcript

@@ -1,7 +1,6 @@
 """Nothing is lost: a process killed mid-way, Groq failing, Hindsight stopping mid-run. After recovery every
 item is processed and retained exactly once, with its real event date."""
 
-import os
 import signal
 import subprocess
 import sys

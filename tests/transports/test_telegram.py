@@ -191,9 +191,9 @@ async def test_commands_are_registered_per_chat_in_each_language(bot: Bot) -> No
     fake = bot.fake
     calls = fake.sent("setMyCommands")
     by_scope = {(c.params["scope"]["type"], c.params["scope"].get("chat_id")): c.params["commands"] for c in calls}
-    assert [c["command"] for c in by_scope[("default", None)]] == ["start", "help", "memory", "lang"]
+    assert [c["command"] for c in by_scope[("default", None)]] == ["start", "help", "memory", "lang", "pending"]
     srinivas = by_scope[("chat", SRINIVAS)]
-    assert [c["command"] for c in srinivas] == ["start", "help", "memory", "lang", "find"]
+    assert [c["command"] for c in srinivas] == ["start", "help", "memory", "lang", "pending", "find"]
     assert srinivas[0]["description"] == text("en", "commands.start")
     assert by_scope[("chat", LAKSHMI)][0]["description"] == text("te", "commands.start")
     assert ("chat", 2001) not in by_scope  # the legal pack is not loaded in this App

@@ -112,7 +112,7 @@ async def test_legal_diary_page_to_saved_hearings_to_last_time(walk: Walk) -> No
     fake.send_document(ADITYA, page.png, DIARY_FILE, "image/png")
     found, gorle, seabreeze, hint = await walk.next_texts(ADITYA, 4)
     assert any(b'"image_url"' in r.body for r in groq.chat_requests())  # the page went to the vision model
-    assert found.startswith(f"I found 2 entr") and DIARY_FILE in found
+    assert found.startswith("I found 2 entr") and DIARY_FILE in found
     assert gorle.startswith("Gorle — hearing on 18 Jun 2025") and "Next date: 16 Jul 2025" in gorle
     assert seabreeze.startswith("Seabreeze — hearing on 18 Jun 2025")
     hint_message = fake.last_message_with_buttons(ADITYA)

@@ -1,20 +1,16 @@
 """Speech to text with Groq Whisper. Tests point it at a fake Groq server through base_url."""
 
 import httpx
-from groq import APIConnectionError, APIStatusError, APITimeoutError, AsyncGroq
-from pydantic import BaseModel
+from groq import APIConnectionError, APIStatusError, APITimeoutError, AsyncGroq, omit
 
 import bot.llm  # noqa: F401  (keeps the Groq SDK's request dumps out of the logs)
 from bot.audio import PreparedAudio
-from bot.errors import SpeechUnavailable
+from bot.speech.base import SpeechUnavailable, Transcript, vocabulary_prompt
 
 
-class Transcript(BaseModel):
-    text: str
-    language_hint: str | None
+class GroqSpeech:
+    name = "groq"
 
-
-class SpeechToText:
     def __init__(
         self,
         api_key: str,
@@ -31,15 +27,18 @@ class SpeechToText:
     async def aclose(self) -> None:
         await self._client.close()
 
-    async def transcribe(self, audio: PreparedAudio, language: str | None) -> Transcript:
+    async def transcribe(self, audio: PreparedAudio, language: str | None,
+                         vocabulary: list[str] | None = None) -> Transcript:
         """Transcribe prepared audio; `language` is a hint (te, en), and mixed speech is fine either way."""
+        prompt = vocabulary_prompt(vocabulary)
         try:
             result = await self._client.audio.transcriptions.create(
                 file=(audio.path.name, audio.path.read_bytes()),
                 model=self.model,
                 response_format="json",
                 temperature=0.0,
-                **({"language": language} if language else {}),
+                language=language or omit,
+                prompt=prompt or omit,
             )
         except (APIConnectionError, APITimeoutError) as exc:
             raise SpeechUnavailable(f"Groq speech unreachable: {type(exc).__name__}") from exc
@@ -47,4 +46,8 @@ class SpeechToText:
             if exc.status_code >= 500 or exc.status_code == 429:
                 raise SpeechUnavailable(f"Groq speech answered {exc.status_code}") from exc
             raise
-        return Transcript(text=result.text.strip(), language_hint=language)
+        return Transcript(text=result.text.strip(), language_hint=language, engine=self.name)
+
+
+SpeechToText = GroqSpeech
+"""The name this engine had when it was the only one."""

@@ -1,0 +1,60 @@
+"""Near matches for names a speech model mishears: "litox 50" for Blitox 50, "Ramesh Gowd" for Ramesh Goud.
+
+Only names (products, farmers' full names) are matched this way, only where no exact term was found, and the
+card still shows what was matched for the officer to confirm. Short words are left alone: one letter changes
+too much of them.
+"""
+
+import re
+from dataclasses import dataclass
+
+from rapidfuzz import fuzz
+
+FUZZY_CATEGORIES = frozenset({"product", "farmer"})
+MIN_SCORE = 85.0
+"""rapidfuzz ratio (0-100): one dropped or added letter in a 6-letter name passes, a changed one does not."""
+MIN_CHARS = 5
+
+_WORD = re.compile("[a-z0-9\u0c00-\u0c7f]+")
+
+
+@dataclass(frozen=True)
+class NearTerm:
+    category: str
+    key: str
+    text: str
+    """Normalised: lowercase words joined by single spaces."""
+
+    @property
+    def words(self) -> int:
+        return len(self.text.split())
+
+
+@dataclass(frozen=True)
+class NearHit:
+    category: str
+    key: str
+    start: int
+    end: int
+    score: float
+
+
+def near_hits(text: str, terms: list[NearTerm], taken: list[tuple[int, int]]) -> list[NearHit]:
+    """Return the best near match for each run of words in `text` (normalised) that no exact hit covers."""
+    words = [(m.start(), m.end()) for m in _WORD.finditer(text)]
+    best: dict[tuple[int, int], NearHit] = {}
+    for term in terms:
+        if len(term.text.replace(" ", "")) < MIN_CHARS:
+            continue
+        n = term.words
+        for i in range(len(words) - n + 1):
+            start, end = words[i][0], words[i + n - 1][1]
+            if any(start < t_end and end > t_start for t_start, t_end in taken):
+                continue
+            said = " ".join(text[s:e] for s, e in words[i:i + n])
+            if abs(len(said) - len(term.text)) > 2:
+                continue
+            score = fuzz.ratio(said, term.text)
+            if score >= MIN_SCORE and score > best.get((start, end), NearHit("", "", 0, 0, 0.0)).score:
+                best[(start, end)] = NearHit(term.category, term.key, start, end, score)
+    return sorted(best.values(), key=lambda h: (-h.score, h.start))
