@@ -92,7 +92,7 @@ async def test_a_bug_fails_the_item_at_once_with_a_reference(
     assert retried is not None and retried.state == "done"
 
 
-@pytest.mark.parametrize("outage", [SpeechUnavailable("Groq speech answered 503"),
+@pytest.mark.parametrize("outage", [ChatUnavailable("Groq chat answered 503"),
                                     MemoryUnavailable("Hindsight unreachable: ClientConnectorError")])
 async def test_an_outage_keeps_the_item_for_a_retry(failing_app: tuple[App, FailingPack],
                                                     outage: Exception) -> None:
