@@ -63,7 +63,7 @@ class APPack(Pack):
     def bank_profile(self, bank_id: str) -> BankProfile:
         return bank_profile(bank_id)
 
-    def card_specs(self) -> dict[str, CardSpec]:
+    def card_specs(self, tenant: str) -> dict[str, CardSpec]:
         # Decisions are not confirm-before-retain cards: the clerk's buttons are the pack's own (ap:...).
         return {}
 

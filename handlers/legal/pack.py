@@ -56,7 +56,7 @@ class LegalPack(Pack):
     def bank_profile(self, bank_id: str) -> BankProfile:
         return BankProfile(bank_id=bank_id, mission=_MISSION, directives=_DIRECTIVES)
 
-    def card_specs(self) -> dict[str, CardSpec]:
+    def card_specs(self, tenant: str) -> dict[str, CardSpec]:
         return {self._card.kind: self._card}
 
     async def on_command(self, turn: Turn, command: str, args: str) -> list[Reply] | None:
