@@ -12,8 +12,21 @@ from datetime import date
 
 from pydantic import BaseModel
 
-from handlers.legal.dates import FoundDate, ends_with_marker, file_name_date, find_dates, leading_date, next_date_in
-from handlers.legal.models import GUESSED_CONFIDENCE_CAP, DateSource, ProposedEntry, Upload, UploadKind
+from handlers.legal.dates import (
+    FoundDate,
+    ends_with_marker,
+    file_name_date,
+    find_dates,
+    leading_date,
+    next_date_in,
+)
+from handlers.legal.models import (
+    GUESSED_CONFIDENCE_CAP,
+    DateSource,
+    ProposedEntry,
+    Upload,
+    UploadKind,
+)
 from handlers.legal.register import CaseRegister, number_spans
 from memory.asof import IST
 

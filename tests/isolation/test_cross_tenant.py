@@ -14,7 +14,8 @@ from handlers.ap.demo import SAMPLES, load_sample
 from handlers.ap.vendor_memory import recall_vendor_memory
 from handlers.base import SeedReport
 from handlers.legal.backlog import CASES_FILE
-from handlers.legal.register import CaseRegister, save_register
+from handlers.legal.register import CaseRegister
+from handlers.legal.registers import CaseRegisters
 from tests.isolation.conftest import SEABREEZE_HEARINGS, press, say
 
 pytestmark = pytest.mark.hindsight
@@ -66,7 +67,7 @@ async def test_a_lawyer_of_another_practice_cannot_reach_demos_cases(legal_demo:
     assert "Seabreeze" not in cases.text
 
     # Even with the very same case in her own register, her answers come from her practice's bank alone.
-    save_register(seeded_app.settings.data_dir, "iyer-chambers", CaseRegister.load(CASES_FILE))
+    CaseRegisters(seeded_app.services.database).add("iyer-chambers", CaseRegister.load(CASES_FILE).cases)
     started = datetime.now(timezone.utc)
     for question in ("What happened last time in Seabreeze?", "/history Seabreeze", "/today 24.09.2026"):
         [answer] = await conversation.handle(say("meera", question))

@@ -13,11 +13,12 @@ from bot.app import App
 from bot.i18n import text
 from bot.messages import Media
 from bot.registry import User
-from handlers.ap.demo import load_sample
-from handlers.legal.backlog import CASES_FILE
-from handlers.legal.register import CaseRegister, save_register
 from handlers.ap import seed_bank
+from handlers.ap.demo import load_sample
 from handlers.ap.ledger import Ledger
+from handlers.legal.backlog import CASES_FILE
+from handlers.legal.register import CaseRegister
+from handlers.legal.registers import CaseRegisters
 from memory import MemoryClient, bank_id, tags
 from tests.ap.documents import invoice_lines, make_pdf
 from tests.fakes.groq import FakeGroq
@@ -42,7 +43,7 @@ def _users() -> list[User]:
 
 async def _app(tmp_path: Path, hindsight_url: str, bank_prefix: str, groq: FakeGroq | None = None) -> App:
     app = await start_app(tmp_path, hindsight_url, bank_prefix, _users(), groq=groq)
-    save_register(app.settings.data_dir, LEGAL, CaseRegister.load(CASES_FILE))
+    CaseRegisters(app.services.database).add(LEGAL, CaseRegister.load(CASES_FILE).cases)
     return app
 
 
