@@ -9,6 +9,7 @@ from bot.registers.seed import import_seed_registers
 from bot.store import Database, upgrade
 from handlers.agri.register import FieldBook
 from handlers.agri.registers import FieldBooks
+from handlers.ap.registers import Ledgers, TenantLedger
 
 
 def seed_tenants(database: Database, tenants: set[str], packs: list[str] | None = None) -> None:
@@ -34,3 +35,8 @@ def seed_book() -> FieldBook:
     return FieldBooks(seed_database()).for_tenant("demo")
 
 
+
+
+def seed_ledger() -> TenantLedger:
+    """The demo's AP ledger and policy, as the pack reads them from the database."""
+    return Ledgers(seed_database()).for_tenant("demo")

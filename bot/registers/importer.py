@@ -70,6 +70,8 @@ def _json_records(kind: RegisterKind, data: Any) -> list[tuple[int, Any]]:
     if kind.json_key is None:
         return [(1, data)]
     items = data.get(kind.json_key, []) if isinstance(data, dict) else data
+    if isinstance(items, dict):
+        items = [items]
     if not isinstance(items, list):
         raise ValueError(f"expected a list under {kind.json_key!r}")
     return [(i + 1, item) for i, item in enumerate(items)]

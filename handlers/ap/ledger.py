@@ -1,25 +1,20 @@
-"""The ERP side: vendor master, purchase orders, goods receipts and the payment ledger, loaded from seeds/ap/."""
+"""The ERP side: vendor master, purchase orders, goods receipts and the payment ledger of one tenant
+(built by handlers/ap/registers.py from the tenant's registers)."""
 
-import json
 import statistics
 from decimal import Decimal
-from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
-from bot.paths import SEEDS_DIR
 from handlers.ap.models import (
     Buyer,
     GoodsReceipt,
     Invoice,
     PastInvoice,
-    Policy,
     PurchaseOrder,
     Vendor,
     normalise_name,
 )
-
-AP_SEEDS = SEEDS_DIR / "ap"
 
 
 class VendorHistory(BaseModel):
@@ -81,23 +76,12 @@ class LedgerData(BaseModel):
 
 
 class Ledger:
-    """Read-only lookups over the validated seed data."""
+    """Read-only lookups over a tenant's validated ledger."""
 
     def __init__(self, data: LedgerData) -> None:
         self.data = data
         self._vendors = {v.vendor_id: v for v in data.vendors}
         self._pos = {p.po_number.upper(): p for p in data.purchase_orders}
-
-    @classmethod
-    def load(cls, root: Path = AP_SEEDS) -> "Ledger":
-        def read(name: str) -> dict[str, object]:
-            return json.loads((root / name).read_text(encoding="utf-8"))
-
-        merged = {
-            **read("vendors.json"), **read("purchase_orders.json"), **read("goods_receipts.json"),
-            **read("history.json"),
-        }
-        return cls(LedgerData.model_validate(merged))
 
     @property
     def vendors(self) -> list[Vendor]:
@@ -162,7 +146,3 @@ class Ledger:
             amount_max=max(totals) if totals else None,
             amount_median=Decimal(statistics.median(totals)).quantize(Decimal("0.01")) if totals else None,
         )
-
-
-def load_policy(root: Path = AP_SEEDS) -> Policy:
-    return Policy.model_validate_json((root / "policy.json").read_text(encoding="utf-8"))

@@ -80,8 +80,8 @@ async def test_a_clerk_of_another_company_gets_no_vendor_memories_of_demo(ap_dem
     assert isinstance(pack, APPack)
     memory = seeded_app.services.memory
     invoice = load_sample("ravi_new_account")
-    vendor = pack.ledger.identify(invoice).vendor
-    found = await recall_vendor_memory(memory, ap_demo, vendor, invoice, True, pack.policy.max_memories)
+    vendor = pack.ledger_for("demo").identify(invoice).vendor
+    found = await recall_vendor_memory(memory, ap_demo, vendor, invoice, True, pack.policy_for("demo").max_memories)
     assert found.source == "recalled" and found.kept, "demo's bank holds this vendor's history"
 
     demo_docs = {d.document_id for d in await memory.list_documents(ap_demo)}
