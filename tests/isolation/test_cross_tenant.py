@@ -22,6 +22,8 @@ pytestmark = pytest.mark.hindsight
 
 _DOC_ID = re.compile(r"\b(?:visit|outcome):V\d{3}\b")
 
+pytestmark = pytest.mark.own_registers
+
 
 def _calls_since(app: App, since: datetime) -> set[str]:
     return {c.bank_id for c in app.services.memory.call_log.latest(200) if c.at >= since}
