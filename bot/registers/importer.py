@@ -100,14 +100,14 @@ def read_records(kind: RegisterKind, path: Path) -> tuple[list[_Parsed], list[Re
     if path.suffix.lower() == ".json":
         for number, item in _json_records(kind, json.loads(path.read_text(encoding="utf-8-sig"))):
             try:
-                parsed.append(_Parsed(number, kind.model.model_validate(item)))
+                parsed.append(_Parsed(number, kind.normalise(kind.model.model_validate(item))))
             except (ValidationError, ValueError) as exc:
                 rejected.append(Rejected(row=number, reason=_reason(exc)))
         return parsed, rejected, []
     aliases = kind.aliases()
     for row in read_table(path):
         try:
-            parsed.append(_Parsed(row.number, _from_row(kind, row, aliases, ignored)))
+            parsed.append(_Parsed(row.number, kind.normalise(_from_row(kind, row, aliases, ignored))))
         except (ValidationError, ValueError) as exc:
             rejected.append(Rejected(row=row.number, reason=_reason(exc)))
     return parsed, rejected, sorted(ignored)

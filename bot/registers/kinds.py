@@ -43,6 +43,8 @@ class RegisterKind:
     tables: tuple[type[RegisterRowMixin], type[RegisterVersionMixin]]
     lines_field: str | None = None
     """Kinds with lines (POs, receipts): rows sharing a key are one record, each row adding its lines."""
+    normalise: Callable[[Any], Any] = field(default=lambda record: record)
+    """Drop what the register derives (e.g. a vendor's payment count, which its payment history says)."""
     refers: Callable[[Any], list[tuple[str, str]]] = field(default=lambda _record: [])
     """The (kind, key) pairs a record refers to, which must exist in the tenant or in the same file."""
 

@@ -89,7 +89,7 @@ def _dosage(text: str | None) -> dict[str, str]:
     """ "chilli: 500 g/acre; cotton: 400 g/acre" -> {"chilli": "500 g/acre", ...} """
     lexicon = load_lexicon()
     found: dict[str, str] = {}
-    for part in split_list(text.replace(",", ";") if text else text):
+    for part in split_list(text):
         crop, _, dose = part.partition(":")
         if not dose.strip():
             raise ValueError(f"label dose {part!r} is not 'crop: dose'")
