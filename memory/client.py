@@ -7,6 +7,7 @@ item). Hindsight's JSON is turned into our pydantic models here and nowhere else
 
 import asyncio
 import logging
+import re
 import time
 from collections.abc import Awaitable, Callable
 from types import TracebackType
@@ -36,6 +37,12 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 _NO_LLM_MARKER = "requires an llm"
+# A new tenant's bank is made on its first write; until then a read meets Hindsight's 404 for the bank.
+_MISSING_BANK = re.compile(r"bank\b.*\bnot found", re.I)
+
+
+class BankNotFound(MemoryRejected):
+    """The bank does not exist yet: reads answer empty, writes create the bank first (ensure_bank)."""
 
 
 class MemoryClient:
@@ -173,7 +180,10 @@ class MemoryClient:
             found = [_to_recalled(r) for r in response.results or []]
             return not_after(found, request.as_of) if request.as_of else found
 
-        return await self._timed("recall", bank_id, request.tags, call, self._read_timeout_s, hits=len)
+        try:
+            return await self._timed("recall", bank_id, request.tags, call, self._read_timeout_s, hits=len)
+        except BankNotFound:
+            return []
 
     async def reflect(
         self, bank_id: str, query: str, tags: list[str] | None = None, tags_match: TagsMatch = "any_strict"
@@ -187,6 +197,8 @@ class MemoryClient:
                 lambda: self._client.areflect(bank_id, query, tags=tags, tags_match=tags_match),
                 self._write_timeout_s,
             )
+        except BankNotFound:
+            return ReflectAnswer(text=None, available=False, reason="nothing is remembered here yet")
         except MemoryRejected as exc:
             if _NO_LLM_MARKER in str(exc).lower():
                 return ReflectAnswer(text=None, available=False, reason="this memory server has no language model")
@@ -218,7 +230,10 @@ class MemoryClient:
                 if not page.items or offset >= page.total:
                     return found
 
-        return await self._timed("list", bank_id, tags or [], call, self._read_timeout_s, hits=len)
+        try:
+            return await self._timed("list", bank_id, tags or [], call, self._read_timeout_s, hits=len)
+        except BankNotFound:
+            return []
 
     async def delete_document(self, bank_id: str, document_id: str) -> None:
         await self._timed(
@@ -235,9 +250,12 @@ class MemoryClient:
 
     async def stats(self, bank_id: str) -> BankStats:
         """Return how many documents, memories and observations a bank holds."""
-        response = await self._timed(
-            "count", bank_id, [], lambda: self._client.banks.get_agent_stats(bank_id), self._read_timeout_s
-        )
+        try:
+            response = await self._timed(
+                "count", bank_id, [], lambda: self._client.banks.get_agent_stats(bank_id), self._read_timeout_s
+            )
+        except BankNotFound:
+            return BankStats(bank_id=bank_id, documents=0, memories=0, observations=0)
         return BankStats(
             bank_id=bank_id,
             documents=response.total_documents,
@@ -273,6 +291,8 @@ def _translate(exc: BaseException) -> BaseException:
         body = exc.body if isinstance(exc.body, str) else str(exc.body or "")
         if status >= 500 or status in (408, 429):
             return MemoryUnavailable(f"Hindsight answered {status}")
+        if status == 404 and _MISSING_BANK.search(body):
+            return BankNotFound(f"Hindsight has no such bank: {body[:300]}")
         return MemoryRejected(f"Hindsight refused the request ({status}): {body[:300]}")
     if isinstance(exc, (aiohttp.ClientError, asyncio.TimeoutError, TimeoutError, OSError)):
         return MemoryUnavailable(f"Hindsight unreachable: {type(exc).__name__}")
