@@ -67,7 +67,7 @@ def _farmer(cells: Cells) -> Farmer:
     village = slug(cells.get("village", "").split("/")[0])
     written = cells.get("id") or f"{slug(name)}-{village}"
     return Farmer(id=written, name=name, name_te=cells.get("name_te") or name, village=village,
-                  crops=[_crop(c, lexicon) for c in split_list(cells.get("crops"))],
+                  crops=list(dict.fromkeys(_crop(c, lexicon) for c in split_list(cells.get("crops")))),
                   acres=float(number_text(cells.get("acres")) or 0), phone=cells.get("phone") or None)
 
 
