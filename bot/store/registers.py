@@ -77,8 +77,10 @@ class RegisterStore:
                 session.execute(delete(self._rows).where(
                     self._rows.tenant_id == tenant, self._rows.kind == kind,
                     self._rows.key.not_in(list(upserts)) if upserts else self._rows.key.is_not(None)))
+            current = {row.key: row for row in session.scalars(select(self._rows).where(
+                self._rows.tenant_id == tenant, self._rows.kind == kind, self._rows.key.in_(list(upserts))))}
             for key, record in upserts.items():
-                row = session.get(self._rows, (tenant, kind, key))
+                row = current.get(key)
                 if row is None:
                     session.add(self._rows(tenant_id=tenant, kind=kind, key=key, label=record.label,
                                            data=record.data, updated_at=now))

@@ -1,6 +1,7 @@
 """A tenant's reference data as the pack uses it (catalogue, issues, villages, farmers, officers) and the
 pack's own lexicon, checked for consistency. Built by the repository (handlers/agri/registers.py)."""
 
+from functools import cache
 from pathlib import Path
 
 from pydantic import BaseModel, model_validator
@@ -57,6 +58,7 @@ class Season(BaseModel):
 PACK_DATA = Path(__file__).resolve().parent / "data"
 
 
+@cache
 def load_lexicon() -> Lexicon:
     """The pack's own words (not a tenant's register): crops, issues, reactions in Telugu and English."""
     return Lexicon.model_validate_json((PACK_DATA / "lexicon.json").read_text(encoding="utf-8"))
