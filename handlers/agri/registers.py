@@ -98,12 +98,12 @@ def _dosage(text: str | None) -> dict[str, str]:
 
 
 def _product(cells: Cells) -> Product:
-    return Product(id=cells.get("id", ""), name=cells.get("name", ""),
+    return Product.model_validate(dict(id=cells.get("id", ""), name=cells.get("name", ""),
                    active_ingredient=cells.get("active_ingredient", ""), kind=cells.get("kind", "").lower(),
                    tier=cells.get("tier", "standard").lower(), price_rs=int(float(number_text(cells.get("price_rs")) or 0)),
                    pack_size=cells.get("pack_size", ""), dosage=_dosage(cells.get("dosage")),
                    problems=[slug(p) for p in split_list(cells.get("problems"))],
-                   aliases=split_list(cells.get("aliases")))
+                   aliases=split_list(cells.get("aliases"))))
 
 
 def _product_cells(product: Product) -> Cells:
@@ -223,4 +223,5 @@ def seed_registers(database: Database, tenant: str, books: Callable[[str], Field
         lines = (SEEDS_DIR / "agri" / name).read_text(encoding="utf-8").splitlines()
         return [json.loads(line) for line in lines if line.strip()]
 
-    return books(tenant).with_season(Season(visits=jsonl("visits.jsonl"), outcomes=jsonl("outcomes.jsonl")))
+    season = Season.model_validate({"visits": jsonl("visits.jsonl"), "outcomes": jsonl("outcomes.jsonl")})
+    return books(tenant).with_season(season)

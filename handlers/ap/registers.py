@@ -64,13 +64,13 @@ def _vendor(cells: Cells) -> Vendor:
     name = cells.get("name", "")
     account = {"account_number": cells.get("account_number", ""), "ifsc": cells.get("ifsc") or None,
                "bank_name": cells.get("bank_name") or None, "account_name": cells.get("account_name") or None}
-    return Vendor(
+    return Vendor.model_validate(dict(
         vendor_id=vendor_key(cells.get("vendor_id") or name), name=name, aliases=split_list(cells.get("aliases")),
-        gstin=cells.get("gstin", "").replace(" ", "").upper(), bank_account=BankDetails(**account),
+        gstin=cells.get("gstin", "").replace(" ", "").upper(), bank_account=BankDetails.model_validate(account),
         verified_contact=Contact(name=cells.get("contact_name", ""), role=cells.get("contact_role", ""),
                                  phone=cells.get("contact_phone", ""), email=cells.get("contact_email", "")),
         onboarded_on=cells.get("onboarded_on") or None,
-    )
+    ))
 
 
 def _vendor_cells(vendor: Vendor) -> Cells:
@@ -87,8 +87,9 @@ def _po(cells: Cells) -> PurchaseOrder:
     line = POLine(line_no=int(float(number_text(cells.get("line_no")) or 1)), sku=cells.get("sku", ""),
                   description=cells.get("description", ""), quantity=Decimal(number_text(cells.get("quantity")) or 0),
                   unit=cells.get("unit", ""), unit_price=Decimal(number_text(cells.get("unit_price")) or 0))
-    return PurchaseOrder(po_number=cells.get("po_number", "").strip(), vendor_id=vendor_key(cells.get("vendor_id", "")),
-                         po_date=cells.get("po_date"), lines=[line])
+    return PurchaseOrder.model_validate(dict(
+        po_number=cells.get("po_number", "").strip(), vendor_id=vendor_key(cells.get("vendor_id", "")),
+        po_date=cells.get("po_date"), lines=[line]))
 
 
 def _po_cells(po: PurchaseOrder) -> list[Cells]:
@@ -101,8 +102,9 @@ def _po_cells(po: PurchaseOrder) -> list[Cells]:
 def _grn(cells: Cells) -> GoodsReceipt:
     line = GRNLine(po_line=int(float(number_text(cells.get("po_line")) or 1)),
                    quantity_received=Decimal(number_text(cells.get("quantity_received")) or 0))
-    return GoodsReceipt(grn_number=cells.get("grn_number", "").strip(), po_number=cells.get("po_number", "").strip(),
-                        received_on=cells.get("received_on"), lines=[line])
+    return GoodsReceipt.model_validate(dict(
+        grn_number=cells.get("grn_number", "").strip(), po_number=cells.get("po_number", "").strip(),
+        received_on=cells.get("received_on"), lines=[line]))
 
 
 def _grn_cells(grn: GoodsReceipt) -> list[Cells]:
@@ -117,12 +119,12 @@ _EXCEPTION = ("mismatch", "sku", "item", "invoiced_quantity", "received_quantity
 def _payment(cells: Cells) -> PastInvoice:
     exception = {f: cells.get(f"exception_{f}", "") for f in _EXCEPTION}
     outcome = (cells.get("outcome") or ("paid" if cells.get("paid_on") else "rejected")).lower()
-    return PastInvoice(
+    return PastInvoice.model_validate(dict(
         invoice_number=cells.get("invoice_number", "").strip(), vendor_id=vendor_key(cells.get("vendor_id", "")),
         invoice_date=cells.get("invoice_date"), po_number=cells.get("po_number") or None,
         total=Decimal(number_text(cells.get("total")) or 0), outcome=outcome,
         paid_on=cells.get("paid_on") or None, paid_to_account=cells.get("paid_to_account") or None,
-        exception=PastException(**exception) if any(exception.values()) else None)
+        exception=PastException.model_validate(exception) if any(exception.values()) else None))
 
 
 def _payment_cells(past: PastInvoice) -> Cells:
