@@ -4,7 +4,9 @@ Works without the memory server: registers live in the bot's own database.
 """
 
 import argparse
+import csv
 import sys
+import zipfile
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -44,7 +46,7 @@ def register(sub: argparse._SubParsersAction, pack_modules: dict[str, str],  # t
         try:
             report = import_file(database, kinds, args.kind, args.tenant, args.file.expanduser(),
                                  apply=args.apply, replace=args.replace)
-        except (ValueError, UnicodeDecodeError) as exc:
+        except (ValueError, UnicodeDecodeError, zipfile.BadZipFile, csv.Error, KeyError) as exc:
             print(f"Could not read {args.file}: {exc}", file=sys.stderr)
             return 1
         finally:
