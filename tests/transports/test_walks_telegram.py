@@ -19,7 +19,15 @@ from memory import RecallRequest
 from tests.conftest import make_settings
 from tests.fakes.groq import FakeGroq, multipart_field
 from tests.fakes.telegram import TOKEN, FakeTelegram
-from tests.transports.walks import DIARY_FILE, diary_page, invoice_pdf, visit_draft, walk_registry, walk_tenant
+from tests.registers import seed_tenants
+from tests.transports.walks import (
+    DIARY_FILE,
+    diary_page,
+    invoice_pdf,
+    visit_draft,
+    walk_registry,
+    walk_tenant,
+)
 
 pytestmark = pytest.mark.hindsight
 
@@ -60,6 +68,7 @@ async def walk(tmp_path_factory: pytest.TempPathFactory, hindsight_url: str, ban
                              telegram_bot_token=SecretStr(TOKEN), telegram_base_url=fake.url,
                              groq_api_key=SecretStr("test-key"), groq_base_url=groq.url)
     app = await App.start(settings, registry=walk_registry(tenant))
+    seed_tenants(app.services.database, {tenant})  # a wide-scoped fixture: seeded here
     assert set(app.packs) == {"agri", "legal", "ap"}
     await app.packs["ap"].load_seeds(tenant)
     transport = TelegramTransport(app.conversation, poll_timeout_s=1.0)
@@ -112,7 +121,7 @@ async def test_legal_diary_page_to_saved_hearings_to_last_time(walk: Walk) -> No
     fake.send_document(ADITYA, page.png, DIARY_FILE, "image/png")
     found, gorle, seabreeze, hint = await walk.next_texts(ADITYA, 4)
     assert any(b'"image_url"' in r.body for r in groq.chat_requests())  # the page went to the vision model
-    assert found.startswith(f"I found 2 entr") and DIARY_FILE in found
+    assert found.startswith("I found 2 entr") and DIARY_FILE in found
     assert gorle.startswith("Gorle — hearing on 18 Jun 2025") and "Next date: 16 Jul 2025" in gorle
     assert seabreeze.startswith("Seabreeze — hearing on 18 Jun 2025")
     hint_message = fake.last_message_with_buttons(ADITYA)
