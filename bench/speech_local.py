@@ -24,6 +24,7 @@ from bot.paths import PROJECT_ROOT
 from bot.settings import load_settings
 from bot.speech.base import vocabulary_prompt
 from bot.speech.local import LocalWhisper
+from bot.paths import SEEDS_DIR
 from handlers.agri.register import FieldBook
 from tests.voice import spoken_ogg
 
@@ -46,7 +47,7 @@ def word_errors(reference: list[str], heard: list[str]) -> int:
 
 
 def register_prompt() -> str | None:
-    book = FieldBook()
+    book = FieldBook.from_folder(SEEDS_DIR / "agri")
     return vocabulary_prompt([f.name for f in book.farmers.values()] + [v.name for v in book.villages.values()]
                              + [p.name for p in book.products.values()])
 

@@ -5,13 +5,16 @@ Works without the memory server: grants are local state, read by the running bot
 
 import argparse
 import sys
+from collections.abc import Callable
 
 from bot.access import TerritoryGrants, grants_for
+from bot.app import open_database
 from bot.i18n import LANGUAGES, text
 from bot.paths import SEEDS_DIR
 from bot.registry import Registry, User
 from bot.settings import Settings
 from handlers.agri.register import FieldBook
+from handlers.agri.registers import FieldBooks
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -22,7 +25,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     access.add_argument("--lang", choices=LANGUAGES, default="en")
 
     async def handler(args: argparse.Namespace, settings: Settings) -> int:
-        return run(args, grants_for(settings.state_dir), Registry.load(SEEDS_DIR / "users.json"), FieldBook())
+        database = open_database(settings)
+        try:
+            return run(args, grants_for(settings.state_dir), Registry.load(SEEDS_DIR / "users.json"),
+                       FieldBooks(database).for_tenant)
+        finally:
+            database.dispose()
 
     access.set_defaults(handler=handler)
 
@@ -37,7 +45,8 @@ def _names(lang: str, slugs: list[str]) -> str:
     return ", ".join(slugs) or text(lang, "access.none")
 
 
-def run(args: argparse.Namespace, grants: TerritoryGrants, registry: Registry, book: FieldBook) -> int:
+def run(args: argparse.Namespace, grants: TerritoryGrants, registry: Registry,
+        book_for: Callable[[str], FieldBook]) -> int:
     """Carry out one access command; print what changed, or why nothing did."""
     lang = args.lang
     if args.action == "list":
@@ -58,6 +67,7 @@ def run(args: argparse.Namespace, grants: TerritoryGrants, registry: Registry, b
     if user.pack != "agri" or user.role != "officer":
         print(text(lang, "access.not_an_officer", user=user.user_id), file=sys.stderr)
         return 2
+    book = book_for(user.tenant)
     village = _village(book, args.village)
     if village is None:
         print(text(lang, "access.unknown_village", village=args.village, known=", ".join(book.villages)),

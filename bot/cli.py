@@ -8,6 +8,7 @@ import sys
 from collections.abc import Awaitable, Callable
 
 from bot import access_cli, queue_cli, speech_cli, subjects_cli
+from bot.registers import cli as registers_cli
 from bot.app import PACK_MODULES, App, open_database
 from bot.console import ConsoleNotifier, ConsoleSession, run_console
 from bot.log_hygiene import configure_logging
@@ -214,6 +215,7 @@ def build_parser() -> argparse.ArgumentParser:
     db.add_argument("action", choices=["upgrade"], help="run the migrations (start-up runs them too)")
     db.set_defaults(handler=_db)
 
+    registers_cli.register(sub, PACK_MODULES, open_database)
     queue_cli.register(sub, _with_app)
     access_cli.register(sub)
     subjects_cli.register(sub, _with_app)

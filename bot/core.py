@@ -175,7 +175,7 @@ class Conversation:
         turn = Turn(user=user, incoming=incoming, services=self.services, lang=self.language_of(user))
         if incoming.callback is not None:
             if cards.is_card_callback(incoming.callback):
-                return await cards.on_callback(turn, pack.card_specs(), incoming.callback)
+                return await cards.on_callback(turn, pack.card_specs(user.tenant), incoming.callback)
             return await pack.on_callback(turn, incoming.callback)
         if incoming.media is not None:
             return await pack.on_media(turn, incoming.media)
@@ -183,11 +183,11 @@ class Conversation:
         command = split_command(body)
         if command is not None:
             return await self._command(turn, pack, *command)
-        left_open = cards.edit_left_open(turn, pack.card_specs(), body)
+        left_open = cards.edit_left_open(turn, pack.card_specs(user.tenant), body)
         if left_open is not None:
             # A new note sent while a field waits is read as a note, never taken as the field's value.
             return [left_open, *await pack.on_text(turn, body)]
-        edited = await cards.on_pending_edit(turn, pack.card_specs(), body)
+        edited = await cards.on_pending_edit(turn, pack.card_specs(user.tenant), body)
         if edited is not None:
             return edited
         return await pack.on_text(turn, body)

@@ -227,7 +227,7 @@ async def resume_saving(services: Services, packs: dict[str, Pack]) -> int:
         if card.status != "saving" or card.pack not in packs:
             continue
         user = services.registry.by_id(card.user_id)
-        spec = packs[card.pack].card_specs().get(card.kind)
+        spec = packs[card.pack].card_specs(user.tenant).get(card.kind) if user is not None else None
         if user is None or spec is None:
             continue
         turn = Turn(user=user, services=services, lang=user.lang,

@@ -8,7 +8,7 @@ boundary, tag and document-id builders, as-of helpers, the call log, and the loc
 from memory.banks import bank_id
 from memory.calllog import CallLog, CallRecord
 from memory.client import MemoryClient
-from memory.errors import MemoryLayerError, MemoryRejected, MemoryUnavailable
+from memory.errors import BankNotFound, MemoryLayerError, MemoryRejected, MemoryUnavailable
 from memory.models import (
     EVENT_DATE_KEY,
     BankProfile,
@@ -33,6 +33,7 @@ __all__ = [
     "MemoryItem",
     "MemoryLayerError",
     "MemoryRejected",
+    "BankNotFound",
     "MemoryUnavailable",
     "Recalled",
     "RecallRequest",

@@ -27,7 +27,7 @@ from memory.convert import (
     to_stored_memory,
     translate,
 )
-from memory.errors import MemoryRejected, MemoryUnavailable
+from memory.errors import BankNotFound, MemoryRejected, MemoryUnavailable
 from memory.models import (
     RAW_TYPES,
     BankProfile,
@@ -53,8 +53,6 @@ T = TypeVar("T")
 _OPERATION_STATES = ("pending", "processing", "completed", "failed", "cancelled")
 
 _NO_LLM_MARKER = "requires an llm"
-
-
 class MemoryClient:
     """Async access to one Hindsight server (local, self-hosted or Cloud)."""
 
@@ -246,7 +244,10 @@ class MemoryClient:
             found = [to_recalled(r, sources) for r in response.results or []]
             return not_after(found, request.as_of) if request.as_of else found
 
-        return await self._timed("recall", bank_id, request.tags, call, self._read_timeout_s, hits=len)
+        try:
+            return await self._timed("recall", bank_id, request.tags, call, self._read_timeout_s, hits=len)
+        except BankNotFound:
+            return []
 
     async def reflect(
         self,
@@ -282,6 +283,8 @@ class MemoryClient:
                 ),
                 self._write_timeout_s,
             )
+        except BankNotFound:
+            return ReflectAnswer(text=None, available=False, reason="nothing is remembered here yet")
         except MemoryRejected as exc:
             if _NO_LLM_MARKER in str(exc).lower():
                 return ReflectAnswer(text=None, available=False, reason="this memory server has no language model")
@@ -322,7 +325,10 @@ class MemoryClient:
                 if not page.items or offset >= page.total:
                     return found
 
-        return await self._timed("list", bank_id, tags or [], call, self._read_timeout_s, hits=len)
+        try:
+            return await self._timed("list", bank_id, tags or [], call, self._read_timeout_s, hits=len)
+        except BankNotFound:
+            return []
 
     async def list_memories(self, bank_id: str, tag: str) -> list[StoredMemory]:
         """List every memory unit (facts and observations) carrying `tag`, with its date and sources."""
@@ -453,9 +459,12 @@ class MemoryClient:
 
     async def stats(self, bank_id: str) -> BankStats:
         """Return how many documents, memories and observations a bank holds."""
-        response = await self._timed(
-            "count", bank_id, [], lambda: self._client.banks.get_agent_stats(bank_id), self._read_timeout_s
-        )
+        try:
+            response = await self._timed(
+                "count", bank_id, [], lambda: self._client.banks.get_agent_stats(bank_id), self._read_timeout_s
+            )
+        except BankNotFound:
+            return BankStats(bank_id=bank_id, documents=0, memories=0, observations=0)
         return BankStats(
             bank_id=bank_id,
             documents=response.total_documents,

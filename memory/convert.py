@@ -1,6 +1,7 @@
 """Shapes in and out of Hindsight's client: payloads, recall results as Recalled, errors as ours."""
 
 import asyncio
+import re
 import hashlib
 import uuid
 from collections.abc import Mapping
@@ -9,7 +10,7 @@ import aiohttp
 from hindsight_client_api.exceptions import ApiException
 
 from memory.asof import event_date_of, latest_date_of
-from memory.errors import MemoryRejected, MemoryUnavailable
+from memory.errors import BankNotFound, MemoryRejected, MemoryUnavailable
 from memory.models import MemoryItem, Recalled, StoredMemory
 
 _OPERATION_NAMESPACE = uuid.UUID("5b0f0c36-6d8e-4a53-9d0e-2f4f3c1d7a10")
@@ -89,12 +90,18 @@ def facts_context(facts: list[Recalled]) -> str:
     return "Answer only from these dated memories:\n" + "\n".join(lines)
 
 
+# A new tenant's bank is made on its first write; until then a read meets Hindsight's 404 for the bank.
+_MISSING_BANK = re.compile(r"bank\b.*\bnot found", re.I)
+
+
 def translate(exc: BaseException) -> BaseException:
     if isinstance(exc, ApiException):
         status = exc.status or 0
         body = exc.body if isinstance(exc.body, str) else str(exc.body or "")
         if status >= 500 or status in (408, 429):
             return MemoryUnavailable(f"Hindsight answered {status}")
+        if status == 404 and _MISSING_BANK.search(body):
+            return BankNotFound(f"Hindsight has no such bank: {body[:300]}")
         return MemoryRejected(f"Hindsight refused the request ({status}): {body[:300]}")
     if isinstance(exc, (aiohttp.ClientError, asyncio.TimeoutError, TimeoutError, OSError)):
         return MemoryUnavailable(f"Hindsight unreachable: {type(exc).__name__}")

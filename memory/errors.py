@@ -16,3 +16,7 @@ class MemoryUnavailable(MemoryLayerError):
 
 class MemoryRejected(MemoryLayerError):
     """Hindsight refused the request (a 4xx other than reflect-without-LLM)."""
+
+
+class BankNotFound(MemoryRejected):
+    """The bank does not exist yet: reads answer empty, writes create the bank first (ensure_bank)."""

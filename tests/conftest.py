@@ -15,6 +15,7 @@ from bot.settings import Settings, load_settings
 from memory import MemoryClient
 from memory import local as local_memory
 from tests.fakes.groq import FakeGroq
+from tests.registers import seed_tenants
 
 _real_connect = socket.socket.connect
 _real_connect_ex = socket.socket.connect_ex
@@ -49,6 +50,24 @@ def no_internet(monkeypatch: pytest.MonkeyPatch) -> None:
     """Fail any test that opens a connection to anything but loopback."""
     monkeypatch.setattr(socket.socket, "connect", _guarded_connect)
     monkeypatch.setattr(socket.socket, "connect_ex", _guarded_connect_ex)
+
+
+@pytest.fixture(autouse=True)
+def seed_registers_at_start(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Most tests lean on the demo's registers in tenants of their own: every App a test starts gets the seed
+    registers imported into each of its registry's tenants, through the import path (a few ms). Tests marked
+    own_registers give their tenants registers themselves."""
+    if request.node.get_closest_marker("own_registers"):
+        return
+    real_start = App.start.__func__  # type: ignore[attr-defined]
+
+    async def start(cls: type[App], settings: Settings, *args: object, **kwargs: object) -> App:
+        app = await real_start(cls, settings, *args, **kwargs)
+        tenants = {u.tenant for u in app.services.registry.users} | {settings.default_tenant}
+        seed_tenants(app.services.database, tenants)
+        return app
+
+    monkeypatch.setattr(App, "start", classmethod(start))
 
 
 @pytest.fixture(scope="session")

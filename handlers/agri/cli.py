@@ -35,7 +35,7 @@ def register(subparsers: argparse._SubParsersAction, with_app: WithApp) -> None:
             if pack is None:
                 print("The agri pack is not installed.", file=sys.stderr)
                 return 2
-            farmer = pack.reader.farmer_in(args.farmer)
+            farmer = pack.reader_for(args.tenant).farmer_in(args.farmer)
             if farmer is None:
                 print(f"No farmer {args.farmer!r} in the register.", file=sys.stderr)
                 return 2
@@ -44,13 +44,13 @@ def register(subparsers: argparse._SubParsersAction, with_app: WithApp) -> None:
                 if user is None or not pack.may_see(user, farmer):
                     print(f"{args.as_user} may not brief {farmer.name}: not in their territory.", file=sys.stderr)
                     return 3
-            found = await build_brief(app.services.memory, app.services.bank_of(args.tenant, "agri"), pack.book,
+            found = await build_brief(app.services.memory, app.services.bank_of(args.tenant, "agri"), pack.book_for(args.tenant),
                                       farmer, args.as_of or _today(), not args.no_memory, args.lang,
                                       app.services.chat)
             if args.json:
                 print(json.dumps(found.model_dump(mode="json"), indent=2, ensure_ascii=False))
             else:
-                print(brief_text(pack.book, found, args.lang))
+                print(brief_text(pack.book_for(args.tenant), found, args.lang))
             return 0
 
         return await with_app(settings, body)
@@ -58,15 +58,15 @@ def register(subparsers: argparse._SubParsersAction, with_app: WithApp) -> None:
     async def insights(args: argparse.Namespace, settings: Settings) -> int:
         async def body(app: App) -> int:
             pack = _pack(app)
-            slug = pack.reader.village_in(args.village) if pack else None
+            slug = pack.reader_for(args.tenant).village_in(args.village) if pack else None
             if pack is None or slug is None:
                 print(f"No village {args.village!r} in the register.", file=sys.stderr)
                 return 2
             found = await village_insights(app.services.memory, app.services.bank_of(args.tenant, "agri"),
-                                           pack.book, slug, args.as_of or _today(), args.lang,
+                                           pack.book_for(args.tenant), slug, args.as_of or _today(), args.lang,
                                            llm=settings.memory_uses_llm, today=_today())
             print(json.dumps(found.model_dump(mode="json"), indent=2, ensure_ascii=False) if args.json
-                  else insights_text(pack.book, found, args.lang))
+                  else insights_text(pack.book_for(args.tenant), found, args.lang))
             return 0
 
         return await with_app(settings, body)

@@ -63,12 +63,14 @@ class Village(BaseModel):
 class Farmer(BaseModel):
     model_config = ConfigDict(frozen=True)
 
-    id: str = Field(pattern=r"^F\d{3}$")
-    name: str
+    id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9 ._/-]{0,40}$")
+    """The farmer's id as the distributor writes it ("F001", "GF/0012"); derived from name and village if none."""
+    name: str = Field(min_length=1)
     name_te: str
     village: str
     crops: list[str] = Field(min_length=1)
     acres: float = Field(gt=0)
+    phone: str | None = None
 
 
 class Officer(BaseModel):

@@ -16,15 +16,16 @@ from bot.scheduler import FollowUp
 from bot.speech import SpeechUnavailable
 from handlers.agri.brief import build_brief
 from handlers.agri.cards import OutcomeCard, VisitCard
+from handlers.agri.demo import run_demo
 from handlers.agri.extract import FieldReader
 from handlers.agri.insights import insights_text, village_insights
 from handlers.agri.models import Farmer, Visit
 from handlers.agri.narrative import season_memories
-from handlers.agri.register import SEED_DIR, FieldBook
+from handlers.agri.register import PACK_DATA, FieldBook
+from handlers.agri.registers import FieldBooks, seed_registers
 from handlers.agri.render import brief_text
 from handlers.agri.structure import structure_outcome, structure_visit
 from handlers.agri.textmatch import parse_day
-from handlers.agri.demo import run_demo
 from bot.core import show_sent
 from handlers.base import CommandInfo, Pack, SeedReport, Services, Turn, Write
 from handlers.cards import CardSpec, open_card
@@ -72,11 +73,10 @@ class AgriPack(Pack):
 
     name = "agri"
 
-    def __init__(self, services: Services, book: FieldBook | None = None) -> None:
+    def __init__(self, services: Services) -> None:
         super().__init__(services)
-        self.book = book or FieldBook()
-        self.reader = FieldReader(self.book)
-        self._cards: dict[str, CardSpec] = {"visit": VisitCard(self.reader), "outcome": OutcomeCard(self.reader)}
+        self.books = FieldBooks(services.database)
+        self._readers: dict[str, FieldReader] = {}
         if services.scheduler is not None:
             services.scheduler.register(self.name, self.compose_followup)
 
@@ -85,11 +85,23 @@ class AgriPack(Pack):
                 for c in ("brief", "followups", "insights", "farmers")]
 
     def bank_profile(self, bank_id: str) -> BankProfile:
-        data = _BankFile.model_validate_json((SEED_DIR / "bank.json").read_text(encoding="utf-8"))
+        data = _BankFile.model_validate_json((PACK_DATA / "bank.json").read_text(encoding="utf-8"))
         return BankProfile(bank_id=bank_id, mission=data.mission, directives=data.directives)
 
-    def card_specs(self) -> dict[str, CardSpec]:
-        return self._cards
+    def book_for(self, tenant: str) -> FieldBook:
+        """The tenant's own registers (cached until the tenant's registers change)."""
+        return self.books.for_tenant(tenant)
+
+    def reader_for(self, tenant: str) -> FieldReader:
+        book = self.book_for(tenant)
+        reader = self._readers.get(tenant)
+        if reader is None or reader.book is not book:
+            reader = self._readers[tenant] = FieldReader(book)
+        return reader
+
+    def card_specs(self, tenant: str) -> dict[str, CardSpec]:
+        reader = self.reader_for(tenant)
+        return {"visit": VisitCard(reader), "outcome": OutcomeCard(reader)}
 
     def today(self) -> date:
         return self.services.clock().astimezone(IST).date()
@@ -104,10 +116,10 @@ class AgriPack(Pack):
     def vocabulary(self, turn: Turn) -> list[str]:
         """The tenant's own words for the speech model: the officer's farmers and villages, then products."""
         te = turn.lang == "te"
-        farmers = [f for f in self.book.farmers.values() if self.may_see(turn.user, f)]
-        villages = [v for v in self.book.villages.values() if v.slug in turn.user.territories]
+        farmers = [f for f in self.book_for(turn.user.tenant).farmers.values() if self.may_see(turn.user, f)]
+        villages = [v for v in self.book_for(turn.user.tenant).villages.values() if v.slug in turn.user.territories]
         words = [f.name_te if te else f.name for f in farmers] + [v.name_te if te else v.name for v in villages]
-        return words + [p.name for p in self.book.products.values()]
+        return words + [p.name for p in self.book_for(turn.user.tenant).products.values()]
 
     def may_see(self, user: User, farmer: Farmer) -> bool:
         return user.role == "admin" or farmer.village in user.territories
@@ -128,19 +140,19 @@ class AgriPack(Pack):
         parsed = parse_brief_args(args, self.today().year)
         if not parsed.farmer_query:
             return [Reply(text=turn.t("agri.brief_usage"))]
-        farmers = self.reader.farmers_named(parsed.farmer_query, turn.user.territories)
+        farmers = self.reader_for(turn.user.tenant).farmers_named(parsed.farmer_query, turn.user.territories)
         if not farmers:
             return [Reply(text=turn.t("agri.farmer_unknown", query=parsed.farmer_query))]
         if len(farmers) > 1:
-            names = ", ".join(f"{self.book.farmer_name(f.id, turn.lang)} ({f.id})" for f in farmers)
+            names = ", ".join(f"{self.book_for(turn.user.tenant).farmer_name(f.id, turn.lang)} ({f.id})" for f in farmers)
             return [Reply(text=turn.t("agri.farmer_ambiguous", query=parsed.farmer_query, names=names))]
         farmer = farmers[0]
         if not self.may_see(turn.user, farmer):
             log.info("refused a brief outside the officer's territory")
             return [Reply(text=turn.t("agri.not_your_farmer", farmer=farmer.name))]
-        brief = await build_brief(self.services.memory, turn.bank_id, self.book, farmer,
+        brief = await build_brief(self.services.memory, turn.bank_id, self.book_for(turn.user.tenant), farmer,
                                   parsed.as_of or self.today(), parsed.memory_on, turn.lang, self.services.chat)
-        return [Reply(text=brief_text(self.book, brief, turn.lang))]
+        return [Reply(text=brief_text(self.book_for(turn.user.tenant), brief, turn.lang))]
 
     def _followups(self, turn: Turn) -> list[Reply]:
         """List the officer's pending follow-ups, each with a button to answer it now."""
@@ -151,34 +163,34 @@ class AgriPack(Pack):
         lines, buttons = [turn.t("agri.followups_header", count=len(pending))], []
         for followup in pending:
             visit = Visit.model_validate_json(followup.subject["visit"])
-            lines.append(turn.t("agri.followups_item", farmer=self.book.farmer_name(visit.farmer_id, turn.lang),
+            lines.append(turn.t("agri.followups_item", farmer=self.book_for(turn.user.tenant).farmer_name(visit.farmer_id, turn.lang),
                                 crop=turn.t(f"agri.crop_{visit.crop}"), visit_date=show_date(turn.lang, visit.date),
                                 due=show_date(turn.lang, followup.due_at.astimezone(IST).date()),
                                 status=turn.t(f"agri.followup_status_{followup.status}")))
-            buttons.append([Button(label=turn.t("agri.button_answer_for", farmer=self.book.farmer_name(visit.farmer_id, turn.lang)),
+            buttons.append([Button(label=turn.t("agri.button_answer_for", farmer=self.book_for(turn.user.tenant).farmer_name(visit.farmer_id, turn.lang)),
                                    data=f"{ANSWER_PREFIX}{followup.followup_id}")])
         return [Reply(text="\n".join(lines), buttons=buttons)]
 
     async def _insights(self, turn: Turn, args: str) -> list[Reply]:
-        slug = self.reader.village_in(args) if args.strip() else None
+        slug = self.reader_for(turn.user.tenant).village_in(args) if args.strip() else None
         if slug is None:
             return [Reply(text=turn.t("agri.insights_usage"))]
         if turn.user.role != "admin" and slug not in turn.user.territories:
-            return [Reply(text=turn.t("agri.not_your_village", village=self.book.village_name(slug, turn.lang)))]
-        found = await village_insights(self.services.memory, turn.bank_id, self.book, slug, self.today(), turn.lang,
+            return [Reply(text=turn.t("agri.not_your_village", village=self.book_for(turn.user.tenant).village_name(slug, turn.lang)))]
+        found = await village_insights(self.services.memory, turn.bank_id, self.book_for(turn.user.tenant), slug, self.today(), turn.lang,
                                        llm=self.services.settings.memory_uses_llm, today=self.today())
-        caption = insights_text(self.book, found, turn.lang)
+        caption = insights_text(self.book_for(turn.user.tenant), found, turn.lang)
         if not found.counts:
             return [Reply(text=caption)]
-        village = self.book.village_name(slug, turn.lang)
+        village = self.book_for(turn.user.tenant).village_name(slug, turn.lang)
         chart = advice_outcomes(turn.t("agri.insights_chart_title", village=village), found.counts,
                                 self.services.settings.state_dir / "charts" / f"insights-{uuid.uuid4().hex}.png")
         return [Reply(text=caption, image=chart.path)]
 
     def _farmers(self, turn: Turn) -> list[Reply]:
-        mine = [f for f in self.book.farmers.values() if self.may_see(turn.user, f)]
+        mine = [f for f in self.book_for(turn.user.tenant).farmers.values() if self.may_see(turn.user, f)]
         lines = [turn.t("agri.farmers_header", count=len(mine))]
-        lines += [f"{f.id} {self.book.farmer_name(f.id, turn.lang)} · {self.book.village_name(f.village, turn.lang)} · "
+        lines += [f"{f.id} {self.book_for(turn.user.tenant).farmer_name(f.id, turn.lang)} · {self.book_for(turn.user.tenant).village_name(f.village, turn.lang)} · "
                   f"{', '.join(turn.t(f'agri.crop_{c}') for c in f.crops)}" for f in mine]
         return [Reply(text="\n".join(lines))]
 
@@ -193,13 +205,13 @@ class AgriPack(Pack):
     async def _visit(self, turn: Turn, note: str, heard: bool = False) -> list[Reply]:
         """Structure a visit note and show it as a card."""
         day = self.note_day(turn)
-        structured = await structure_visit(self.services.chat, self.reader, note, self._officer(turn.user),
+        structured = await structure_visit(self.services.chat, self.reader_for(turn.user.tenant), note, self._officer(turn.user),
                                            day, turn.user.territories)
         visit = structured.visit
         if not (visit.farmer_id or visit.crop or visit.products or visit.issue):
             return [Reply(text=turn.t("agri.not_a_note"))]
-        if visit.farmer_id and not self.may_see(turn.user, self.book.farmers[visit.farmer_id]):
-            return [Reply(text=turn.t("agri.not_your_farmer", farmer=self.book.farmer_name(visit.farmer_id)))]
+        if visit.farmer_id and not self.may_see(turn.user, self.book_for(turn.user.tenant).farmers[visit.farmer_id]):
+            return [Reply(text=turn.t("agri.not_your_farmer", farmer=self.book_for(turn.user.tenant).farmer_name(visit.farmer_id)))]
         payload = {"visit": visit.model_dump(mode="json"), "territories": turn.user.territories,
                    "extractor": structured.extractor, "lang": turn.lang, "today": day.isoformat(),
                    "transcript": note}
@@ -207,7 +219,7 @@ class AgriPack(Pack):
         if structured.model_failed:
             intro.append(turn.t("agri.model_failed_rules"))
         intro.append(turn.t("agri.visit_intro"))
-        return [open_card(turn, self._cards["visit"], payload, intro="\n".join(intro))]
+        return [open_card(turn, self.card_specs(turn.user.tenant)["visit"], payload, intro="\n".join(intro))]
 
     async def _outcome(self, turn: Turn, followup_id: str, answer: str, heard: bool = False) -> list[Reply] | None:
         """Turn an answer to a follow-up into an outcome card; None when the follow-up is gone."""
@@ -218,7 +230,7 @@ class AgriPack(Pack):
             return None
         visit = Visit.model_validate_json(followup.subject["visit"])
         day = self.note_day(turn)
-        structured = await structure_outcome(self.services.chat, self.reader, answer, visit,
+        structured = await structure_outcome(self.services.chat, self.reader_for(turn.user.tenant), answer, visit,
                                              self._officer(turn.user), day)
         outcome = structured.outcome
         payload = {"outcome": outcome.model_dump(mode="json"), "visit": visit.model_dump(mode="json"),
@@ -227,7 +239,7 @@ class AgriPack(Pack):
         intro = self._heard(turn, answer) if heard else []
         if structured.model_failed:
             intro.append(turn.t("agri.model_failed_rules"))
-        return [open_card(turn, self._cards["outcome"], payload, intro="\n".join(intro) or None)]
+        return [open_card(turn, self.card_specs(turn.user.tenant)["outcome"], payload, intro="\n".join(intro) or None)]
 
     async def on_media(self, turn: Turn, media: Media) -> list[Reply]:
         if media.kind not in ("voice", "audio"):
@@ -270,34 +282,36 @@ class AgriPack(Pack):
         if followup is None or followup.user_id != turn.user.user_id or followup.status == "answered":
             return [Reply(text=turn.t("core.card_gone"))]
         self.services.state.set_pref(turn.user.user_id, AWAITING_OUTCOME, followup.followup_id)
-        return [Reply(text=self._question(followup, turn.lang, ask_now=True))]
+        return [Reply(text=self._question(followup, turn.user.tenant, turn.lang, ask_now=True))]
 
-    def _question(self, followup: FollowUp, lang: str, ask_now: bool = False) -> str:
+    def _question(self, followup: FollowUp, tenant: str, lang: str, ask_now: bool = False) -> str:
+        book = self.book_for(tenant)
         visit = Visit.model_validate_json(followup.subject["visit"])
-        products = ", ".join(self.book.products[a.product_id].name for a in visit.products) or text(lang, "agri.nothing_advised")
+        products = ", ".join(book.products[a.product_id].name for a in visit.products) or text(lang, "agri.nothing_advised")
         return text(lang, "agri.followup_answer_now" if ask_now else "agri.followup_question",
-                    farmer=self.book.farmer_name(visit.farmer_id, lang), village=self.book.village_name(visit.village, lang),
-                    crop=text(lang, f"agri.crop_{visit.crop}"), issue=self.book.issue_name(visit.issue, lang) or "-",
+                    farmer=book.farmer_name(visit.farmer_id, lang), village=book.village_name(visit.village, lang),
+                    crop=text(lang, f"agri.crop_{visit.crop}"), issue=book.issue_name(visit.issue, lang) or "-",
                     products=products, date=show_date(lang, visit.date))
 
     def compose_followup(self, followup: FollowUp, user: User) -> list[Reply]:
         """Word a due follow-up for the officer and take their next message as its answer."""
         lang = self.services.state.pref(user.user_id, "lang") or user.lang
         self.services.state.set_pref(user.user_id, AWAITING_OUTCOME, followup.followup_id)
-        return [Reply(text=self._question(followup, lang), buttons=[[Button(
+        return [Reply(text=self._question(followup, user.tenant, lang), buttons=[[Button(
             label=text(lang, "agri.button_answer"), data=f"{ANSWER_PREFIX}{followup.followup_id}")]])]
 
     async def load_seeds(self, tenant: str) -> SeedReport:
-        """Retain the seeded season (visits and outcomes) into the tenant's bank; re-running replaces."""
+        """Import the demo registers into the tenant (the customer's import path), then retain the seeded
+        season (visits and outcomes) into its bank; re-running replaces."""
+        book = seed_registers(self.services.database, tenant, self.book_for)
         bank = self.services.bank_of(tenant, self.name)
         await self.services.memory.ensure_bank(self.bank_profile(bank))
-        items = season_memories(self.book)
+        items = season_memories(book)
         report = await self.services.memory.retain(bank, items)
-        season = self.book.season
         return SeedReport(bank_id=bank, retained=report.items,
-                          details={"visits": len(season.visits), "outcomes": len(season.outcomes)})
+                          details={"visits": len(book.season.visits), "outcomes": len(book.season.outcomes)})
 
     async def demo(self, tenant: str, write: Write) -> None:
         """Show Ramesh's brief with memory OFF and ON side by side, and the brief as of 20 April."""
-        await run_demo(self.services.memory, self.services.bank_of(tenant, self.name), self.book,
+        await run_demo(self.services.memory, self.services.bank_of(tenant, self.name), self.book_for(tenant),
                        self.services.chat, write)

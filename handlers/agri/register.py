@@ -1,15 +1,21 @@
-"""The pack's reference data, loaded from seeds/agri/ and validated: catalogue, issues, villages, farmers, lexicon."""
+"""A tenant's reference data as the pack uses it (catalogue, issues, villages, farmers, officers) and the
+pack's own lexicon, checked for consistency. Built by the repository (handlers/agri/registers.py)."""
 
-import json
-from functools import cached_property
+from functools import cache
 from pathlib import Path
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, model_validator
 
-from bot.paths import SEEDS_DIR
-from handlers.agri.models import Farmer, IssueBook, Issue, Officer, Outcome, Product, Village, Visit
-
-SEED_DIR = SEEDS_DIR / "agri"
+from handlers.agri.models import (
+    Farmer,
+    Issue,
+    IssueBook,
+    Officer,
+    Outcome,
+    Product,
+    Village,
+    Visit,
+)
 
 
 class Lexicon(BaseModel):
@@ -33,22 +39,6 @@ class Lexicon(BaseModel):
     today: list[str]
 
 
-class _Catalogue(BaseModel):
-    products: list[Product] = Field(min_length=1)
-
-
-class _Villages(BaseModel):
-    villages: list[Village]
-
-
-class _Farmers(BaseModel):
-    farmers: list[Farmer]
-
-
-class _Officers(BaseModel):
-    officers: list[Officer]
-
-
 class Season(BaseModel):
     """The seeded season of visits and outcomes; every reference must resolve."""
 
@@ -67,30 +57,59 @@ class Season(BaseModel):
         return self
 
 
-def _read(name: str, root: Path) -> str:
-    return (root / name).read_text(encoding="utf-8")
+PACK_DATA = Path(__file__).resolve().parent / "data"
 
 
-def _jsonl(name: str, root: Path) -> list[dict[str, object]]:
-    return [json.loads(line) for line in _read(name, root).splitlines() if line.strip()]
+class _Catalogue(BaseModel):
+    products: list[Product]
+
+
+class _Villages(BaseModel):
+    villages: list[Village]
+
+
+class _Farmers(BaseModel):
+    farmers: list[Farmer]
+
+
+class _Officers(BaseModel):
+    officers: list[Officer]
+
+
+@cache
+def load_lexicon() -> Lexicon:
+    """The pack's own words (not a tenant's register): crops, issues, reactions in Telugu and English."""
+    return Lexicon.model_validate_json((PACK_DATA / "lexicon.json").read_text(encoding="utf-8"))
 
 
 class FieldBook:
-    """Everything the pack knows without memory: the catalogue and the registers, checked for consistency."""
+    """Everything the pack knows without memory about one tenant: its catalogue and registers, checked."""
 
-    def __init__(self, root: Path = SEED_DIR, language_root: Path = SEED_DIR) -> None:
-        """Read the registers from `root`; the lexicon (words, not data) from `root` when it has one, else from
-        `language_root`, so a tenant's or a corpus's registers are read with the shipped words."""
-        self.root = root
-        self.products = {p.id: p for p in _Catalogue.model_validate_json(_read("catalogue.json", root)).products}
-        self.issue_book = IssueBook.model_validate_json(_read("issues.json", root))
+    def __init__(self, products: list[Product], issue_book: IssueBook, villages: list[Village],
+                 farmers: list[Farmer], officers: list[Officer], lexicon: Lexicon | None = None,
+                 season: Season | None = None) -> None:
+        self.products = {p.id: p for p in products}
+        self.issue_book = issue_book
         self.issues = {i.id: i for i in self.issue_book.issues}
-        self.villages = {v.slug: v for v in _Villages.model_validate_json(_read("villages.json", root)).villages}
-        self.farmers = {f.id: f for f in _Farmers.model_validate_json(_read("farmers.json", root)).farmers}
-        self.officers = {o.id: o for o in _Officers.model_validate_json(_read("officers.json", root)).officers}
-        lexicon_root = root if (root / "lexicon.json").exists() else language_root
-        self.lexicon = Lexicon.model_validate_json(_read("lexicon.json", lexicon_root))
+        self.villages = {v.slug: v for v in villages}
+        self.farmers = {f.id: f for f in farmers}
+        self.officers = {o.id: o for o in officers}
+        self.lexicon = lexicon or load_lexicon()
+        self._season = season
         self._check()
+
+    @classmethod
+    def from_folder(cls, root: Path) -> "FieldBook":
+        """A book read from register files in the seed layout (catalogue.json, issues.json, villages.json,
+        farmers.json, officers.json), e.g. a test corpus's own registers; the lexicon is the pack's."""
+        def read(name: str) -> str:
+            return (root / name).read_text(encoding="utf-8")
+
+        return cls(_Catalogue.model_validate_json(read("catalogue.json")).products,
+                   IssueBook.model_validate_json(read("issues.json")),
+                   _Villages.model_validate_json(read("villages.json")).villages,
+                   _Farmers.model_validate_json(read("farmers.json")).farmers,
+                   _Officers.model_validate_json(read("officers.json")).officers)
 
     def _check(self) -> None:
         crops = set(self.lexicon.crops)
@@ -101,15 +120,21 @@ class FieldBook:
             if not set(product.dosage) <= crops or not set(product.problems) <= set(self.issues):
                 raise ValueError(f"product {product.id} names an unknown crop or problem")
         if not set(self.issues) <= set(self.lexicon.issues):
-            raise ValueError("the lexicon must have words for every issue in the issue book")
+            raise ValueError("every issue in the issue book needs its words in the lexicon")
 
-    @cached_property
+    @property
     def season(self) -> Season:
-        """Return the seeded season, validated against the registers."""
-        season = Season(visits=_jsonl("visits.jsonl", self.root), outcomes=_jsonl("outcomes.jsonl", self.root))
-        for visit in season.visits:
+        """Return the seeded season (only the demo's book has one), validated against the registers."""
+        if self._season is None:
+            return Season(visits=[], outcomes=[])
+        for visit in self._season.visits:
             self.check_visit(visit)
-        return season
+        return self._season
+
+    def with_season(self, season: Season) -> "FieldBook":
+        """This book with a season of visits and outcomes to retain (the demo's, at seed time)."""
+        return FieldBook(list(self.products.values()), self.issue_book, list(self.villages.values()),
+                         list(self.farmers.values()), list(self.officers.values()), self.lexicon, season)
 
     def check_visit(self, visit: Visit) -> None:
         """Raise ValueError when a visit names something outside the registers or the catalogue."""

@@ -7,16 +7,18 @@ and the blocks, exceptions and review routes the agent made, never routine appro
 
 from bot.messages import Media, Reply
 from bot.prompts import render
+from bot.registers.seed import import_seed_registers
 from handlers.ap import card, intake, narratives
 from handlers.ap.audit import AuditLog
 from handlers.ap.chart import payment_chart
 from handlers.ap.decision import DecisionReport
 from handlers.ap.demo import run_demo
 from handlers.ap.intake import IntakeResult
-from handlers.ap.ledger import Ledger, load_policy
-from handlers.ap.models import Invoice
+from handlers.ap.ledger import Ledger
+from handlers.ap.models import Invoice, Policy
 from handlers.ap.money import masked
-from handlers.ap.pipeline import PACK, DecideRequest, Decider
+from handlers.ap.pipeline import PACK, Decider, DecideRequest
+from handlers.ap.registers import Ledgers
 from handlers.base import CommandInfo, Pack, SeedReport, Services, Turn, Write
 from handlers.cards import CardSpec
 from memory import BankProfile, MemoryClient
@@ -51,10 +53,15 @@ class APPack(Pack):
 
     def __init__(self, services: Services) -> None:
         super().__init__(services)
-        self.ledger = Ledger.load()
-        self.policy = load_policy()
+        self.ledgers = Ledgers(services.database)
         self.audit = AuditLog(services.settings.state_dir / "ap_audit.sqlite")
-        self.decider = Decider(services, self.ledger, self.policy, self.audit)
+
+    def ledger_for(self, tenant: str) -> Ledger:
+        """The tenant's own vendors, POs, receipts and payments (cached until they change)."""
+        return self.ledgers.for_tenant(tenant).ledger
+
+    def policy_for(self, tenant: str) -> Policy:
+        return self.ledgers.for_tenant(tenant).policy
 
     def commands(self) -> list[CommandInfo]:
         return [CommandInfo(command="vendors", description_key="ap.cmd_vendors"),
@@ -63,21 +70,23 @@ class APPack(Pack):
     def bank_profile(self, bank_id: str) -> BankProfile:
         return bank_profile(bank_id)
 
-    def card_specs(self) -> dict[str, CardSpec]:
+    def card_specs(self, tenant: str) -> dict[str, CardSpec]:
         # Decisions are not confirm-before-retain cards: the clerk's buttons are the pack's own (ap:...).
         return {}
 
     async def decide(self, invoice: Invoice, tenant: str, use_memory: bool = True, user_id: str = "cli",
                      lang: str = "en") -> DecisionReport:
         """Decide one invoice for a tenant (the CLI, the demo and the chat all come through here)."""
-        return await self.decider.decide(
+        books = self.ledgers.for_tenant(tenant)
+        decider = Decider(self.services, books.ledger, books.policy, self.audit)
+        return await decider.decide(
             invoice, DecideRequest(tenant=tenant, use_memory=use_memory, user_id=user_id, lang=lang))
 
     async def on_command(self, turn: Turn, command: str, args: str) -> list[Reply] | None:
         if command == "vendors":
             lines = [turn.t("ap.vendors_header")]
             lines += [turn.t("ap.vendor_line", id=v.vendor_id, name=v.name, payments=v.payment_count,
-                             account=masked(v.bank_account.account_number)) for v in self.ledger.vendors]
+                             account=masked(v.bank_account.account_number)) for v in self.ledger_for(turn.user.tenant).vendors]
             return [Reply(text="\n".join(lines))]
         if command == "audit":
             entries = self.audit.entries(bank_id=turn.bank_id, invoice_number=args.strip() or None,
@@ -94,7 +103,7 @@ class APPack(Pack):
             return await self._answer(turn, intake.from_json_text(body))
         if intake.looks_like_document(body):
             # An invoice pasted as text (copied out of a mail or a PDF) is read like a PDF's text layer.
-            return await self._answer(turn, await intake.from_text(body, "text", self.ledger.data.buyer,
+            return await self._answer(turn, await intake.from_text(body, "text", self.ledger_for(turn.user.tenant).data.buyer,
                                                                    self.services.chat))
         return [Reply(text=turn.t("ap.send_invoice"))]
 
@@ -104,7 +113,8 @@ class APPack(Pack):
         limit = self.services.settings.max_media_bytes
         if media.size_bytes > limit:
             return [Reply(text=turn.t("ap.file_too_large", limit_mb=limit // (1024 * 1024)))]
-        result = await intake.from_file(media.path, media.mime_type, self.services.reader, self.ledger.data.buyer,
+        result = await intake.from_file(media.path, media.mime_type, self.services.reader,
+                                        self.ledger_for(turn.user.tenant).data.buyer,
                                         self.services.chat, photo=media.kind == "photo")
         return await self._answer(turn, result)
 
@@ -117,7 +127,7 @@ class APPack(Pack):
         reply = card.decision_reply(turn, report)
         if report.status != "PAYMENT_BLOCKED" or report.vendor_id is None:
             return [reply]
-        chart = payment_chart(self.ledger, result.invoice, report.vendor_id, report.vendor_name, turn.lang,
+        chart = payment_chart(self.ledger_for(turn.user.tenant), result.invoice, report.vendor_id, report.vendor_name, turn.lang,
                               self.services.settings.state_dir / "charts")
         return [reply] if chart is None else [reply.model_copy(update={"image": chart.path})]
 
@@ -126,7 +136,8 @@ class APPack(Pack):
 
     async def load_seeds(self, tenant: str) -> SeedReport:
         """Retain each paid vendor's history and each past exception; re-running replaces, never duplicates."""
-        return await seed_bank(self.services.memory, self.services.bank_of(tenant, self.name), self.ledger)
+        import_seed_registers(self.services.database, tenant, self.name, "handlers.ap")
+        return await seed_bank(self.services.memory, self.services.bank_of(tenant, self.name), self.ledger_for(tenant))
 
     async def demo(self, tenant: str, write: Write) -> None:
         await run_demo(self, tenant, write)

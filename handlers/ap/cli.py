@@ -69,7 +69,7 @@ async def _decide(args: argparse.Namespace, settings: Settings, with_app: WithAp
     async def body(app: "App") -> int:
         pack = _pack(app)
         result = await intake.from_file(path, mimetypes.guess_type(path.name)[0], app.services.reader,
-                                        pack.ledger.data.buyer, app.services.chat)
+                                        pack.ledger_for(tenant).data.buyer, app.services.chat)
         if result.invoice is None or result.refusal is not None:
             refusal = result.refusal or intake.Refusal(reason="unreadable", values={"detail": "-"})
             pack.audit.record("-", app.services.bank_of(tenant, pack.name), "INVOICE_REFUSED", reason=refusal.reason,

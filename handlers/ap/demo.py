@@ -3,16 +3,16 @@
 from typing import TYPE_CHECKING
 
 from bot.i18n import text
+from bot.paths import SEEDS_DIR
 from handlers.ap.decision import DecisionReport
 from handlers.ap.intake import from_json_text
-from handlers.ap.ledger import AP_SEEDS
 from handlers.ap.models import Invoice
 from handlers.base import Write
 
 if TYPE_CHECKING:
     from handlers.ap import APPack
 
-SAMPLES = AP_SEEDS / "invoices"
+SAMPLES = SEEDS_DIR / "ap" / "invoices"
 
 
 def load_sample(name: str) -> Invoice:

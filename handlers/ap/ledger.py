@@ -1,27 +1,28 @@
-"""The ERP side: vendor master, purchase orders, goods receipts and the payment ledger, loaded from seeds/ap/."""
+"""The ERP side: vendor master, purchase orders, goods receipts and the payment ledger of one tenant
+(built by handlers/ap/registers.py from the tenant's registers)."""
 
-import json
 import statistics
 from decimal import Decimal
+
+import json
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, model_validator
 from rapidfuzz.distance import Levenshtein
 
-from bot.paths import SEEDS_DIR
 from handlers.ap.ledgerview import normalise_number
 from handlers.ap.models import (
+    Policy,
     Buyer,
     GoodsReceipt,
     Invoice,
     PastInvoice,
-    Policy,
     PurchaseOrder,
     Vendor,
     normalise_name,
 )
 
-AP_SEEDS = SEEDS_DIR / "ap"
+DEFAULT_POLICY = Path(__file__).resolve().parent / "data" / "default_policy.json"
 _LOOKALIKES = str.maketrans("OIL", "011")
 """Letters a scan reads for digits and back; a PO number is compared with them folded."""
 
@@ -89,7 +90,7 @@ class LedgerData(BaseModel):
 
 
 class Ledger:
-    """Read-only lookups over the validated seed data."""
+    """Read-only lookups over a tenant's validated ledger."""
 
     def __init__(self, data: LedgerData) -> None:
         self.data = data
@@ -97,14 +98,14 @@ class Ledger:
         self._pos = {_po_key(p.po_number): p for p in data.purchase_orders}
 
     @classmethod
-    def load(cls, root: Path = AP_SEEDS) -> "Ledger":
+    def load(cls, root: Path) -> "Ledger":
+        """A ledger read from files in the seed layout (vendors, purchase_orders, goods_receipts, history), e.g. a
+        test corpus's own; a running bot reads each tenant's from the database (handlers/ap/registers.py)."""
         def read(name: str) -> dict[str, object]:
             return json.loads((root / name).read_text(encoding="utf-8"))
 
-        merged = {
-            **read("vendors.json"), **read("purchase_orders.json"), **read("goods_receipts.json"),
-            **read("history.json"),
-        }
+        merged = {**read("vendors.json"), **read("purchase_orders.json"), **read("goods_receipts.json"),
+                  **read("history.json")}
         return cls(LedgerData.model_validate(merged))
 
     @property
@@ -185,5 +186,6 @@ class Ledger:
         )
 
 
-def load_policy(root: Path = AP_SEEDS) -> Policy:
-    return Policy.model_validate_json((root / "policy.json").read_text(encoding="utf-8"))
+def load_policy(path: Path = DEFAULT_POLICY) -> Policy:
+    """The pack's default policy, or a policy file in the seed layout."""
+    return Policy.model_validate_json(path.read_text(encoding="utf-8"))

@@ -109,10 +109,10 @@ class Invoice(BaseModel):
 class Contact(BaseModel):
     model_config = ConfigDict(frozen=True)
 
-    name: str
-    role: str
-    phone: str
-    email: str
+    name: str = ""
+    role: str = ""
+    phone: str = ""
+    email: str = ""
 
     def show(self) -> str:
         return f"{self.name} ({self.role}, {self.phone})"
@@ -123,15 +123,16 @@ class Vendor(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    vendor_id: str = Field(pattern=r"^[A-Z0-9-]{2,20}$")
+    vendor_id: str = Field(pattern=r"^[A-Z0-9][A-Z0-9-]{1,40}$")
+    """Upper-case letters, digits and dashes, derived from the id as the office writes it (kept for display)."""
     name: str
     aliases: list[str] = Field(default_factory=list)
     gstin: str = Field(pattern=GSTIN_PATTERN)
     bank_account: BankDetails
     verified_contact: Contact
-    onboarded_on: date
-    first_paid: date | None
-    payment_count: int = Field(ge=0)
+    onboarded_on: date | None = None
+    first_paid: date | None = None
+    payment_count: int = Field(default=0, ge=0)
 
     @property
     def never_paid(self) -> bool:
@@ -217,8 +218,10 @@ class PastInvoice(BaseModel):
 
 
 class Buyer(BaseModel):
-    name: str
-    gstin: str = Field(pattern=GSTIN_PATTERN)
+    """The tenant's own company (its GSTIN on an invoice is never the vendor's). Empty until imported."""
+
+    name: str = ""
+    gstin: str | None = Field(default=None, pattern=GSTIN_PATTERN)
 
 
 class Tolerances(BaseModel):

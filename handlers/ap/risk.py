@@ -93,7 +93,7 @@ def _identity(policy: Policy, invoice: Invoice, match: VendorMatch) -> list[Flag
                            contact=vendor.verified_contact.show()))
     if vendor.never_paid:
         found.append(_flag(policy, "NEW_VENDOR", "HUMAN_REVIEW", name=vendor.name,
-                           onboarded=vendor.onboarded_on.isoformat(), contact=vendor.verified_contact.show()))
+                           onboarded=vendor.onboarded_on.isoformat() if vendor.onboarded_on else "-", contact=vendor.verified_contact.show()))
     return found
 
 

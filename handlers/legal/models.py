@@ -32,6 +32,8 @@ class CaseRecord(BaseModel):
     numbers: list[str] = Field(default_factory=list)
     aliases: list[str] = Field(default_factory=list)
     court: str = ""
+    cnr: str = ""
+    """The eCourts CNR number (16 characters), when the practice keeps it."""
 
     @property
     def label(self) -> str:

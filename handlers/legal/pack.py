@@ -8,18 +8,33 @@ from pathlib import Path
 
 from bot.i18n import show_date
 from bot.messages import Media, Reply
+from bot.registers.seed import import_seed_registers
 from handlers.base import CommandInfo, Pack, SeedReport, Services, Turn, Write
 from handlers.cards import CardSpec, open_card
 from handlers.legal.ask import ask, render_answer
-from handlers.legal.backlog import CASES_FILE, load_chat_memories, render_backlog, upload_id_of
-from handlers.legal.cards import SAVE_ALL_PREFIX, HearingCard, card_payload, save_all, save_all_button
+from handlers.legal.backlog import load_chat_memories, render_backlog, upload_id_of
+from handlers.legal.cards import (
+    SAVE_ALL_PREFIX,
+    HearingCard,
+    card_payload,
+    save_all,
+    save_all_button,
+)
 from handlers.legal.dates import parse_day
 from handlers.legal.extract import ReadCache, extract_file, split
-from handlers.legal.ingest import BacklogIngest, IngestReport, Progress, Reviewer, load_backlog_dir, progress_bar
+from handlers.legal.ingest import (
+    BacklogIngest,
+    IngestReport,
+    Progress,
+    Reviewer,
+    load_backlog_dir,
+    progress_bar,
+)
 from handlers.legal.models import ProposedEntry, Upload
 from handlers.legal.question import looks_like_question
 from handlers.legal.records import chat_memory
-from handlers.legal.register import CaseRegister, load_register, save_register
+from handlers.legal.register import CaseRegister
+from handlers.legal.registers import CaseRegisters
 from handlers.legal.timeline import timeline_chart
 from handlers.legal.today import cause_list, render_cause_list
 from memory import BankProfile, MemoryUnavailable
@@ -42,12 +57,12 @@ class LegalPack(Pack):
 
     def __init__(self, services: Services) -> None:
         super().__init__(services)
+        self.registers = CaseRegisters(services.database)
         self._card = HearingCard(self.register_for)
 
     def register_for(self, tenant: str) -> CaseRegister:
-        """Return a tenant's case register (the demo tenant starts from the seed register)."""
-        seed = CASES_FILE if tenant == self.services.settings.default_tenant else None
-        return load_register(self.services.settings.data_dir, tenant, seed=seed)
+        """Return a tenant's own case register (cached until its cases change)."""
+        return self.registers.for_tenant(tenant)
 
     def commands(self) -> list[CommandInfo]:
         return [CommandInfo(command=c, description_key=f"legal.command_{c}")
@@ -56,7 +71,7 @@ class LegalPack(Pack):
     def bank_profile(self, bank_id: str) -> BankProfile:
         return BankProfile(bank_id=bank_id, mission=_MISSION, directives=_DIRECTIVES)
 
-    def card_specs(self) -> dict[str, CardSpec]:
+    def card_specs(self, tenant: str) -> dict[str, CardSpec]:
         return {self._card.kind: self._card}
 
     async def on_command(self, turn: Turn, command: str, args: str) -> list[Reply] | None:
@@ -183,7 +198,9 @@ class LegalPack(Pack):
         register, backlog = load_backlog_dir(directory)
         bank = self.services.bank_of(tenant, self.name)
         await self.services.memory.ensure_bank(self.bank_profile(bank))
-        save_register(self.services.settings.data_dir, tenant, register)
+        # The backlog's cases join the tenant's register; cases it does not mention stay.
+        self.registers.add(tenant, register.cases)
+        register = self.register_for(tenant)
         cache = ReadCache(self.services.settings.data_dir / "legal" / "read-cache") if use_cache else None
         runner = BacklogIngest(self.services, bank, register, workers=workers, yes=yes, reviewer=reviewer,
                                progress=progress, cache=cache)
@@ -191,6 +208,7 @@ class LegalPack(Pack):
 
     async def load_seeds(self, tenant: str) -> SeedReport:
         """Ingest the seed practice's backlog (dates on the page only) and its chat memories, idempotently."""
+        import_seed_registers(self.services.database, tenant, self.name, "handlers.legal")
         directory = self.seed_backlog_dir()
         render_backlog(directory)
         report = await self.ingest_dir(tenant, directory, workers=5, yes=True)
@@ -212,6 +230,7 @@ class LegalPack(Pack):
 
     async def demo(self, tenant: str, write: Write) -> None:
         """Render the seed backlog, ingest it with a progress bar, and ask what happened last time."""
+        import_seed_registers(self.services.database, tenant, self.name, "handlers.legal")
         directory = self.seed_backlog_dir()
         render_backlog(directory)
         write(f"Ingesting the seed backlog from {directory} again with 5 workers (uploads finish in any order; "

@@ -115,7 +115,7 @@ class CaseRegister:
         return cls(CaseList.validate_json(path.read_text(encoding="utf-8")))
 
     def dump(self) -> str:
-        return json.dumps([c.model_dump() for c in self.cases], indent=2, ensure_ascii=False)
+        return json.dumps([c.model_dump(exclude_defaults=True) for c in self.cases], indent=2, ensure_ascii=False)
 
     def get(self, case_id: str) -> CaseRecord | None:
         return self._by_id.get(case_id)
@@ -173,24 +173,3 @@ class CaseRegister:
         tail = match.group(1) if match else question
         words = [w for w in re.findall(r"[A-Za-z0-9./-]+", tail) if w.lower() not in _STOP]
         return " ".join(words) or question.strip()
-
-
-def register_file(data_dir: Path, tenant: str) -> Path:
-    """Return where a tenant's case register is kept once a backlog has been ingested."""
-    return data_dir / "legal" / tenant / "cases.json"
-
-
-def load_register(data_dir: Path, tenant: str, seed: Path | None = None) -> CaseRegister:
-    """Return a tenant's register: the one saved by its last ingest, else the seed's, else an empty one."""
-    saved = register_file(data_dir, tenant)
-    if saved.is_file():
-        return CaseRegister.load(saved)
-    if seed is not None and seed.is_file():
-        return CaseRegister.load(seed)
-    return CaseRegister([])
-
-
-def save_register(data_dir: Path, tenant: str, register: CaseRegister) -> None:
-    path = register_file(data_dir, tenant)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(register.dump(), encoding="utf-8")

@@ -19,6 +19,7 @@ from handlers.agri.register import FieldBook
 from handlers.base import SeedReport
 from memory.asof import IST
 from tests.conftest import make_settings
+from tests.registers import seed_book
 
 CAPTURE_TENANT = "agritest"
 
@@ -61,7 +62,7 @@ def fixed_clock(day: date) -> Callable[[], datetime]:
 
 @pytest.fixture(scope="session")
 def book() -> FieldBook:
-    return FieldBook()
+    return seed_book()
 
 
 @pytest.fixture(scope="session")

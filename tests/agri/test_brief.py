@@ -31,8 +31,8 @@ def _all_dates(brief_json: dict[str, object]) -> set[date]:
 async def _brief(app: App, as_of: date, memory_on: bool = True) -> dict[str, object]:
     pack = app.packs["agri"]
     assert isinstance(pack, AgriPack)
-    found = await build_brief(app.services.memory, app.services.bank_of("demo", "agri"), pack.book,
-                              pack.book.farmers["F001"], as_of, memory_on, "en", app.services.chat)
+    found = await build_brief(app.services.memory, app.services.bank_of("demo", "agri"), pack.book_for("demo"),
+                              pack.book_for("demo").farmers["F001"], as_of, memory_on, "en", app.services.chat)
     return found.model_dump(mode="json")
 
 

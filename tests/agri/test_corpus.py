@@ -11,8 +11,9 @@ from bench.agri_corpus import CORPUS, score
 from handlers.agri.extract import FieldReader
 from handlers.agri.models import Advice, Visit
 from handlers.agri.register import FieldBook
+from tests.registers import seed_book
 
-BOOK = FieldBook(root=CORPUS)
+BOOK = FieldBook.from_folder(CORPUS)
 READER = FieldReader(BOOK)
 TODAY = date(2026, 10, 10)
 
@@ -21,7 +22,7 @@ def test_corpus_is_large_enough_and_fresh() -> None:
     notes = (CORPUS / "notes.jsonl").read_text(encoding="utf-8").splitlines()
     outcomes = (CORPUS / "outcomes.jsonl").read_text(encoding="utf-8").splitlines()
     assert len(notes) >= 65 and len(outcomes) >= 22
-    seeded = FieldBook()
+    seeded = seed_book()
     assert not {f.name for f in BOOK.farmers.values()} & {f.name for f in seeded.farmers.values()}
     assert not set(BOOK.villages) & set(seeded.villages)
 

@@ -7,7 +7,7 @@ import pytest
 from handlers.agri.narrative import visit_narrative
 from handlers.agri.extract import FieldReader
 from handlers.agri.models import Visit
-from handlers.agri.register import FieldBook
+from tests.registers import seed_book
 
 TODAY = date(2026, 9, 30)
 SRINIVAS = ["chevella", "moinabad", "shankarpally"]
@@ -85,7 +85,7 @@ CASES: list[tuple[str, list[str], dict[str, object]]] = [
 
 @pytest.fixture(scope="module")
 def reader() -> FieldReader:
-    return FieldReader(FieldBook())
+    return FieldReader(seed_book())
 
 
 def _products(visit: Visit) -> list[tuple[str, str, str | None]]:

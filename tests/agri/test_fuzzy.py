@@ -7,10 +7,10 @@ from hypothesis import strategies as st
 
 from handlers.agri.extract import FieldReader
 from handlers.agri.fuzzy import MIN_CHARS
-from handlers.agri.register import FieldBook
+from tests.registers import seed_book
 from handlers.agri.textmatch import TermMatcher, normalise
 
-BOOK = FieldBook()
+BOOK = seed_book()
 READER = FieldReader(BOOK)
 NAMES = sorted({(p.id, normalise(p.name)) for p in BOOK.products.values()
                 if len(normalise(p.name).split()[0]) >= 6 and normalise(p.name).isascii()})

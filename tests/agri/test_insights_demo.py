@@ -23,7 +23,7 @@ _DATED = re.compile(r"\(\d{1,2} [A-Z][a-z]{2} 2026")
 async def test_moinabad_insights_find_pink_bollworm_and_what_controls_it(seeded: SeedReport, agri_app: App) -> None:
     pack = agri_app.packs["agri"]
     assert isinstance(pack, AgriPack)
-    found = await village_insights(agri_app.services.memory, seeded.bank_id, pack.book, "moinabad",
+    found = await village_insights(agri_app.services.memory, seeded.bank_id, pack.book_for("demo"), "moinabad",
                                    date(2026, 9, 28))
     assert found.source == "aggregate"  # the local server has no LLM, so reflect is unavailable
     assert found.works[0].startswith("Top problem: pink bollworm")
@@ -97,7 +97,7 @@ async def test_insights_send_a_chart_of_advised_accepted_and_worked(seeded: Seed
     assert image.width == 1000 and image.height >= 300
     plotted = json.loads(image.info["Description"])
     pack = agri_app.packs["agri"]
-    expected = await insights_for(agri_app.services.memory, seeded.bank_id, pack.book, "moinabad", pack.today())
+    expected = await insights_for(agri_app.services.memory, seeded.bank_id, pack.book_for("demo"), "moinabad", pack.today())
     assert plotted == [c.model_dump() for c in expected.counts]
     bollworm = next(row for row in plotted if "pink bollworm" in row["problem"])
     assert bollworm["advised"] >= bollworm["accepted"] >= 1 and bollworm["worked"] >= 3

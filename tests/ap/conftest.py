@@ -8,9 +8,10 @@ import pytest
 from bot.app import App
 from bot.settings import Settings
 from handlers.ap import APPack, seed_bank
-from handlers.ap.ledger import Ledger, load_policy
+from handlers.ap.ledger import Ledger
 from handlers.ap.models import Policy
 from memory import MemoryClient, bank_id
+from tests.registers import seed_ledger
 
 
 @pytest.fixture
@@ -39,15 +40,15 @@ async def tenant(pack: APPack) -> str:
 @pytest.fixture(scope="session")
 async def demo(session_memory: MemoryClient, bank_prefix: str) -> str:
     """The demo tenant (Anita's), seeded once per session; tests may add decisions but never rely on none."""
-    await seed_bank(session_memory, bank_id("demo", "ap", prefix=bank_prefix), Ledger.load())
+    await seed_bank(session_memory, bank_id("demo", "ap", prefix=bank_prefix), seed_ledger().ledger)
     return "demo"
 
 
 @pytest.fixture(scope="session")
 def ledger() -> Ledger:
-    return Ledger.load()
+    return seed_ledger().ledger
 
 
 @pytest.fixture(scope="session")
 def policy() -> Policy:
-    return load_policy()
+    return seed_ledger().policy

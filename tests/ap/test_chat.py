@@ -52,7 +52,7 @@ async def test_blocked_payment_card_carries_a_chart_of_payments_by_account(ap_ap
     card = await send_sample(ap_app, "ravi_new_account")
     assert card.text.startswith("PAYMENT BLOCKED") and card.image is not None
     plotted = json.loads(Image.open(card.image).info["Description"])
-    paid = [p for p in pack.ledger.past_invoices("V001") if p.outcome == "paid"]
+    paid = [p for p in pack.ledger_for(demo).past_invoices("V001") if p.outcome == "paid"]
     assert len(plotted["payments"]) == len(paid) == 14
     assert {p["account_suffix"] for p in plotted["payments"]} == {"4821"}
     assert plotted["pending"]["account_suffix"] == "7719"

@@ -15,6 +15,7 @@ from memory import MemoryClient, MemoryItem, ids, tags
 from memory.asof import IST
 from tests.conftest import make_settings
 from tests.fakes.http import FakeServer, Response
+from tests.registers import seed_tenants
 
 pytestmark = pytest.mark.hindsight
 
@@ -144,6 +145,7 @@ async def test_duplicate_and_outlier(pack: APPack, demo: str) -> None:
 
 async def test_tenants_never_share_vendor_memory(pack: APPack, demo: str) -> None:
     other = f"ap{uuid.uuid4().hex[:8]}"
+    seed_tenants(pack.services.database, {other}, ["ap"])  # the same vendors, a bank of its own
     await pack.services.memory.ensure_bank(pack.bank_profile(pack.services.bank_of(other, "ap")))
     report = await pack.decide(load_sample("ravi_new_account"), other)
     assert report.memory_source == "recalled" and report.memories == []
@@ -156,6 +158,7 @@ async def _outage_report(tmp_path: Path, hindsight_url: str, bank_prefix: str,
     app = await App.start(settings, pack_names=["ap"])
     pack = app.packs["ap"]
     assert isinstance(pack, APPack)
+    seed_tenants(app.services.database, {"outage"}, ["ap"])
     report = await pack.decide(load_sample("ravi_new_account"), "outage")
     return app, report
 

@@ -19,7 +19,7 @@ class CrashingNoteCard(NoteCard):
 
 
 class CrashingPack(NotesPack):
-    def card_specs(self):  # type: ignore[no-untyped-def]
+    def card_specs(self, tenant):  # type: ignore[no-untyped-def]
         return {"note": CrashingNoteCard()}
 
 

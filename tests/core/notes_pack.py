@@ -49,7 +49,7 @@ class NotesPack(Pack):
     def bank_profile(self, bank_id: str) -> BankProfile:
         return BankProfile(bank_id=bank_id, mission="Notes for tests.")
 
-    def card_specs(self) -> dict[str, CardSpec]:
+    def card_specs(self, tenant: str) -> dict[str, CardSpec]:
         return {"note": NoteCard()}
 
     async def on_command(self, turn: Turn, command: str, args: str) -> list[Reply] | None:

@@ -14,7 +14,6 @@ from bot.messages import Incoming, Reply
 from bot.paths import SEEDS_DIR
 from bot.registry import Registry, User
 from handlers.ap import seed_bank
-from handlers.ap.ledger import Ledger
 from handlers.legal.backlog import CASES_FILE
 from handlers.legal.models import ProposedEntry, Upload
 from handlers.legal.records import hearing_memory
@@ -24,6 +23,7 @@ from memory.asof import IST
 from tests.agri.conftest import seeded  # noqa: F401  (the seeded season in tenant demo, loaded by the pack)
 from tests.conftest import make_settings
 from tests.fakes.groq import FakeGroq
+from tests.registers import seed_ledger, seed_tenants
 
 SEABREEZE_HEARINGS = [
     (date(2026, 8, 27), "isolation check: objections not ready, counsel sought time"),
@@ -56,9 +56,16 @@ async def start_app(tmp_path: Path, hindsight_url: str, bank_prefix: str, users:
 
 
 @pytest.fixture
-async def seeded_app(tmp_path: Path, hindsight_url: str, bank_prefix: str) -> AsyncIterator[App]:
-    """A keyless App with every pack and the registry's own users."""
+async def seeded_app(request: pytest.FixtureRequest, tmp_path: Path, hindsight_url: str,
+                     bank_prefix: str) -> AsyncIterator[App]:
+    """A keyless App with every pack and the registry's own users. Under own_registers each tenant has only its
+    own pack's registers: demo all three, greenfield the agri ones, othercorp the AP ones, iyer-chambers none."""
     app = await start_app(tmp_path, hindsight_url, bank_prefix)
+    if request.node.get_closest_marker("own_registers"):
+        database = app.services.database
+        seed_tenants(database, {"demo"})
+        seed_tenants(database, {"greenfield"}, ["agri"])
+        seed_tenants(database, {"othercorp"}, ["ap"])
     yield app
     await app.aclose()
 
@@ -67,7 +74,7 @@ async def seeded_app(tmp_path: Path, hindsight_url: str, bank_prefix: str) -> As
 async def ap_demo(session_memory: MemoryClient, bank_prefix: str) -> str:
     """Tenant demo's AP bank with the seeded vendor histories and past exceptions."""
     bank = bank_id("demo", "ap", prefix=bank_prefix)
-    await seed_bank(session_memory, bank, Ledger.load())
+    await seed_bank(session_memory, bank, seed_ledger().ledger)
     return bank
 
 

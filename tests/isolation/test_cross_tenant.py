@@ -14,12 +14,15 @@ from handlers.ap.demo import SAMPLES, load_sample
 from handlers.ap.vendor_memory import recall_vendor_memory
 from handlers.base import SeedReport
 from handlers.legal.backlog import CASES_FILE
-from handlers.legal.register import CaseRegister, save_register
+from handlers.legal.register import CaseRegister
+from handlers.legal.registers import CaseRegisters
 from tests.isolation.conftest import SEABREEZE_HEARINGS, press, say
 
 pytestmark = pytest.mark.hindsight
 
 _DOC_ID = re.compile(r"\b(?:visit|outcome):V\d{3}\b")
+
+pytestmark = pytest.mark.own_registers
 
 
 def _calls_since(app: App, since: datetime) -> set[str]:
@@ -67,7 +70,7 @@ async def test_a_lawyer_of_another_practice_cannot_reach_demos_cases(legal_demo:
     assert "Seabreeze" not in cases.text
 
     # Even with the very same case in her own register, her answers come from her practice's bank alone.
-    save_register(seeded_app.settings.data_dir, "iyer-chambers", CaseRegister.load(CASES_FILE))
+    CaseRegisters(seeded_app.services.database).add("iyer-chambers", CaseRegister.load(CASES_FILE).cases)
     started = datetime.now(timezone.utc)
     for question in ("What happened last time in Seabreeze?", "/history Seabreeze", "/today 24.09.2026"):
         [answer] = await conversation.handle(say("meera", question))
@@ -80,8 +83,8 @@ async def test_a_clerk_of_another_company_gets_no_vendor_memories_of_demo(ap_dem
     assert isinstance(pack, APPack)
     memory = seeded_app.services.memory
     invoice = load_sample("ravi_new_account")
-    vendor = pack.ledger.identify(invoice).vendor
-    found = await recall_vendor_memory(memory, ap_demo, vendor, invoice, True, pack.policy.max_memories)
+    vendor = pack.ledger_for("demo").identify(invoice).vendor
+    found = await recall_vendor_memory(memory, ap_demo, vendor, invoice, True, pack.policy_for("demo").max_memories)
     assert found.source == "recalled" and found.kept, "demo's bank holds this vendor's history"
 
     demo_docs = {d.document_id for d in await memory.list_documents(ap_demo)}

@@ -11,6 +11,7 @@ from bot.access import grants_for
 from bot.app import App
 from bot.settings import load_settings
 from handlers.agri.pack import AgriPack
+from handlers.agri.registers import seed_registers
 from handlers.base import SeedReport
 from tests.isolation.conftest import say
 
@@ -34,8 +35,9 @@ async def test_granted_village_gives_the_inheriting_officer_the_farmers_whole_hi
         capsys: pytest.CaptureFixture[str]) -> None:
     pack = seeded_app.packs["agri"]
     assert isinstance(pack, AgriPack)
-    farmer = pack.book.farmers["F012"]
-    season = pack.book.season
+    book = seed_registers(seeded_app.services.database, "demo", pack.book_for)
+    farmer = book.farmers["F012"]
+    season = book.season
     history = {f"visit:{v.id}" for v in season.visits if v.farmer_id == farmer.id} | \
               {f"outcome:{o.visit_id}" for o in season.outcomes if o.farmer_id == farmer.id}
     lakshmi = seeded_app.services.registry.by_id("lakshmi")

@@ -13,15 +13,16 @@ from bot.app import App
 from bot.i18n import text
 from bot.messages import Media
 from bot.registry import User
+from handlers.ap import seed_bank
 from handlers.ap.demo import load_sample
 from handlers.legal.backlog import CASES_FILE
-from handlers.legal.register import CaseRegister, save_register
-from handlers.ap import seed_bank
-from handlers.ap.ledger import Ledger
+from handlers.legal.register import CaseRegister
+from handlers.legal.registers import CaseRegisters
 from memory import MemoryClient, bank_id, tags
 from tests.ap.documents import invoice_lines, make_pdf
 from tests.fakes.groq import FakeGroq
 from tests.isolation.conftest import press, say, seeded_users, start_app
+from tests.registers import seed_ledger
 
 pytestmark = pytest.mark.hindsight
 
@@ -42,14 +43,14 @@ def _users() -> list[User]:
 
 async def _app(tmp_path: Path, hindsight_url: str, bank_prefix: str, groq: FakeGroq | None = None) -> App:
     app = await start_app(tmp_path, hindsight_url, bank_prefix, _users(), groq=groq)
-    save_register(app.settings.data_dir, LEGAL, CaseRegister.load(CASES_FILE))
+    CaseRegisters(app.services.database).add(LEGAL, CaseRegister.load(CASES_FILE).cases)
     return app
 
 
 @pytest.fixture(scope="module")
 async def ap_tenant(session_memory: MemoryClient, bank_prefix: str) -> str:
     """A company of its own with the AP seeds, so the decisions made here stay out of demo's bank."""
-    await seed_bank(session_memory, bank_id(AP, "ap", prefix=bank_prefix), Ledger.load())
+    await seed_bank(session_memory, bank_id(AP, "ap", prefix=bank_prefix), seed_ledger().ledger)
     return AP
 
 

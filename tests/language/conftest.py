@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from handlers.agri.register import FieldBook
+from tests.registers import seed_book
 from tests.voice import spoken_ogg, voice_tools_missing
 
 
@@ -21,4 +22,4 @@ def telugu_voice(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def book() -> FieldBook:
-    return FieldBook()
+    return seed_book()

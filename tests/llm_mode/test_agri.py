@@ -120,17 +120,17 @@ async def test_as_of_brief_and_insights_show_nothing_from_a_later_visit(
     assert as_of and all(m.type != "observation" and m.event_date <= AS_OF for m in as_of)
     pack = llm_app.packs["agri"]
     assert isinstance(pack, AgriPack)
-    brief = await build_brief(memory, bank, pack.book, pack.book.farmers["F017"], AS_OF, True)
+    brief = await build_brief(memory, bank, pack.book_for(CAPTURE_TENANT), pack.book_for(CAPTURE_TENANT).farmers["F017"], AS_OF, True)
     assert brief.recalled.farmer >= 1
     shown = brief.model_dump_json().lower()
     assert "bollworm" not in shown and "proclaim" not in shown and "2026-09" not in shown
 
     reflects_before = fake_llm.count("reflect")
-    insights = await village_insights(memory, bank, pack.book, "moinabad", AS_OF, llm=True, today=date(2026, 12, 1))
+    insights = await village_insights(memory, bank, pack.book_for(CAPTURE_TENANT), "moinabad", AS_OF, llm=True, today=date(2026, 12, 1))
     assert fake_llm.count("reflect") > reflects_before  # it did ask the model, with the as-of facts in context
     # The fake's agent cites everything its searches reached, September included, so the answer is refused.
     assert insights.source == "aggregate"
-    said = insights_text(pack.book, insights, "en").lower()
+    said = insights_text(pack.book_for(CAPTURE_TENANT), insights, "en").lower()
     assert "bollworm" not in said and "proclaim" not in said and "2026-09" not in said and "8 sep" not in said
 
 
@@ -143,12 +143,12 @@ async def test_current_insights_read_the_village_mental_model_in_one_call(
     today = date(2026, 12, 1)
     await save_note(llm_app, APRIL_NOTE)
     await confirmed(llm_app)
-    first = await village_insights(services.memory, bank, pack.book, "moinabad", today, llm=True, today=today)
+    first = await village_insights(services.memory, bank, pack.book_for(CAPTURE_TENANT), "moinabad", today, llm=True, today=today)
     assert first.source == "aggregate"  # the model did not exist yet: the bot created it, counting meanwhile
     await settled(services.memory, bank)
     model = await services.memory.mental_model(bank, mental_model_id("moinabad"))
     assert model is not None and model.content and model.tags == ["village:moinabad"]
     calls_before = dict(fake_llm.calls)
-    second = await village_insights(services.memory, bank, pack.book, "moinabad", today, llm=True, today=today)
+    second = await village_insights(services.memory, bank, pack.book_for(CAPTURE_TENANT), "moinabad", today, llm=True, today=today)
     assert second.source == "mental_model" and any("armyworm" in line.lower() for line in second.works)
     assert fake_llm.calls == calls_before, "reading insights should not make the model answer anything"

@@ -19,7 +19,15 @@ from memory import RecallRequest
 from tests.conftest import make_settings
 from tests.fakes.groq import FakeGroq, multipart_field
 from tests.fakes.telegram import TOKEN, FakeTelegram
-from tests.transports.walks import DIARY_FILE, diary_page, invoice_pdf, visit_draft, walk_registry, walk_tenant
+from tests.registers import seed_tenants
+from tests.transports.walks import (
+    DIARY_FILE,
+    diary_page,
+    invoice_pdf,
+    visit_draft,
+    walk_registry,
+    walk_tenant,
+)
 
 pytestmark = pytest.mark.hindsight
 
@@ -60,6 +68,7 @@ async def walk(tmp_path_factory: pytest.TempPathFactory, hindsight_url: str, ban
                              telegram_bot_token=SecretStr(TOKEN), telegram_base_url=fake.url,
                              groq_api_key=SecretStr("test-key"), groq_base_url=groq.url)
     app = await App.start(settings, registry=walk_registry(tenant))
+    seed_tenants(app.services.database, {tenant})  # a wide-scoped fixture: seeded here
     assert set(app.packs) == {"agri", "legal", "ap"}
     await app.packs["ap"].load_seeds(tenant)
     transport = TelegramTransport(app.conversation, poll_timeout_s=1.0)

@@ -26,8 +26,22 @@ from bot.whatsapp_transport import WhatsAppTransport
 from memory import RecallRequest, ids, tags
 from tests.conftest import make_settings
 from tests.fakes.groq import FakeGroq, multipart_field
-from tests.fakes.twilio import ACCOUNT_SID, AUTH_TOKEN, BOT_NUMBER, FakeTwilio, inbound_form, sign
-from tests.transports.walks import invoice_pdf, order_sheet_pdf, visit_draft, walk_registry, walk_tenant
+from tests.fakes.twilio import (
+    ACCOUNT_SID,
+    AUTH_TOKEN,
+    BOT_NUMBER,
+    FakeTwilio,
+    inbound_form,
+    sign,
+)
+from tests.registers import seed_tenants
+from tests.transports.walks import (
+    invoice_pdf,
+    order_sheet_pdf,
+    visit_draft,
+    walk_registry,
+    walk_tenant,
+)
 
 pytestmark = pytest.mark.hindsight
 
@@ -74,6 +88,7 @@ async def walk(tmp_path_factory: pytest.TempPathFactory, hindsight_url: str, ban
         twilio_account_sid=ACCOUNT_SID, twilio_auth_token=SecretStr(AUTH_TOKEN), twilio_whatsapp_from=BOT_NUMBER,
         twilio_base_url=fake.url, public_base_url=PUBLIC, groq_api_key=SecretStr("test-key"), groq_base_url=groq.url)
     app = await App.start(settings, registry=walk_registry(tenant))
+    seed_tenants(app.services.database, {tenant})  # a wide-scoped fixture: seeded here
     assert set(app.packs) == {"agri", "legal", "ap"}
     await app.packs["ap"].load_seeds(tenant)
     server = uvicorn.Server(uvicorn.Config(create_app(WhatsAppTransport(app.conversation)), host="127.0.0.1",

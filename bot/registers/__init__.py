@@ -1,0 +1,1 @@
+"""Importing and exporting a tenant's registers: files people keep (CSV, Excel, the seed JSON) in and out."""

@@ -1,0 +1,227 @@
+"""The field pack's registers in the one database: villages, farmers, officers, catalogue and issue book per
+tenant; their import columns; and the repository that turns a tenant's rows into the FieldBook the pack uses."""
+
+import re
+from collections.abc import Callable
+
+from bot.registers.kinds import (
+    Cells,
+    Column,
+    RegisterKind,
+    join_list,
+    number_text,
+    split_list,
+)
+from bot.store import Base, Database
+from bot.store.registers import (
+    RegisterRowMixin,
+    RegisterStore,
+    RegisterVersionMixin,
+    StoredRecord,
+    TenantCache,
+)
+from handlers.agri.models import Farmer, Issue, IssueBook, Officer, Product, Village
+from handlers.agri.register import FieldBook, Lexicon, Season, load_lexicon
+
+PACK = "agri"
+
+
+class AgriRecord(RegisterRowMixin, Base):
+    __tablename__ = "agri_records"
+
+
+class AgriRegisterVersion(RegisterVersionMixin, Base):
+    __tablename__ = "agri_register_versions"
+
+
+TABLES = (AgriRecord, AgriRegisterVersion)
+
+
+def slug(text: str) -> str:
+    """A deterministic slug for tags and keys: "Shankar Pally" -> "shankar-pally" (Telugu letters kept)."""
+    return "-".join(re.findall(r"[0-9a-z\u0c00-\u0c7f]+", text.lower()))
+
+
+def _crop(word: str, lexicon: Lexicon) -> str:
+    """A crop as people write it (English, transliterated or Telugu) -> the lexicon's crop slug."""
+    folded = word.strip().lower()
+    for crop, words in lexicon.crops.items():
+        if folded == crop or folded in (w.lower() for w in words):
+            return crop
+    raise ValueError(f"unknown crop {word!r}")
+
+
+def _village(cells: Cells) -> Village:
+    name = cells.get("name", "")
+    return Village(slug=slug(cells.get("slug") or name), name=name, name_te=cells.get("name_te") or name,
+                   mandal=cells.get("mandal") or name)
+
+
+def _village_cells(village: Village) -> Cells:
+    return {"slug": village.slug, "name": village.name, "name_te": village.name_te, "mandal": village.mandal}
+
+
+def _farmer(cells: Cells) -> Farmer:
+    lexicon = load_lexicon()
+    name = cells.get("name", "")
+    village = slug(cells.get("village", "").split("/")[0])
+    written = cells.get("id") or f"{slug(name)}-{village}"
+    return Farmer(id=written, name=name, name_te=cells.get("name_te") or name, village=village,
+                  crops=list(dict.fromkeys(_crop(c, lexicon) for c in split_list(cells.get("crops")))),
+                  acres=float(number_text(cells.get("acres")) or 0), phone=cells.get("phone") or None)
+
+
+def _farmer_cells(farmer: Farmer) -> Cells:
+    return {"id": farmer.id, "name": farmer.name, "name_te": farmer.name_te, "village": farmer.village,
+            "crops": join_list(farmer.crops), "acres": f"{farmer.acres:g}", "phone": farmer.phone or ""}
+
+
+def _officer(cells: Cells) -> Officer:
+    return Officer(id=cells.get("id", ""), name=cells.get("name", ""),
+                   territories=[slug(t) for t in split_list(cells.get("territories"))])
+
+
+def _officer_cells(officer: Officer) -> Cells:
+    return {"id": officer.id, "name": officer.name, "territories": join_list(officer.territories)}
+
+
+def _dosage(text: str | None) -> dict[str, str]:
+    """ "chilli: 500 g/acre; cotton: 400 g/acre" -> {"chilli": "500 g/acre", ...} """
+    lexicon = load_lexicon()
+    found: dict[str, str] = {}
+    for part in split_list(text):
+        crop, _, dose = part.partition(":")
+        if not dose.strip():
+            raise ValueError(f"label dose {part!r} is not 'crop: dose'")
+        found[_crop(crop, lexicon)] = dose.strip()
+    return found
+
+
+def _product(cells: Cells) -> Product:
+    return Product.model_validate(dict(id=cells.get("id", ""), name=cells.get("name", ""),
+                   active_ingredient=cells.get("active_ingredient", ""), kind=cells.get("kind", "").lower(),
+                   tier=cells.get("tier", "standard").lower(), price_rs=int(float(number_text(cells.get("price_rs")) or 0)),
+                   pack_size=cells.get("pack_size", ""), dosage=_dosage(cells.get("dosage")),
+                   problems=[slug(p) for p in split_list(cells.get("problems"))],
+                   aliases=split_list(cells.get("aliases"))))
+
+
+def _product_cells(product: Product) -> Cells:
+    return {"id": product.id, "name": product.name, "active_ingredient": product.active_ingredient,
+            "kind": product.kind, "tier": product.tier, "price_rs": str(product.price_rs),
+            "pack_size": product.pack_size, "dosage": join_list([f"{c}: {d}" for c, d in product.dosage.items()]),
+            "problems": join_list(product.problems), "aliases": join_list(product.aliases)}
+
+
+def _issue(cells: Cells) -> Issue:
+    lexicon = load_lexicon()
+    days = number_text(cells.get("followup_days"))
+    return Issue(id=slug(cells.get("id") or cells.get("name", "")), name=cells.get("name", ""),
+                 name_te=cells.get("name_te") or cells.get("name", ""),
+                 crops=[_crop(c, lexicon) for c in split_list(cells.get("crops"))],
+                 followup_days=int(float(days)) if days else None)
+
+
+def _issue_cells(issue: Issue) -> Cells:
+    return {"id": issue.id, "name": issue.name, "name_te": issue.name_te, "crops": join_list(issue.crops),
+            "followup_days": str(issue.followup_days or "")}
+
+
+def _kind(name: str, model: type, columns: tuple[Column, ...], from_cells: object, to_cells: object,
+          key_of: object, json_key: str, refers: object = None) -> RegisterKind:
+    extra = {"refers": refers} if refers else {}
+    return RegisterKind(name=name, pack=PACK, model=model, columns=columns, from_cells=from_cells,  # type: ignore[arg-type]
+                        to_cells=to_cells, key_of=key_of, json_key=json_key, tables=TABLES, **extra)  # type: ignore[arg-type]
+
+
+KINDS: dict[str, RegisterKind] = {k.name: k for k in (
+    _kind("villages", Village, (
+        Column("slug", "Village ID", ("slug", "village code", "code")),
+        Column("name", "Village", ("village name", "name", "gram", "village/mandal"), required=True),
+        Column("name_te", "Village (Telugu)", ("telugu name", "name te", "గ్రామం")),
+        Column("mandal", "Mandal", ("mandal name", "block", "tehsil")),
+    ), _village, _village_cells, lambda v: (v.slug, v.slug), "villages"),
+    _kind("farmers", Farmer, (
+        Column("id", "Farmer ID", ("farmer code", "id", "code", "farmer no")),
+        Column("name", "Farmer Name", ("name", "farmer", "grower", "grower name"), required=True),
+        Column("name_te", "Farmer Name (Telugu)", ("telugu name", "name te", "రైతు పేరు", "పేరు")),
+        Column("village", "Village", ("village/mandal", "village name", "గ్రామం"), required=True),
+        Column("crops", "Crops", ("crop", "crops grown", "పంట")),
+        Column("acres", "Acres", ("acreage", "area", "area acres", "area (acres)", "land acres", "ఎకరాలు")),
+        Column("phone", "Mobile", ("phone", "mobile no", "mobile number", "phone number", "contact", "cell")),
+    ), _farmer, _farmer_cells, lambda f: (f.id.upper(), f.id), "farmers",
+        lambda f: [("villages", f.village)]),
+    _kind("officers", Officer, (
+        Column("id", "Officer ID", ("id", "employee id", "emp id", "code"), required=True),
+        Column("name", "Officer Name", ("name", "field officer", "officer"), required=True),
+        Column("territories", "Territories", ("villages", "territory", "area", "beat")),
+    ), _officer, _officer_cells, lambda o: (o.id.upper(), o.id), "officers",
+        lambda o: [("villages", t) for t in o.territories]),
+    _kind("catalogue", Product, (
+        Column("id", "Product Code", ("id", "code", "sku", "item code"), required=True),
+        Column("name", "Product", ("product name", "name", "item", "item name", "brand"), required=True),
+        Column("active_ingredient", "Active Ingredient", ("technical", "molecule", "a.i.", "ai")),
+        Column("kind", "Type", ("kind", "category", "product type")),
+        Column("tier", "Tier", ("price tier", "segment")),
+        Column("price_rs", "Price (Rs)", ("price", "mrp", "rate", "price rs", "selling price"), required=True),
+        Column("pack_size", "Pack Size", ("pack", "size", "unit", "packing")),
+        Column("dosage", "Label Dose per Crop", ("dose", "dosage", "label dose", "dose per acre")),
+        Column("problems", "Problems", ("target", "targets", "pests", "diseases", "problem")),
+        Column("aliases", "Also Called", ("aliases", "other names", "local names")),
+    ), _product, _product_cells, lambda p: (p.id.upper(), p.id), "products",
+        lambda p: [("issues", i) for i in p.problems]),
+    _kind("issues", Issue, (
+        Column("id", "Issue ID", ("id", "code")),
+        Column("name", "Issue", ("name", "problem", "pest/disease"), required=True),
+        Column("name_te", "Issue (Telugu)", ("telugu name", "name te")),
+        Column("crops", "Crops", ("crop",)),
+        Column("followup_days", "Follow-up Days", ("followup days", "days")),
+    ), _issue, _issue_cells, lambda i: (i.id, i.id), "issues"),
+)}
+
+
+def build_book(records: dict[str, dict[str, StoredRecord]]) -> FieldBook:
+    def rows(kind: str) -> list[dict[str, object]]:
+        return [r.data for r in records.get(kind, {}).values()]
+
+    return FieldBook(
+        products=[Product.model_validate(r) for r in rows("catalogue")],
+        issue_book=IssueBook(issues=[Issue.model_validate(r) for r in rows("issues")]),
+        villages=[Village.model_validate(r) for r in rows("villages")],
+        farmers=[Farmer.model_validate(r) for r in rows("farmers")],
+        officers=[Officer.model_validate(r) for r in rows("officers")],
+    )
+
+
+class FieldBooks:
+    """The repository: one FieldBook per tenant, rebuilt when that tenant's registers change."""
+
+    def __init__(self, database: Database) -> None:
+        self._cache = TenantCache(RegisterStore(database, *TABLES), build_book)
+
+    def for_tenant(self, tenant: str) -> FieldBook:
+        return self._cache.for_tenant(tenant)
+
+
+
+
+SEED_FILES = [("villages", "agri/villages.json"), ("issues", "agri/issues.json"),
+              ("catalogue", "agri/catalogue.json"), ("farmers", "agri/farmers.json"),
+              ("officers", "agri/officers.json")]
+
+
+def seed_registers(database: Database, tenant: str, books: Callable[[str], FieldBook]) -> FieldBook:
+    """Import the demo's registers into a tenant and return its book with the demo season (seed time only)."""
+    import json
+
+    from bot.paths import SEEDS_DIR
+    from bot.registers.seed import import_seed_registers
+
+    import_seed_registers(database, tenant, PACK, "handlers.agri")
+
+    def jsonl(name: str) -> list[dict[str, object]]:
+        lines = (SEEDS_DIR / "agri" / name).read_text(encoding="utf-8").splitlines()
+        return [json.loads(line) for line in lines if line.strip()]
+
+    season = Season.model_validate({"visits": jsonl("visits.jsonl"), "outcomes": jsonl("outcomes.jsonl")})
+    return books(tenant).with_season(season)

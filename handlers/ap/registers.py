@@ -1,0 +1,274 @@
+"""The AP pack's registers in the one database, per tenant: vendor master, purchase orders, goods receipts,
+payment history, the buyer and the policy; import columns (Tally and Zoho Books headers among them) and the
+repository that turns a tenant's rows into the Ledger and Policy the pack decides with."""
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from bot.registers.kinds import (
+    Cells,
+    Column,
+    RegisterKind,
+    join_list,
+    number_text,
+    split_list,
+)
+from bot.store import Base, Database
+from bot.store.registers import (
+    RegisterRowMixin,
+    RegisterStore,
+    RegisterVersionMixin,
+    StoredRecord,
+    TenantCache,
+)
+from handlers.ap.ledger import DEFAULT_POLICY, Ledger, LedgerData
+from handlers.ap.models import (
+    BankDetails,
+    Buyer,
+    Contact,
+    GoodsReceipt,
+    GRNLine,
+    PastException,
+    PastInvoice,
+    Policy,
+    POLine,
+    PurchaseOrder,
+    Vendor,
+)
+
+PACK = "ap"
+
+
+
+class APRecord(RegisterRowMixin, Base):
+    __tablename__ = "ap_records"
+
+
+class APRegisterVersion(RegisterVersionMixin, Base):
+    __tablename__ = "ap_register_versions"
+
+
+TABLES = (APRecord, APRegisterVersion)
+
+
+def vendor_key(written: str) -> str:
+    """A vendor id as the office writes it ("v001", "Ravi Steel (V001)") -> the pack's id ("V001", ...)."""
+    return "-".join(re.findall(r"[A-Z0-9]+", written.upper()))[:41].strip("-")
+
+
+def _vendor(cells: Cells) -> Vendor:
+    name = cells.get("name", "")
+    account = {"account_number": cells.get("account_number", ""), "ifsc": cells.get("ifsc") or None,
+               "bank_name": cells.get("bank_name") or None, "account_name": cells.get("account_name") or None}
+    return Vendor.model_validate(dict(
+        vendor_id=vendor_key(cells.get("vendor_id") or name), name=name, aliases=split_list(cells.get("aliases")),
+        gstin=cells.get("gstin", "").replace(" ", "").upper(), bank_account=BankDetails.model_validate(account),
+        verified_contact=Contact(name=cells.get("contact_name", ""), role=cells.get("contact_role", ""),
+                                 phone=cells.get("contact_phone", ""), email=cells.get("contact_email", "")),
+        onboarded_on=cells.get("onboarded_on") or None,
+    ))
+
+
+def _vendor_cells(vendor: Vendor) -> Cells:
+    bank, contact = vendor.bank_account, vendor.verified_contact
+    return {"vendor_id": vendor.vendor_id, "name": vendor.name, "aliases": join_list(vendor.aliases),
+            "gstin": vendor.gstin, "account_number": bank.account_number, "ifsc": bank.ifsc or "",
+            "bank_name": bank.bank_name or "", "account_name": bank.account_name or "",
+            "contact_name": contact.name, "contact_role": contact.role, "contact_phone": contact.phone,
+            "contact_email": contact.email,
+            "onboarded_on": vendor.onboarded_on.isoformat() if vendor.onboarded_on else ""}
+
+
+def _po(cells: Cells) -> PurchaseOrder:
+    line = POLine(line_no=int(float(number_text(cells.get("line_no")) or 1)), sku=cells.get("sku", ""),
+                  description=cells.get("description", ""), quantity=Decimal(number_text(cells.get("quantity")) or 0),
+                  unit=cells.get("unit", ""), unit_price=Decimal(number_text(cells.get("unit_price")) or 0))
+    return PurchaseOrder.model_validate(dict(
+        po_number=cells.get("po_number", "").strip(), vendor_id=vendor_key(cells.get("vendor_id", "")),
+        po_date=cells.get("po_date"), lines=[line]))
+
+
+def _po_cells(po: PurchaseOrder) -> list[Cells]:
+    return [{"po_number": po.po_number, "vendor_id": po.vendor_id, "po_date": po.po_date.isoformat(),
+             "line_no": str(line.line_no), "sku": line.sku, "description": line.description,
+             "quantity": str(line.quantity), "unit": line.unit, "unit_price": str(line.unit_price)}
+            for line in po.lines]
+
+
+def _grn(cells: Cells) -> GoodsReceipt:
+    line = GRNLine(po_line=int(float(number_text(cells.get("po_line")) or 1)),
+                   quantity_received=Decimal(number_text(cells.get("quantity_received")) or 0))
+    return GoodsReceipt.model_validate(dict(
+        grn_number=cells.get("grn_number", "").strip(), po_number=cells.get("po_number", "").strip(),
+        received_on=cells.get("received_on"), lines=[line]))
+
+
+def _grn_cells(grn: GoodsReceipt) -> list[Cells]:
+    return [{"grn_number": grn.grn_number, "po_number": grn.po_number, "received_on": grn.received_on.isoformat(),
+             "po_line": str(line.po_line), "quantity_received": str(line.quantity_received)} for line in grn.lines]
+
+
+_EXCEPTION = ("mismatch", "sku", "item", "invoiced_quantity", "received_quantity", "resolution_code",
+              "resolved_on", "note")
+
+
+def _payment(cells: Cells) -> PastInvoice:
+    exception = {f: cells.get(f"exception_{f}", "") for f in _EXCEPTION}
+    outcome = (cells.get("outcome") or ("paid" if cells.get("paid_on") else "rejected")).lower()
+    return PastInvoice.model_validate(dict(
+        invoice_number=cells.get("invoice_number", "").strip(), vendor_id=vendor_key(cells.get("vendor_id", "")),
+        invoice_date=cells.get("invoice_date"), po_number=cells.get("po_number") or None,
+        total=Decimal(number_text(cells.get("total")) or 0), outcome=outcome,
+        paid_on=cells.get("paid_on") or None, paid_to_account=cells.get("paid_to_account") or None,
+        exception=PastException.model_validate(exception) if any(exception.values()) else None))
+
+
+def _payment_cells(past: PastInvoice) -> Cells:
+    cells = {"invoice_number": past.invoice_number, "vendor_id": past.vendor_id,
+             "invoice_date": past.invoice_date.isoformat(), "po_number": past.po_number or "",
+             "total": str(past.total), "outcome": past.outcome,
+             "paid_on": past.paid_on.isoformat() if past.paid_on else "", "paid_to_account": past.paid_to_account or ""}
+    dumped = past.exception.model_dump(mode="json") if past.exception else {}
+    cells.update({f"exception_{f}": str(dumped.get(f, "")) for f in _EXCEPTION})
+    return cells
+
+
+def _buyer(cells: Cells) -> Buyer:
+    return Buyer(name=cells.get("name", ""), gstin=(cells.get("gstin") or "").upper() or None)
+
+
+def _policy(cells: Cells) -> Policy:
+    raise ValueError("the policy is imported from its JSON file (smriti export --tenant T policy shows the format)")
+
+
+def _no_cells(_record: Any) -> Cells:
+    return {}
+
+
+def _kind(name: str, model: type, columns: tuple[Column, ...], from_cells: Callable[..., Any],
+          to_cells: Callable[..., Any], key_of: Callable[..., tuple[str, str]], json_key: str | None,
+          **extra: Any) -> RegisterKind:
+    return RegisterKind(name=name, pack=PACK, model=model, columns=columns, from_cells=from_cells,
+                        to_cells=to_cells, key_of=key_of, json_key=json_key, tables=TABLES, **extra)
+
+
+_VENDOR_ID = ("vendor id", "vendor code", "party code", "supplier code", "vendor no", "contact id")
+KINDS: dict[str, RegisterKind] = {k.name: k for k in (
+    _kind("buyer", Buyer, (Column("name", "Company Name", ("company", "buyer", "name"), required=True),
+                           Column("gstin", "GSTIN", ("gstin/uin", "gst number", "gst no"))),
+          _buyer, lambda b: {"name": b.name, "gstin": b.gstin or ""}, lambda b: ("buyer", b.name), "buyer"),
+    _kind("vendors", Vendor, (
+        Column("vendor_id", "Vendor ID", _VENDOR_ID),
+        Column("name", "Vendor Name", ("ledger name", "party name", "name", "display name", "company name",
+                                       "supplier name", "vendor"), required=True),
+        Column("aliases", "Also Called", ("aliases", "alias", "other names", "trade name")),
+        Column("gstin", "GSTIN", ("gstin/uin", "gst identification number (gstin)", "gst number", "gst no",
+                                  "gstin uin", "gst identification number"), required=True),
+        Column("account_number", "Bank Account Number", ("account number", "a/c no", "account no", "bank a/c no",
+                                                          "bank account no", "beneficiary account"), required=True),
+        Column("ifsc", "IFSC Code", ("ifsc", "ifs code", "bank ifsc")),
+        Column("bank_name", "Bank Name", ("bank",)),
+        Column("account_name", "Account Holder Name", ("beneficiary name", "account name", "a/c holder name")),
+        Column("contact_name", "Contact Person", ("contact name", "contact", "primary contact")),
+        Column("contact_role", "Contact Role", ("designation", "role")),
+        Column("contact_phone", "Contact Phone", ("phone", "mobile", "mobile phone", "phone no", "contact number")),
+        Column("contact_email", "Contact Email", ("email", "email id", "e-mail", "emailid")),
+        Column("onboarded_on", "Onboarded On", ("created on", "created time", "date of creation", "since"),
+               date=True),
+    ), _vendor, _vendor_cells, lambda v: (v.vendor_id, v.vendor_id), "vendors",
+        # The payment history is the one source of how often and since when a vendor was paid.
+        normalise=lambda v: v.model_copy(update={"payment_count": 0, "first_paid": None})),
+    _kind("purchase-orders", PurchaseOrder, (
+        Column("po_number", "PO Number", ("purchase order number", "purchaseorder number", "po no", "order no",
+                                          "voucher no", "voucher number", "purchase order#"), required=True),
+        Column("vendor_id", "Vendor ID", (*_VENDOR_ID, "vendor name", "party name", "party's name", "ledger name"),
+               required=True),
+        Column("po_date", "PO Date", ("purchase order date", "date", "order date", "voucher date"), date=True,
+               required=True),
+        Column("line_no", "Line", ("line no", "s no", "sl no", "item no")),
+        Column("sku", "SKU", ("item code", "product code", "stock item code")),
+        Column("description", "Item", ("item name", "stock item", "name of item", "description", "item desc")),
+        Column("quantity", "Quantity", ("qty", "quantity ordered", "billed qty", "actual qty"), required=True),
+        Column("unit", "Unit", ("uom", "usage unit", "units")),
+        Column("unit_price", "Rate", ("unit price", "item price", "price", "rate per unit"), required=True),
+    ), _po, _po_cells, lambda p: (p.po_number.upper(), p.po_number), "purchase_orders",
+        lines_field="lines", refers=lambda p: [("vendors", p.vendor_id)]),
+    _kind("goods-receipts", GoodsReceipt, (
+        Column("grn_number", "GRN Number", ("grn no", "receipt note no", "receipt number", "voucher no",
+                                            "purchase receive number", "receive number"), required=True),
+        Column("po_number", "PO Number", ("purchase order number", "po no", "order no", "against po",
+                                          "purchaseorder number"), required=True),
+        Column("received_on", "Received On", ("receipt date", "grn date", "date", "received date"), date=True,
+               required=True),
+        Column("po_line", "PO Line", ("line", "line no", "s no")),
+        Column("quantity_received", "Quantity Received", ("qty received", "received qty", "quantity", "qty",
+                                                          "quantity received"), required=True),
+    ), _grn, _grn_cells, lambda g: (g.grn_number.upper(), g.grn_number), "goods_receipts",
+        lines_field="lines", refers=lambda g: [("purchase-orders", g.po_number.upper())]),
+    _kind("payments", PastInvoice, (
+        Column("invoice_number", "Invoice Number", ("bill number", "bill no", "supplier invoice no", "invoice no",
+                                                    "vendor invoice no", "ref no"), required=True),
+        Column("vendor_id", "Vendor ID", (*_VENDOR_ID, "vendor name", "party name", "ledger name"), required=True),
+        Column("invoice_date", "Invoice Date", ("bill date", "date"), date=True, required=True),
+        Column("po_number", "PO Number", ("purchase order number", "po no")),
+        Column("total", "Total", ("amount", "bill amount", "invoice amount", "total amount", "gross total"),
+               required=True),
+        Column("outcome", "Outcome", ("status",)),
+        Column("paid_on", "Paid On", ("payment date", "paid date", "date paid"), date=True),
+        Column("paid_to_account", "Paid to Account", ("beneficiary account", "paid to a/c", "credited account")),
+        *(Column(f"exception_{f}", f"Exception {f.replace('_', ' ').title()}", (), date=f == "resolved_on")
+          for f in _EXCEPTION),
+    ), _payment, _payment_cells, lambda p: (f"{p.vendor_id}:{''.join(p.invoice_number.upper().split())}",
+                                            f"{p.vendor_id} {p.invoice_number}"), "invoices",
+        refers=lambda p: [("vendors", p.vendor_id)]),
+    _kind("policy", Policy, (), _policy, _no_cells, lambda _p: ("policy", "policy"), None),
+)}
+SEED_FILES = [("buyer", "ap/vendors.json"), ("vendors", "ap/vendors.json"),
+              ("purchase-orders", "ap/purchase_orders.json"), ("goods-receipts", "ap/goods_receipts.json"),
+              ("payments", "ap/history.json"), ("policy", "ap/policy.json")]
+
+
+@dataclass(frozen=True)
+class TenantLedger:
+    """What the AP pack decides with for one tenant: its ledger and its policy."""
+
+    ledger: Ledger
+    policy: Policy
+
+
+def _with_payments(vendor: Vendor, payments: list[PastInvoice]) -> Vendor:
+    """The master's payment count and first payment as the tenant's payment history says (when it has one)."""
+    paid = sorted((p.paid_on for p in payments if p.vendor_id == vendor.vendor_id and p.outcome == "paid"
+                   and p.paid_on), key=lambda d: d)
+    if not paid:
+        return vendor
+    return vendor.model_copy(update={"payment_count": len(paid), "first_paid": paid[0]})
+
+
+def build_ledger(records: dict[str, dict[str, StoredRecord]]) -> TenantLedger:
+    def rows(kind: str) -> list[dict[str, Any]]:
+        return [r.data for r in records.get(kind, {}).values()]
+
+    payments = [PastInvoice.model_validate(r) for r in rows("payments")]
+    vendors = [_with_payments(Vendor.model_validate(r), payments) for r in rows("vendors")]
+    buyer = next((Buyer.model_validate(r) for r in rows("buyer")), Buyer())
+    data = LedgerData(buyer=buyer, vendors=vendors,
+                      purchase_orders=[PurchaseOrder.model_validate(r) for r in rows("purchase-orders")],
+                      goods_receipts=[GoodsReceipt.model_validate(r) for r in rows("goods-receipts")],
+                      invoices=payments)
+    policy = next((Policy.model_validate(r) for r in rows("policy")),
+                  None) or Policy.model_validate_json(DEFAULT_POLICY.read_text(encoding="utf-8"))
+    return TenantLedger(ledger=Ledger(data), policy=policy)
+
+
+class Ledgers:
+    """The repository: one Ledger and Policy per tenant, rebuilt when that tenant's registers change."""
+
+    def __init__(self, database: Database) -> None:
+        self._cache = TenantCache(RegisterStore(database, *TABLES), build_ledger)
+
+    def for_tenant(self, tenant: str) -> TenantLedger:
+        return self._cache.for_tenant(tenant)

@@ -1,0 +1,92 @@
+"""The legal pack's case register in the one database, per tenant: import columns and the repository.
+
+Case ids are accepted as people write them ("OS-311/2024", "SEABREEZE"); the case_id the pack tags memories
+with is a slug derived from them (or from the first number, else the title), and the id as written is kept.
+"""
+
+import re
+
+from bot.registers.kinds import Cells, Column, RegisterKind, join_list, split_list
+from bot.store import Base, Database
+from bot.store.registers import (
+    RegisterRowMixin,
+    RegisterStore,
+    RegisterVersionMixin,
+    StoredRecord,
+    TenantCache,
+)
+from handlers.legal.models import CaseRecord
+from handlers.legal.register import CaseRegister
+
+PACK = "legal"
+
+
+class LegalRecord(RegisterRowMixin, Base):
+    __tablename__ = "legal_records"
+
+
+class LegalRegisterVersion(RegisterVersionMixin, Base):
+    __tablename__ = "legal_register_versions"
+
+
+TABLES = (LegalRecord, LegalRegisterVersion)
+
+
+def case_slug(written: str) -> str:
+    """A deterministic case_id: "O.S. 311/2024" -> "os-311-2024", "SEABREEZE" -> "seabreeze"."""
+    return "-".join(re.findall(r"[a-z0-9]+", written.lower()))[:41].strip("-")
+
+
+def _case(cells: Cells) -> CaseRecord:
+    numbers = split_list(cells.get("numbers"))
+    title = cells.get("title", "")
+    written = cells.get("case_id") or (numbers[0] if numbers else title)
+    return CaseRecord(case_id=case_slug(written), title=title, numbers=numbers,
+                      aliases=split_list(cells.get("aliases")), court=cells.get("court", ""),
+                      cnr=(cells.get("cnr") or "").replace(" ", "").upper())
+
+
+def _case_cells(case: CaseRecord) -> Cells:
+    return {"case_id": case.case_id, "title": case.title, "numbers": join_list(case.numbers),
+            "aliases": join_list(case.aliases), "court": case.court, "cnr": case.cnr}
+
+
+def _key(case: CaseRecord) -> tuple[str, str]:
+    return case.case_id, case.case_id
+
+
+CASES = RegisterKind(
+    name="cases", pack=PACK, model=CaseRecord, json_key="cases", tables=TABLES,
+    columns=(
+        Column("case_id", "Case ID", ("id", "matter id", "file no", "file number", "our ref", "ref")),
+        Column("numbers", "Case Number", ("case no", "case number", "case numbers", "numbers", "number",
+                                          "case no year", "suit no", "o s no")),
+        Column("cnr", "CNR", ("cnr number", "cnr no", "ecourts cnr")),
+        Column("title", "Title", ("case title", "cause title", "parties", "matter", "case name"), required=True),
+        Column("aliases", "Also Called", ("aliases", "short name", "nickname", "known as")),
+        Column("court", "Court", ("court name", "forum", "bench", "court hall")),
+    ),
+    from_cells=_case, to_cells=_case_cells, key_of=_key,
+)
+KINDS: dict[str, RegisterKind] = {CASES.name: CASES}
+SEED_FILES = [("cases", "legal/cases.json")]
+
+
+def build_register(records: dict[str, dict[str, StoredRecord]]) -> CaseRegister:
+    return CaseRegister([CaseRecord.model_validate(r.data) for r in records.get("cases", {}).values()])
+
+
+class CaseRegisters:
+    """The repository: one CaseRegister per tenant, rebuilt when that tenant's cases change."""
+
+    def __init__(self, database: Database) -> None:
+        self.store = RegisterStore(database, *TABLES)
+        self._cache = TenantCache(self.store, build_register)
+
+    def for_tenant(self, tenant: str) -> CaseRegister:
+        return self._cache.for_tenant(tenant)
+
+    def add(self, tenant: str, cases: list[CaseRecord]) -> None:
+        """Upsert cases (a backlog's register): cases not given are kept, never wiped."""
+        self.store.write(tenant, CASES.name, {
+            c.case_id: StoredRecord(key=c.case_id, label=c.case_id, data=c.model_dump(mode="json")) for c in cases})
