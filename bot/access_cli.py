@@ -7,6 +7,7 @@ import argparse
 import sys
 
 from bot.access import TerritoryGrants, grants_for
+from bot.app import open_database
 from bot.i18n import LANGUAGES, text
 from bot.paths import SEEDS_DIR
 from bot.registry import Registry, User
@@ -22,7 +23,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     access.add_argument("--lang", choices=LANGUAGES, default="en")
 
     async def handler(args: argparse.Namespace, settings: Settings) -> int:
-        return run(args, grants_for(settings.state_dir), Registry.load(SEEDS_DIR / "users.json"), FieldBook())
+        database = open_database(settings)
+        try:
+            return run(args, grants_for(database), Registry.load(SEEDS_DIR / "users.json"), FieldBook())
+        finally:
+            database.dispose()
 
     access.set_defaults(handler=handler)
 

@@ -99,25 +99,24 @@ class App:
                              base_url=settings.groq_base_url, timeout_s=settings.groq_timeout_s)
             speech = SpeechToText(groq_key, settings.groq_whisper_model, base_url=settings.groq_base_url)
         database = open_database(settings)
-        state = StateStore(settings.state_dir / "conversation.sqlite")
+        state = StateStore(database)
         registry = registry or Registry.load(SEEDS_DIR / "users.json")
         outbound = Outbound(state)
-        scheduler = FollowUpScheduler(settings.state_dir, registry, outbound)
+        scheduler = FollowUpScheduler(database, registry, outbound)
         services = Services(
             settings=settings,
             database=database,
             registry=registry,
             memory=memory,
             state=state,
-            outbox=Outbox(settings.state_dir / "outbox.sqlite"),
+            outbox=Outbox(database.engine),
             chat=chat,
             speech=speech,
             reader=TextReader(),
             scheduler=scheduler,
             clock=_now,
             outbound=outbound,
-            intake=IntakeStore(settings.intake_url, settings.state_dir / "intake-media") if settings.intake_url
-            else IntakeStore.sqlite(settings.state_dir),
+            intake=IntakeStore(database, settings.state_dir / "intake-media"),
         )
         packs = load_packs(services, pack_names)
         # Started after the packs registered their composers, so jobs missed while down find them.

@@ -12,8 +12,10 @@ import pytest
 
 from bot.app import App
 from bot.settings import Settings, load_settings
+from bot.store import Database
 from memory import MemoryClient
 from memory import local as local_memory
+from tests.databases import empty_tables, fresh_postgres_database, postgres_reachable, sqlite_database
 from tests.fakes.groq import FakeGroq
 
 _real_connect = socket.socket.connect
@@ -49,6 +51,29 @@ def no_internet(monkeypatch: pytest.MonkeyPatch) -> None:
     """Fail any test that opens a connection to anything but loopback."""
     monkeypatch.setattr(socket.socket, "connect", _guarded_connect)
     monkeypatch.setattr(socket.socket, "connect_ex", _guarded_connect_ex)
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """A fresh PostgreSQL database on the embedded pg0 server for this session, dropped at the end."""
+    if not postgres_reachable():
+        pytest.skip("the embedded PostgreSQL (127.0.0.1:55433) is not running: `smriti memory up`")
+    with fresh_postgres_database() as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
+    """The one database, migrated and empty: on SQLite and on a real PostgreSQL."""
+    if request.param == "sqlite":
+        db = sqlite_database(tmp_path)
+        yield db
+        db.dispose()
+        return
+    db = Database(request.getfixturevalue("postgres_url"))
+    empty_tables(db)
+    yield db
+    db.dispose()
 
 
 @pytest.fixture(scope="session")

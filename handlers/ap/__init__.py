@@ -53,7 +53,7 @@ class APPack(Pack):
         super().__init__(services)
         self.ledger = Ledger.load()
         self.policy = load_policy()
-        self.audit = AuditLog(services.settings.state_dir / "ap_audit.sqlite")
+        self.audit = AuditLog(services.database)
         self.decider = Decider(services, self.ledger, self.policy, self.audit)
 
     def commands(self) -> list[CommandInfo]:
