@@ -20,8 +20,10 @@ def _insert(session: Session, table: Table) -> Any:
 
 def insert_ignore(session: Session, table: Table, values: Mapping[str, Any]) -> bool:
     """Insert a row unless its key exists; True when this call inserted it (a unique key decides races)."""
-    result = session.execute(_insert(session, table).values(**values).on_conflict_do_nothing())
-    return result.rowcount == 1  # type: ignore[attr-defined]
+    # RETURNING, not rowcount: psycopg reports no rowcount for INSERT .. ON CONFLICT DO NOTHING.
+    key = list(table.primary_key.columns)[0]
+    result = session.execute(_insert(session, table).values(**values).on_conflict_do_nothing().returning(key))
+    return result.first() is not None
 
 
 def upsert(session: Session, table: Table, values: Mapping[str, Any], keys: Sequence[str]) -> None:
