@@ -10,6 +10,7 @@ from types import TracebackType
 
 from bot.core import Conversation
 from bot.intake import IntakeStore
+from bot.legacy_state import import_legacy_state
 from bot.llm import ChatModel
 from bot.ocr import TextReader
 from bot.outbound import Outbound
@@ -99,10 +100,13 @@ class App:
                              base_url=settings.groq_base_url, timeout_s=settings.groq_timeout_s)
             speech = SpeechToText(groq_key, settings.groq_whisper_model, base_url=settings.groq_base_url)
         database = open_database(settings)
+        moved = import_legacy_state(database, settings.state_dir)
         state = StateStore(database)
         registry = registry or Registry.load(SEEDS_DIR / "users.json")
         outbound = Outbound(state)
         scheduler = FollowUpScheduler(database, registry, outbound)
+        for followup_id in moved.followups_to_schedule:
+            scheduler.reschedule(followup_id)
         services = Services(
             settings=settings,
             database=database,

@@ -238,6 +238,14 @@ class FollowUpScheduler:
         self._add_job(stored.followup_id, stored.due_at)
         return stored
 
+    def reschedule(self, followup_id: str) -> bool:
+        """Make the job of a follow-up still waiting to be asked (e.g. one moved from an old data directory)."""
+        followup = self.get(followup_id)
+        if followup is None or followup.status != "pending":
+            return False
+        self._add_job(followup.followup_id, followup.due_at)
+        return True
+
     def get(self, followup_id: str) -> FollowUp | None:
         with self._db.session() as s:
             row = s.get(FollowUpRow, followup_id)

@@ -14,6 +14,7 @@ from handlers.ap.decision import DecisionReport
 from handlers.ap.demo import run_demo
 from handlers.ap.intake import IntakeResult
 from handlers.ap.ledger import Ledger, load_policy
+from handlers.ap.legacy import import_legacy_audit
 from handlers.ap.models import Invoice
 from handlers.ap.money import masked
 from handlers.ap.pipeline import PACK, DecideRequest, Decider
@@ -53,6 +54,7 @@ class APPack(Pack):
         super().__init__(services)
         self.ledger = Ledger.load()
         self.policy = load_policy()
+        import_legacy_audit(services.database, services.settings.state_dir)
         self.audit = AuditLog(services.database)
         self.decider = Decider(services, self.ledger, self.policy, self.audit)
 
