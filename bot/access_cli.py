@@ -9,7 +9,7 @@ import sys
 from bot.access import TerritoryGrants, grants_for
 from bot.app import open_database
 from bot.i18n import LANGUAGES, text
-from bot.paths import SEEDS_DIR
+from bot.people import PeopleRegistry
 from bot.registry import Registry, User
 from bot.settings import Settings
 from handlers.agri.register import FieldBook
@@ -25,7 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     async def handler(args: argparse.Namespace, settings: Settings) -> int:
         database = open_database(settings)
         try:
-            return run(args, grants_for(database), Registry.load(SEEDS_DIR / "users.json"), FieldBook())
+            return run(args, grants_for(database), PeopleRegistry(database), FieldBook())
         finally:
             database.dispose()
 

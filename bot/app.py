@@ -14,7 +14,7 @@ from bot.legacy_state import import_legacy_state
 from bot.llm import ChatModel
 from bot.ocr import TextReader
 from bot.outbound import Outbound
-from bot.paths import SEEDS_DIR
+from bot.people import PeopleRegistry
 from bot.registry import Registry
 from bot.scheduler import FollowUpScheduler
 from bot.settings import Settings
@@ -102,7 +102,7 @@ class App:
         database = open_database(settings)
         moved = import_legacy_state(database, settings.state_dir)
         state = StateStore(database)
-        registry = registry or Registry.load(SEEDS_DIR / "users.json")
+        registry = registry or PeopleRegistry(database)
         outbound = Outbound(state)
         scheduler = FollowUpScheduler(database, registry, outbound)
         for followup_id in moved.followups_to_schedule:

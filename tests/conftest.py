@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.app import App
+from bot.app import App, open_database
+from bot.paths import SEEDS_DIR
+from bot.people import import_people_file
 from bot.settings import Settings, load_settings
 from bot.store import Database
 from memory import MemoryClient
@@ -117,8 +119,15 @@ def fake_groq() -> Iterator[FakeGroq]:
 
 
 def make_settings(tmp_path: Path, hindsight_url: str, bank_prefix: str, **overrides: object) -> Settings:
-    """Settings for a test: its own state directory, the real local Hindsight, a session-unique bank prefix."""
-    return Settings(data_dir=tmp_path, hindsight_url=hindsight_url, bank_prefix=bank_prefix, **overrides)
+    """Settings for a test: its own state directory, the real local Hindsight, a session-unique bank prefix,
+    and a database holding the seed registry's people (tenant demo), as `smriti seed` leaves it."""
+    settings = Settings(data_dir=tmp_path, hindsight_url=hindsight_url, bank_prefix=bank_prefix, **overrides)
+    database = open_database(settings)
+    try:
+        import_people_file(database, SEEDS_DIR / "users.json")
+    finally:
+        database.dispose()
+    return settings
 
 
 @pytest.fixture
