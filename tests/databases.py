@@ -58,3 +58,13 @@ def empty_tables(database: Database) -> None:
     names = [n for n in inspect(database.engine).get_table_names() if n != "alembic_version"]
     with database.engine.begin() as connection:
         connection.execute(text(f"TRUNCATE {', '.join(names)} RESTART IDENTITY"))
+
+
+def seed_people(home: Path) -> None:
+    """Import the seed registry's people into the default database under `home`, as `smriti seed` does."""
+    from bot.paths import SEEDS_DIR
+    from bot.people import import_people_file
+
+    database = sqlite_database(home)
+    import_people_file(database, SEEDS_DIR / "users.json")
+    database.dispose()
