@@ -17,6 +17,7 @@ from typing import Literal
 from pydantic import BaseModel
 from sqlalchemy import Column, DateTime, Integer, String, Table, Text, or_, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.sql.elements import ColumnElement
 
 from bot.messages import Incoming, Media
 from bot.store import Base, Database
@@ -142,7 +143,7 @@ class IntakeStore:
         An item already `processing` is taken over only as the caller saw it (`seen`: its updated_at, i.e.
         left behind by a crash): a live process's claim changes updated_at, so two takers cannot both win."""
         others = tuple(s for s in expected if s != "processing")
-        condition = _items.c.state.in_(others)
+        condition: ColumnElement[bool] = _items.c.state.in_(others)
         if "processing" in expected and seen is not None:
             condition = or_(condition, (_items.c.state == "processing") & (_items.c.updated_at == seen))
         with self._engine.begin() as db:

@@ -114,8 +114,8 @@ class PeopleRegistry(Registry):
         self._version: tuple[int, datetime | None, int] | None = None
         self._cached: dict[str, User] = {}
 
-    @property  # type: ignore[override]
-    def _by_id(self) -> dict[str, User]:
+    @property
+    def _by_id(self) -> dict[str, User]:  # type: ignore[override]
         if time.monotonic() - self._checked_at >= self._check_every_s:
             version = people_version(self._db)
             if version != self._version:

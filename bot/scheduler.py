@@ -32,7 +32,7 @@ from bot.messages import Reply
 from bot.outbound import Outbound
 from bot.registry import Registry, User
 from bot.store import Base, Database
-from bot.store.sql import insert_ignore, upsert, utc
+from bot.store.sql import aware, insert_ignore, upsert, utc
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +45,8 @@ RESCAN_EVERY = timedelta(minutes=1)
 LEASE_RETRY_EVERY = timedelta(seconds=10)
 LEASE_TTL = timedelta(seconds=30)
 LEASE_NAME = "followup-jobs"
+ASKING_EXPIRES = timedelta(minutes=10)
+"""A follow-up claimed for asking by a process that then died is asked again after this long."""
 
 # APScheduler persists a job as a module-level callable plus picklable arguments, so the job names its
 # store and finds the live scheduler for that store here.
@@ -274,14 +276,14 @@ class FollowUpScheduler:
     async def fire(self, followup_id: str) -> bool:
         """Ask one follow-up now; return True when it reached the person."""
         followup = self.get(followup_id)
-        if followup is None or followup.status != "pending":
+        if followup is None or followup.status not in ("pending", "asking"):
             return False
         user = self._registry.by_id(followup.user_id)
         composer = self._composers.get(followup.pack)
         if user is None or composer is None:
             log.warning("follow-up %s has no user or no composer; leaving it pending", followup_id)
             return False
-        if not self._move(followup_id, "pending", "asking"):
+        if not self._claim(followup_id):
             return False  # another process is asking it
         try:
             replies = composer(followup, user)
@@ -300,6 +302,17 @@ class FollowUpScheduler:
                       .values(status="asked", asked_at=self._clock()))
         return True
 
+    def _claim(self, followup_id: str) -> bool:
+        """Take a follow-up to ask it: one process wins; a claim left by a crash mid-send expires."""
+        now = self._clock()
+        with self._db.session() as s:
+            result = s.execute(update(FollowUpRow).where(
+                FollowUpRow.followup_id == followup_id,
+                (FollowUpRow.status == "pending")
+                | ((FollowUpRow.status == "asking") & (FollowUpRow.asked_at < now - ASKING_EXPIRES)),
+            ).values(status="asking", asked_at=now))
+            return result.rowcount == 1  # type: ignore[attr-defined]
+
     def _move(self, followup_id: str, expected: FollowUpStatus, new: FollowUpStatus) -> bool:
         """Change a follow-up's status only if it is still `expected` (one process wins)."""
         with self._db.session() as s:
@@ -309,6 +322,6 @@ class FollowUpScheduler:
 
 
 def _row(row: FollowUpRow) -> FollowUp:
-    return FollowUp(followup_id=row.followup_id, pack=row.pack, user_id=row.user_id, due_at=utc(row.due_at),
+    return FollowUp(followup_id=row.followup_id, pack=row.pack, user_id=row.user_id, due_at=aware(row.due_at),
                     subject=json.loads(row.subject), status=row.status,  # type: ignore[arg-type]
                     asked_at=utc(row.asked_at))

@@ -36,6 +36,11 @@ def upsert(session: Session, table: Table, values: Mapping[str, Any], keys: Sequ
         session.execute(statement.on_conflict_do_nothing())
 
 
+def aware(value: datetime) -> datetime:
+    """SQLite hands datetimes back naive; they were written in UTC."""
+    return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+
+
 def utc(value: datetime | None) -> datetime | None:
     """SQLite hands datetimes back naive; they were written in UTC."""
     if value is None:

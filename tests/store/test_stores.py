@@ -7,9 +7,10 @@ from pathlib import Path
 
 from bot.access import TerritoryGrants
 from bot.intake import IntakeStore
-from bot.messages import Incoming
-from bot.registry import User
-from bot.scheduler import StoreLease
+from bot.messages import Incoming, Reply
+from bot.outbound import Outbound
+from bot.registry import Registry, User
+from bot.scheduler import FollowUpRow, FollowUpScheduler, StoreLease
 from bot.state import StateStore
 from bot.store import Database
 from handlers.ap.audit import AuditLog
@@ -127,3 +128,29 @@ def test_grants_and_audit(database: Database) -> None:
     audit.save_run("r1", "t-ap", "asha", {"decision": "hold"})
     assert race(lambda: audit.claim_clerk_action("r1", "approve", "asha")).count(True) == 1
     assert audit.run("r1").clerk_action == "approve"  # type: ignore[union-attr]
+
+
+class _Recorder:
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+
+    async def notify(self, user: User, replies: list[Reply], purpose: str) -> bool:
+        self.sent.extend(r.text for r in replies)
+        return True
+
+
+async def test_a_followup_claimed_by_a_process_that_died_is_asked_again_later(database: Database) -> None:
+    ravi = User(user_id="ravi", name="Ravi", role="officer", pack="agri", tenant="t1")
+    recorder = _Recorder()
+    outbound = Outbound(StateStore(database))
+    outbound.register("console", recorder)
+    scheduler = FollowUpScheduler(database, Registry([ravi]), outbound)
+    scheduler.register("agri", lambda f, u: [Reply(text=f"asked {f.followup_id}")])
+    now = datetime.now(timezone.utc)
+    with database.session() as s:
+        s.add_all([FollowUpRow(followup_id=f, pack="agri", user_id="ravi", due_at=now, subject="{}",
+                               status="asking", asked_at=at)
+                   for f, at in (("agri-live", now), ("agri-dead", now - timedelta(hours=1)))])
+    assert not await scheduler.fire("agri-live")  # another process is asking it right now
+    assert await scheduler.fire("agri-dead") and recorder.sent == ["asked agri-dead"]
+    assert scheduler.get("agri-dead").status == "asked"  # type: ignore[union-attr]
