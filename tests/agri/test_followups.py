@@ -4,7 +4,6 @@ firing through Outbound, and the officer's answer retained as kind:outcome linke
 import asyncio
 from collections.abc import Callable
 from datetime import date, datetime, timedelta, timezone
-from pathlib import Path
 
 import pytest
 

@@ -9,8 +9,6 @@ from collections import Counter
 from datetime import datetime, timezone
 from pathlib import Path
 
-import pytest
-
 from bot.paths import SEEDS_DIR
 from bot.people import import_people_file
 from bot.scheduler import FollowUpRow
