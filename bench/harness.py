@@ -8,7 +8,9 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from bot.app import App
+from bot.app import App, open_database
+from bot.paths import SEEDS_DIR
+from bot.people import import_people_file
 from bot.registry import Registry
 from bot.settings import Settings
 from memory import MemoryClient, MemoryLayerError
@@ -30,14 +32,19 @@ async def delete_banks(memory: MemoryClient, banks: list[str]) -> None:
 
 @asynccontextmanager
 async def bench_app(url: str, section: str, pack_names: list[str], tenants: list[str],
-                    registry: Registry | None = None) -> AsyncIterator[App]:
+                    registry: Registry | None = None, database_url: str | None = None) -> AsyncIterator[App]:
     """Yield a keyless App (like the tests' make_settings) with its own state dir and bank prefix.
 
     Afterwards every bank of `tenants` x `pack_names` is deleted by name: MemoryClient.bank_ids() returns only
     the server's first page of banks, so a prefix scan could miss ours on a busy server.
     """
     home = Path(tempfile.mkdtemp(prefix=f"smriti-{section}-"))
-    settings = Settings(data_dir=home, hindsight_url=url, bank_prefix=fresh_prefix(section))
+    settings = Settings(data_dir=home, hindsight_url=url, bank_prefix=fresh_prefix(section),
+                        database_url_override=database_url)
+    if registry is None:  # the seed registry's people, as `smriti seed` leaves them
+        database = open_database(settings)
+        import_people_file(database, SEEDS_DIR / "users.json")
+        database.dispose()
     app = await App.start(settings, registry=registry, pack_names=pack_names)
     try:
         yield app

@@ -6,12 +6,17 @@ the intervals of the call_log records made during it (a plain sum would count th
 twice). Overhead = wall - memory: routing, intake store, state, extraction, cards, rendering.
 """
 
+import argparse
+import asyncio
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
 from pydantic import BaseModel
+from sqlalchemy import create_engine, text
 
 from bench.harness import bench_app
 from bench.stats import p50, p95, ratio
@@ -20,6 +25,7 @@ from bot.messages import Incoming, Reply
 from bot.registry import Registry, User
 from memory import CallRecord
 
+PG_SERVER = "postgresql+psycopg://hindsight:hindsight@127.0.0.1:55433"
 TENANT = "benchfield"
 OFFICER = "benchofficer"
 # Single-crop farmers in the officer's villages, so every brief makes exactly two recalls.
@@ -115,12 +121,66 @@ def report(samples: list[Sample], rounds: int) -> list[str]:
     return out
 
 
-async def run(url: str, rounds: int) -> list[str]:
-    """Run the section; return its printed lines."""
-    async with bench_app(url, "overhead", ["agri"], [TENANT], registry=Registry([officer()])) as app:
+async def measure(url: str, rounds: int, database_url: str | None = None) -> list[Sample]:
+    async with bench_app(url, "overhead", ["agri"], [TENANT], registry=Registry([officer()]),
+                         database_url=database_url) as app:
         await one_round(app, -1)  # warm-up: first-message bank setup and lazy imports are not per-message cost
         samples: list[Sample] = []
         for i in range(rounds):
             samples += await one_round(app, i)
-    return report(samples, rounds)
+    return samples
+
+
+@contextmanager
+def scratch_postgres(server: str) -> Iterator[str]:
+    """A fresh database on a PostgreSQL server (the embedded pg0 by default), dropped afterwards."""
+    name = f"smriti_bench_{uuid.uuid4().hex[:10]}"
+    admin = create_engine(f"{server}/hindsight", isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield f"{server}/{name}"
+    finally:
+        with admin.connect() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+def compare(by_database: dict[str, list[Sample]]) -> list[str]:
+    out = ["  bot overhead per message by database (p50/p95 ms, all messages):"]
+    for name, samples in by_database.items():
+        over = [s.overhead_ms for s in samples]
+        out.append(f"    {name:<11} {p50(over):>7.1f}/{p95(over):<7.1f}  (wall p50 {p50([s.wall_ms for s in samples]):.1f})")
+    return out
+
+
+async def run(url: str, rounds: int, databases: tuple[str, ...] = ("sqlite",),
+              pg_server: str = PG_SERVER) -> list[str]:
+    """Run the section on each database; return its printed lines."""
+    by_database: dict[str, list[Sample]] = {}
+    for name in databases:
+        if name == "postgresql":
+            with scratch_postgres(pg_server) as database_url:
+                by_database[name] = await measure(url, rounds, database_url)
+        else:
+            by_database[name] = await measure(url, rounds)
+    first = next(iter(by_database))
+    lines = report(by_database[first], rounds)
+    lines[0] += f" [{first}]"
+    return lines + (compare(by_database) if len(by_database) > 1 else [])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--url", default="http://127.0.0.1:8888")
+    parser.add_argument("--rounds", type=int, default=10)
+    parser.add_argument("--databases", default="sqlite", help="comma-separated: sqlite,postgresql")
+    parser.add_argument("--pg-server", default=PG_SERVER, help="SQLAlchemy URL of a server, without database")
+    args = parser.parse_args()
+    databases = tuple(d.strip() for d in args.databases.split(",") if d.strip())
+    print("\n".join(asyncio.run(run(args.url, args.rounds, databases, args.pg_server))))
+
+
+if __name__ == "__main__":
+    main()
 

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from bot.access import TerritoryGrants, grants_for
 from bot.app import open_database
 from bot.i18n import LANGUAGES, text
-from bot.paths import SEEDS_DIR
+from bot.people import PeopleRegistry
 from bot.registry import Registry, User
 from bot.settings import Settings
 from handlers.agri.register import FieldBook
@@ -27,8 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     async def handler(args: argparse.Namespace, settings: Settings) -> int:
         database = open_database(settings)
         try:
-            return run(args, grants_for(settings.state_dir), Registry.load(SEEDS_DIR / "users.json"),
-                       FieldBooks(database).for_tenant)
+            return run(args, grants_for(database), PeopleRegistry(database), FieldBooks(database).for_tenant)
         finally:
             database.dispose()
 

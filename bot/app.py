@@ -10,10 +10,11 @@ from types import TracebackType
 
 from bot.core import Conversation
 from bot.intake import IntakeStore
+from bot.legacy_state import import_legacy_state
 from bot.llm import ChatModel
 from bot.ocr import TextReader
 from bot.outbound import Outbound
-from bot.paths import SEEDS_DIR
+from bot.people import PeopleRegistry
 from bot.registry import Registry
 from bot.scheduler import FollowUpScheduler
 from bot.settings import Settings
@@ -99,25 +100,27 @@ class App:
                              base_url=settings.groq_base_url, timeout_s=settings.groq_timeout_s)
         speech = build_speech(settings)
         database = open_database(settings)
-        state = StateStore(settings.state_dir / "conversation.sqlite")
-        registry = registry or Registry.load(SEEDS_DIR / "users.json")
+        moved = import_legacy_state(database, settings.state_dir)
+        state = StateStore(database)
+        registry = registry or PeopleRegistry(database)
         outbound = Outbound(state)
-        scheduler = FollowUpScheduler(settings.state_dir, registry, outbound)
+        scheduler = FollowUpScheduler(database, registry, outbound)
+        for followup_id in moved.followups_to_schedule:
+            scheduler.reschedule(followup_id)
         services = Services(
             settings=settings,
             database=database,
             registry=registry,
             memory=memory,
             state=state,
-            outbox=Outbox(settings.state_dir / "outbox.sqlite", asynchronous=settings.memory_uses_llm),
+            outbox=Outbox(database.engine, asynchronous=settings.memory_uses_llm),
             chat=chat,
             speech=speech,
             reader=TextReader(),
             scheduler=scheduler,
             clock=_now,
             outbound=outbound,
-            intake=IntakeStore(settings.intake_url, settings.state_dir / "intake-media") if settings.intake_url
-            else IntakeStore.sqlite(settings.state_dir),
+            intake=IntakeStore(database, settings.state_dir / "intake-media"),
         )
         packs = load_packs(services, pack_names)
         # Started after the packs registered their composers, so jobs missed while down find them.

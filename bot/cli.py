@@ -10,6 +10,8 @@ from collections.abc import Awaitable, Callable
 from bot import access_cli, queue_cli, speech_cli, subjects_cli
 from bot.registers import cli as registers_cli
 from bot.app import PACK_MODULES, App, open_database
+from bot.paths import SEEDS_DIR
+from bot.people import import_people_file
 from bot.console import ConsoleNotifier, ConsoleSession, run_console
 from bot.log_hygiene import configure_logging
 from bot.settings import Settings, load_settings
@@ -107,6 +109,8 @@ async def _chat(args: argparse.Namespace, settings: Settings) -> int:
 
 async def _seed(args: argparse.Namespace, settings: Settings) -> int:
     async def body(app: App) -> int:
+        people = import_people_file(app.services.database, SEEDS_DIR / "users.json", args.tenant)
+        print(f"people: {people} in tenant {args.tenant}")
         await app.ensure_banks(args.tenant)
         for name, pack in app.packs.items():
             if args.pack and name != args.pack:
@@ -120,6 +124,7 @@ async def _seed(args: argparse.Namespace, settings: Settings) -> int:
 
 async def _demo(args: argparse.Namespace, settings: Settings) -> int:
     async def body(app: App) -> int:
+        import_people_file(app.services.database, SEEDS_DIR / "users.json", args.tenant)
         print(f"Smriti demo on {'local' if settings.uses_local_memory else 'remote'} memory at {settings.memory_url}")
         await app.ensure_banks(args.tenant)
         for pack in app.packs.values():

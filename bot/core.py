@@ -58,7 +58,7 @@ class Conversation:
         self.services = services
         self.packs = packs
         self._ready_banks: set[str] = set()
-        self._grants = grants_for(services.settings.state_dir)
+        self._grants = grants_for(services.database)
         self.strangers = StrangerGate()
 
     async def _ensure_bank(self, user: User) -> None:
@@ -92,7 +92,7 @@ class Conversation:
 
     async def process(self, item: IntakeItem, user: User) -> list[Reply]:
         """Process a recorded item; if a service it needs is down, keep it for a retry and say so."""
-        if not self.services.intake.claim(item.intake_id, RETRYABLE):
+        if not self.services.intake.claim(item.intake_id, RETRYABLE, seen=item.updated_at):
             return []
         try:
             replies = await self._route(user, item.incoming)

@@ -6,7 +6,8 @@ States: received -> processing -> done | waiting (an external service was down; 
 failed (gave up after the retry limit; still recoverable with `smriti queue retry`) | dropped |
 held (a voice note no speech engine could transcribe yet: retried on a capped timer, never given up, or, when
 no engine is set up at all, released as soon as one is).
-SQLite by default; any SQLAlchemy URL (PostgreSQL) works.
+Its tables live in the one database (bot.store). Several processes may share it: a delivery is recorded once
+(its key is unique) and an item is claimed by a conditional UPDATE, so only one process processes it.
 """
 
 import shutil
@@ -16,22 +17,19 @@ from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel
-from sqlalchemy import Column, DateTime, Integer, MetaData, String, Table, Text, create_engine, select, update
+from sqlalchemy import Column, DateTime, Integer, String, Table, Text, or_, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.sql.elements import ColumnElement
 
-from bot.log_hygiene import drop_messages_starting_with
 from bot.messages import Incoming, Media
-
-# SQLAlchemy's DEBUG dump of result rows would log intake rows: people's messages and transcripts.
-drop_messages_starting_with("sqlalchemy.engine.Engine", "Row ")
+from bot.store import Base, Database
 
 IntakeState = Literal["received", "processing", "done", "waiting", "failed", "dropped", "held"]
 RETRYABLE: tuple[IntakeState, ...] = ("received", "processing", "waiting", "failed", "held")
 UNPROCESSED: tuple[IntakeState, ...] = ("received", "processing", "waiting", "failed", "held")
 
-_metadata = MetaData()
 _items = Table(
-    "intake_items", _metadata,
+    "intake_items", Base.metadata,
     Column("intake_id", String(32), primary_key=True),
     Column("transport", String(16), nullable=False),
     Column("delivery_id", String(128), nullable=False),
@@ -45,7 +43,7 @@ _items = Table(
     Column("updated_at", DateTime(timezone=True), nullable=False),
 )
 _deliveries = Table(
-    "intake_deliveries", _metadata,
+    "intake_deliveries", Base.metadata,
     Column("transport", String(16), primary_key=True),
     Column("delivery_id", String(128), primary_key=True),
     Column("intake_id", String(32), nullable=False),
@@ -76,21 +74,15 @@ def _utc(value: datetime | None) -> datetime | None:
 
 
 class IntakeStore:
-    def __init__(self, url: str, media_dir: Path, max_attempts: int = 6, base_backoff_s: float = 15.0) -> None:
+    def __init__(self, database: Database, media_dir: Path, max_attempts: int = 6,
+                 base_backoff_s: float = 15.0) -> None:
         self.max_attempts = max_attempts
         self.base_backoff_s = base_backoff_s
         self._media_dir = media_dir
-        # Parameters are the people's messages: never in SQL logs, even with echo or DEBUG switched on.
-        self._engine = create_engine(url, future=True, hide_parameters=True)
-        _metadata.create_all(self._engine)
-
-    @classmethod
-    def sqlite(cls, state_dir: Path, **kwargs: float) -> "IntakeStore":
-        state_dir.mkdir(parents=True, exist_ok=True)
-        return cls(f"sqlite:///{state_dir / 'intake.sqlite'}", state_dir / "intake-media", **kwargs)  # type: ignore[arg-type]
+        self._engine = database.engine
 
     def close(self) -> None:
-        self._engine.dispose()
+        """Nothing to close: the Database belongs to the App."""
 
     def _keep_media(self, intake_id: str, media: Media) -> Media:
         target_dir = self._media_dir / intake_id
@@ -148,12 +140,18 @@ class IntakeStore:
                 _deliveries.c.transport == transport, _deliveries.c.delivery_id == delivery_id)).first()
         return self.get(row[0]) if row else None
 
-    def claim(self, intake_id: str, expected: tuple[IntakeState, ...]) -> bool:
-        """Move an item to processing if it is in one of the expected states; only one worker wins."""
+    def claim(self, intake_id: str, expected: tuple[IntakeState, ...], seen: datetime | None = None) -> bool:
+        """Move an item to processing if it is in one of the expected states; only one worker wins.
+
+        An item already `processing` is taken over only as the caller saw it (`seen`: its updated_at, i.e.
+        left behind by a crash): a live process's claim changes updated_at, so two takers cannot both win."""
+        others = tuple(s for s in expected if s != "processing")
+        condition: ColumnElement[bool] = _items.c.state.in_(others)
+        if "processing" in expected and seen is not None:
+            condition = or_(condition, (_items.c.state == "processing") & (_items.c.updated_at == seen))
         with self._engine.begin() as db:
-            result = db.execute(update(_items).where(
-                _items.c.intake_id == intake_id, _items.c.state.in_(expected)
-            ).values(state="processing", updated_at=datetime.now(timezone.utc)))
+            result = db.execute(update(_items).where(_items.c.intake_id == intake_id, condition)
+                                .values(state="processing", updated_at=datetime.now(timezone.utc)))
             return result.rowcount == 1
 
     def finish(self, intake_id: str) -> None:

@@ -1,57 +1,75 @@
 """Follow-ups the bot asks by itself, weeks later: durable records plus an APScheduler 3 job per follow-up.
 
-Jobs live in a SQLAlchemy job store on SQLite under the state directory, so they survive a restart; a job
-missed while the bot was down runs when it comes back, if it is no older than the grace period. A fired
-follow-up is composed by the pack that scheduled it and sent through Outbound on the person's transport.
+Follow-ups and their jobs (APScheduler's SQLAlchemy job store) live in the one database, so they survive a
+restart; a job missed while the bot was down runs when it comes back, if it is no older than the grace period.
+A fired follow-up is composed by the pack that scheduled it and sent through Outbound on the person's transport.
 
 APScheduler 3 cannot share a job store between processes (each would run every job), so only the process
-holding the store's lease runs jobs. Others still schedule into the store, and take the lease over when its
-holder stops. The holder rescans the store every minute, so it picks up what other processes scheduled.
+holding the `followup-jobs` lease runs jobs: a database row with an expiry that its holder renews. Others still
+schedule into the store, and take the lease over when its holder stops or dies (the expiry passes). The holder
+rescans the store every minute, so it picks up what other processes scheduled. On top of that, asking one
+follow-up is claimed by a conditional UPDATE, so even two holders could not ask it twice.
 """
 
 import asyncio
 import contextlib
-import fcntl
 import json
 import logging
-import os
-import sqlite3
-import threading
+import uuid
 import weakref
 from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
-from pathlib import Path
 from typing import Literal
 
 from apscheduler.jobstores.memory import MemoryJobStore
 from apscheduler.jobstores.sqlalchemy import SQLAlchemyJobStore
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from pydantic import BaseModel, Field, field_validator
+from sqlalchemy import DateTime, String, Text, delete, select, update
+from sqlalchemy.orm import Mapped, mapped_column
 
 from bot.messages import Reply
 from bot.outbound import Outbound
 from bot.registry import Registry, User
+from bot.store import Base, Database
+from bot.store.sql import aware, insert_ignore, upsert, utc
 
 log = logging.getLogger(__name__)
 
-FollowUpStatus = Literal["pending", "asked", "answered", "cancelled"]
+FollowUpStatus = Literal["pending", "asking", "asked", "answered", "cancelled"]
 Composer = Callable[["FollowUp", User], list[Reply]]
 
 DEFAULT_GRACE = timedelta(days=3)
 RETRY_UNDELIVERED = timedelta(hours=1)
 RESCAN_EVERY = timedelta(minutes=1)
-LEASE_RETRY_EVERY = timedelta(seconds=30)
+LEASE_RETRY_EVERY = timedelta(seconds=10)
+LEASE_TTL = timedelta(seconds=30)
+LEASE_NAME = "followup-jobs"
+ASKING_EXPIRES = timedelta(minutes=10)
+"""A follow-up claimed for asking by a process that then died is asked again after this long."""
 
 # APScheduler persists a job as a module-level callable plus picklable arguments, so the job names its
 # store and finds the live scheduler for that store here.
 _LIVE: "weakref.WeakValueDictionary[str, FollowUpScheduler]" = weakref.WeakValueDictionary()
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS followups (
-    followup_id TEXT PRIMARY KEY, pack TEXT NOT NULL, user_id TEXT NOT NULL, due_at TEXT NOT NULL,
-    subject TEXT NOT NULL, status TEXT NOT NULL, asked_at TEXT
-);
-"""
+
+
+class FollowUpRow(Base):
+    __tablename__ = "followups"
+    followup_id: Mapped[str] = mapped_column(String(48), primary_key=True)
+    pack: Mapped[str] = mapped_column(String(16))
+    user_id: Mapped[str] = mapped_column(String(64))
+    due_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    subject: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(16))
+    asked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class LeaseRow(Base):
+    __tablename__ = "leases"
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    holder: Mapped[str] = mapped_column(String(64))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class FollowUp(BaseModel):
@@ -79,33 +97,36 @@ def rescan_store() -> None:
 
 
 class StoreLease:
-    """An exclusive, non-blocking lock on a file; the operating system releases it when its process dies."""
+    """An exclusive lease held as a database row with an expiry; its holder renews it, and when the holder
+    dies the expiry passes and another process may take it."""
 
-    def __init__(self, path: Path) -> None:
-        self._path = path
-        self._fd: int | None = None
-
-    @property
-    def held(self) -> bool:
-        return self._fd is not None
+    def __init__(self, database: Database, name: str = LEASE_NAME, ttl: timedelta = LEASE_TTL) -> None:
+        self._db = database
+        self._name = name
+        self._ttl = ttl
+        self._holder = uuid.uuid4().hex
+        self.held = False
 
     def acquire(self) -> bool:
-        if self._fd is not None:
-            return True
-        fd = os.open(self._path, os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(fd)
-            return False
-        self._fd = fd
-        return True
+        """Take the lease, or renew it when held; False while another live process holds it."""
+        now = datetime.now(timezone.utc)
+        with self._db.session() as s:
+            row = dict(name=self._name, holder=self._holder, expires_at=now + self._ttl)
+            taken = insert_ignore(s, LeaseRow.__table__, row)  # type: ignore[arg-type]
+            if not taken:
+                result = s.execute(update(LeaseRow).where(
+                    LeaseRow.name == self._name,
+                    (LeaseRow.holder == self._holder) | (LeaseRow.expires_at < now),
+                ).values(holder=self._holder, expires_at=now + self._ttl))
+                taken = result.rowcount == 1  # type: ignore[attr-defined]
+        self.held = taken
+        return taken
 
     def release(self) -> None:
-        if self._fd is not None:
-            fcntl.flock(self._fd, fcntl.LOCK_UN)
-            os.close(self._fd)
-            self._fd = None
+        if self.held:
+            with self._db.session() as s:
+                s.execute(delete(LeaseRow).where(LeaseRow.name == self._name, LeaseRow.holder == self._holder))
+            self.held = False
 
 
 async def fire_followup(store_key: str, followup_id: str) -> None:
@@ -120,26 +141,22 @@ async def fire_followup(store_key: str, followup_id: str) -> None:
 class FollowUpScheduler:
     """Schedules, lists and fires follow-ups; packs register how to word theirs."""
 
-    def __init__(self, state_dir: Path, registry: Registry, outbound: Outbound,
+    def __init__(self, database: Database, registry: Registry, outbound: Outbound,
                  grace: timedelta = DEFAULT_GRACE, clock: Callable[[], datetime] | None = None,
-                 rescan_every: timedelta = RESCAN_EVERY, lease_retry_every: timedelta = LEASE_RETRY_EVERY) -> None:
-        state_dir.mkdir(parents=True, exist_ok=True)
-        self._path = state_dir / "followups.sqlite"
-        self._key = str(self._path.resolve())
+                 rescan_every: timedelta = RESCAN_EVERY, lease_retry_every: timedelta = LEASE_RETRY_EVERY,
+                 lease_ttl: timedelta = LEASE_TTL) -> None:
+        self._db = database
+        self._key = database.url
         self._registry = registry
         self._outbound = outbound
         self._clock = clock or (lambda: datetime.now(timezone.utc))
         self._composers: dict[str, Composer] = {}
-        self._lock = threading.Lock()
-        self._db = sqlite3.connect(str(self._path), check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.executescript(_SCHEMA)
-        self._lease = StoreLease(state_dir / "followup-jobs.lock")
+        self._lease = StoreLease(database, ttl=lease_ttl)
         self._rescan_every = rescan_every
         self._lease_retry_every = lease_retry_every
         self._waiting_for_lease: asyncio.Task[None] | None = None
         self._jobs = AsyncIOScheduler(
-            jobstores={"default": SQLAlchemyJobStore(url=f"sqlite:///{state_dir / 'followup-jobs.sqlite'}"),
+            jobstores={"default": SQLAlchemyJobStore(engine=database.engine),
                        "local": MemoryJobStore()},
             job_defaults={"misfire_grace_time": int(grace.total_seconds()), "coalesce": True, "max_instances": 1},
             timezone=timezone.utc,
@@ -162,6 +179,7 @@ class FollowUpScheduler:
             _LIVE[self._key] = self
             self._jobs.start()
             self._rescan_periodically()
+            self._renew_periodically()
             return
         log.info("follow-ups are run by another process on this state directory; this one only schedules")
         self._jobs.start(paused=True)
@@ -171,12 +189,25 @@ class FollowUpScheduler:
         self._jobs.add_job(rescan_store, "interval", seconds=self._rescan_every.total_seconds(),
                            id="rescan-store", jobstore="local", replace_existing=True)
 
+    def _renew_periodically(self) -> None:
+        self._jobs.add_job(self._renew_lease, "interval", seconds=self._lease._ttl.total_seconds() / 3,
+                           id="renew-lease", jobstore="local", replace_existing=True)
+
+    async def _renew_lease(self) -> None:
+        if await asyncio.to_thread(self._lease.acquire):
+            return
+        # Another process took the lease (this one stalled past its expiry): stop running jobs here.
+        log.warning("follow-ups: lost the lease; another process runs them now")
+        self._jobs.pause()
+        self._waiting_for_lease = asyncio.create_task(self._take_over_when_free())
+
     async def _take_over_when_free(self) -> None:
-        while not self._lease.acquire():
+        while not await asyncio.to_thread(self._lease.acquire):
             await asyncio.sleep(self._lease_retry_every.total_seconds())
         log.info("follow-ups: the other process stopped; this one runs them now")
         _LIVE[self._key] = self
         self._rescan_periodically()
+        self._renew_periodically()
         self._jobs.resume()
 
     async def shutdown(self) -> None:
@@ -187,20 +218,16 @@ class FollowUpScheduler:
             self._waiting_for_lease = None
         if self._jobs.running:
             self._jobs.shutdown(wait=False)
-        self._lease.release()
+        await asyncio.to_thread(self._lease.release)
         if _LIVE.get(self._key) is self:
             del _LIVE[self._key]
-        with self._lock:
-            self._db.close()
 
     def _save(self, followup: FollowUp) -> None:
-        with self._lock:
-            self._db.execute(
-                "INSERT OR REPLACE INTO followups VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (followup.followup_id, followup.pack, followup.user_id, followup.due_at.isoformat(),
-                 json.dumps(followup.subject, ensure_ascii=False), followup.status,
-                 followup.asked_at.isoformat() if followup.asked_at else None),
-            )
+        row = dict(followup_id=followup.followup_id, pack=followup.pack, user_id=followup.user_id,
+                   due_at=followup.due_at, subject=json.dumps(followup.subject, ensure_ascii=False),
+                   status=followup.status, asked_at=followup.asked_at)
+        with self._db.session() as s:
+            upsert(s, FollowUpRow.__table__, row, ["followup_id"])  # type: ignore[arg-type]
 
     def _add_job(self, followup_id: str, run_at: datetime) -> None:
         self._jobs.add_job(fire_followup, "date", run_date=run_at, args=[self._key, followup_id],
@@ -213,59 +240,88 @@ class FollowUpScheduler:
         self._add_job(stored.followup_id, stored.due_at)
         return stored
 
+    def reschedule(self, followup_id: str) -> bool:
+        """Make the job of a follow-up still waiting to be asked (e.g. one moved from an old data directory)."""
+        followup = self.get(followup_id)
+        if followup is None or followup.status != "pending":
+            return False
+        self._add_job(followup.followup_id, followup.due_at)
+        return True
+
     def get(self, followup_id: str) -> FollowUp | None:
-        with self._lock:
-            row = self._db.execute("SELECT * FROM followups WHERE followup_id = ?", (followup_id,)).fetchone()
-        return _row(row) if row else None
+        with self._db.session() as s:
+            row = s.get(FollowUpRow, followup_id)
+            return _row(row) if row else None
 
     def pending(self, user_id: str | None = None, pack: str | None = None) -> list[FollowUp]:
         """Return follow-ups not yet answered (waiting to be asked, or asked), soonest first."""
-        query = "SELECT * FROM followups WHERE status IN ('pending', 'asked')"
-        args: list[str] = []
+        query = select(FollowUpRow).where(FollowUpRow.status.in_(("pending", "asking", "asked")))
         if user_id is not None:
-            query += " AND user_id = ?"
-            args.append(user_id)
+            query = query.where(FollowUpRow.user_id == user_id)
         if pack is not None:
-            query += " AND pack = ?"
-            args.append(pack)
-        with self._lock:
-            rows = self._db.execute(query + " ORDER BY due_at", args).fetchall()
-        return [_row(r) for r in rows]
+            query = query.where(FollowUpRow.pack == pack)
+        with self._db.session() as s:
+            return [_row(r) for r in s.scalars(query.order_by(FollowUpRow.due_at, FollowUpRow.followup_id))]
 
     def job_ids(self) -> list[str]:
         return [job.id for job in self._jobs.get_jobs(jobstore="default")]
 
     def mark(self, followup_id: str, status: FollowUpStatus) -> None:
         """Record a follow-up as answered or cancelled (and drop its job if it has not fired)."""
-        with self._lock:
-            self._db.execute("UPDATE followups SET status = ? WHERE followup_id = ?", (status, followup_id))
+        with self._db.session() as s:
+            s.execute(update(FollowUpRow).where(FollowUpRow.followup_id == followup_id).values(status=status))
         if status in ("answered", "cancelled") and self._jobs.get_job(followup_id) is not None:
             self._jobs.remove_job(followup_id)
 
     async def fire(self, followup_id: str) -> bool:
         """Ask one follow-up now; return True when it reached the person."""
         followup = self.get(followup_id)
-        if followup is None or followup.status in ("answered", "cancelled"):
+        if followup is None or followup.status not in ("pending", "asking"):
             return False
         user = self._registry.by_id(followup.user_id)
         composer = self._composers.get(followup.pack)
         if user is None or composer is None:
             log.warning("follow-up %s has no user or no composer; leaving it pending", followup_id)
             return False
+        if not self._claim(followup_id):
+            return False  # another process is asking it
         try:
             replies = composer(followup, user)
         except Exception:
             log.exception("composing follow-up %s failed", followup_id)
+            self._move(followup_id, "asking", "pending")
             return False
         delivery = await self._outbound.send(user, replies, "followup")
         if not delivery.delivered:
+            self._move(followup_id, "asking", "pending")
             self._add_job(followup_id, self._clock() + RETRY_UNDELIVERED)
             return False
-        self._save(followup.model_copy(update={"status": "asked", "asked_at": self._clock()}))
+        with self._db.session() as s:
+            s.execute(update(FollowUpRow).where(FollowUpRow.followup_id == followup_id,
+                                                FollowUpRow.status == "asking")
+                      .values(status="asked", asked_at=self._clock()))
         return True
 
+    def _claim(self, followup_id: str) -> bool:
+        """Take a follow-up to ask it: one process wins; a claim left by a crash mid-send expires."""
+        now = self._clock()
+        with self._db.session() as s:
+            result = s.execute(update(FollowUpRow).where(
+                FollowUpRow.followup_id == followup_id,
+                (FollowUpRow.status == "pending")
+                | ((FollowUpRow.status == "asking") & (FollowUpRow.asked_at < now - ASKING_EXPIRES)),
+            ).values(status="asking", asked_at=now))
+            return result.rowcount == 1  # type: ignore[attr-defined]
 
-def _row(row: tuple[str, ...]) -> FollowUp:
-    return FollowUp(followup_id=row[0], pack=row[1], user_id=row[2], due_at=datetime.fromisoformat(row[3]),
-                    subject=json.loads(row[4]), status=row[5],  # type: ignore[arg-type]
-                    asked_at=datetime.fromisoformat(row[6]) if row[6] else None)
+    def _move(self, followup_id: str, expected: FollowUpStatus, new: FollowUpStatus) -> bool:
+        """Change a follow-up's status only if it is still `expected` (one process wins)."""
+        with self._db.session() as s:
+            result = s.execute(update(FollowUpRow).where(FollowUpRow.followup_id == followup_id,
+                                                         FollowUpRow.status == expected).values(status=new))
+            return result.rowcount == 1  # type: ignore[attr-defined]
+
+
+def _row(row: FollowUpRow) -> FollowUp:
+    return FollowUp(followup_id=row.followup_id, pack=row.pack, user_id=row.user_id, due_at=aware(row.due_at),
+                    subject=json.loads(row.subject), status=row.status,  # type: ignore[arg-type]
+                    asked_at=utc(row.asked_at))

@@ -58,8 +58,6 @@ class Settings(BaseModel):
 
     database_url_override: str | None = None
     """`SMRITI_DATABASE_URL`: a SQLAlchemy URL (PostgreSQL in production); SQLite under data_dir by default."""
-    intake_url: str | None = None
-    """A SQLAlchemy URL for the intake store (PostgreSQL in production); SQLite under state_dir by default."""
     max_media_bytes: int = 20 * 1024 * 1024
     max_voice_seconds: float = 300.0
     max_text_chars: int = 4000
@@ -140,7 +138,6 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
         "twilio_base_url": _text(source, "SMRITI_TWILIO_BASE_URL"),
         "twilio_followup_template_sid": _text(source, "SMRITI_TWILIO_FOLLOWUP_TEMPLATE_SID"),
         "public_base_url": _text(source, "SMRITI_PUBLIC_BASE_URL"),
-        "intake_url": _text(source, "SMRITI_INTAKE_URL"),
         "database_url_override": _text(source, "SMRITI_DATABASE_URL"),
     }
     numbers = {

@@ -1,37 +1,92 @@
-"""Durable conversation state in SQLite: a raw inbox for webhook deliveries, open confirmation cards, pending
-edits, preferences.
+"""Durable conversation state in the one database: a raw inbox for webhook deliveries, open confirmation
+cards, pending edits, and each person's (or chat's) conversation as typed columns.
 
 Everything a person is in the middle of survives a restart: a card shown before a crash can still be saved.
+Several processes may share it: a delivery is kept once (its key is unique), a card moves from one status to
+the next by a conditional UPDATE, so a double tap or a second process loses the race harmlessly.
 """
 
 import json
 import secrets
-import sqlite3
-import threading
 from datetime import datetime, timezone
-from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel
+from sqlalchemy import BigInteger, Boolean, DateTime, String, Text, delete, select, update
+from sqlalchemy.orm import Mapped, mapped_column
+
+from bot.store import Base, Database
+from bot.store.sql import insert_ignore, upsert, utc
 
 CardStatus = Literal["open", "saving", "saved", "discarded"]
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS inbox (
-    channel TEXT NOT NULL, key TEXT NOT NULL, payload TEXT NOT NULL, done INTEGER NOT NULL DEFAULT 0,
-    received_at TEXT NOT NULL, PRIMARY KEY (channel, key)
-);
-CREATE TABLE IF NOT EXISTS cards (
-    card_id TEXT PRIMARY KEY, pack TEXT NOT NULL, user_id TEXT NOT NULL, kind TEXT NOT NULL,
-    payload TEXT NOT NULL, status TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS awaiting (
-    user_id TEXT PRIMARY KEY, card_id TEXT NOT NULL, field TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS prefs (
-    user_id TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (user_id, key)
-);
-"""
+
+class InboxRow(Base):
+    __tablename__ = "inbox"
+    channel: Mapped[str] = mapped_column(String(16), primary_key=True)
+    key: Mapped[str] = mapped_column(String(128), primary_key=True)
+    payload: Mapped[str] = mapped_column(Text)
+    done: Mapped[bool] = mapped_column(Boolean, default=False)
+    received_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class CardRow(Base):
+    __tablename__ = "cards"
+    card_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    pack: Mapped[str] = mapped_column(String(16))
+    user_id: Mapped[str] = mapped_column(String(64))
+    kind: Mapped[str] = mapped_column(String(32))
+    payload: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PendingEditRow(Base):
+    """The card field a person was asked to correct; their next message is the new value."""
+
+    __tablename__ = "pending_edits"
+    user_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    card_id: Mapped[str] = mapped_column(String(32))
+    field: Mapped[str] = mapped_column(String(64))
+
+
+class ConversationRow(Base):
+    """One person's (or one chat's, or one WhatsApp number's) conversation: what the bot must remember."""
+
+    __tablename__ = "conversations"
+    subject: Mapped[str] = mapped_column(String(200), primary_key=True)
+    language: Mapped[str | None] = mapped_column(String(8))
+    last_transport: Mapped[str | None] = mapped_column(String(16))
+    whatsapp_number: Mapped[str | None] = mapped_column(String(32))
+    last_inbound_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    whatsapp_buttons: Mapped[str | None] = mapped_column(Text)
+    awaiting_followup_id: Mapped[str | None] = mapped_column(String(64))
+    """The follow-up whose answer the person's next message is."""
+    pending_voice: Mapped[str | None] = mapped_column(Text)
+    """JSON list of voice notes kept while a follow-up answer is awaited."""
+
+
+class CardMessageRow(Base):
+    """The chat message that shows a card, so a new rendering replaces it."""
+
+    __tablename__ = "card_messages"
+    chat: Mapped[str] = mapped_column(String(64), primary_key=True)
+    card_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    message_id: Mapped[int] = mapped_column(BigInteger)
+
+
+# The names callers use for a conversation's typed columns (kept from the old key-value API).
+PREF_COLUMNS = {
+    "lang": "language",
+    "last_transport": "last_transport",
+    "whatsapp_number": "whatsapp_number",
+    "last_inbound": "last_inbound_at",
+    "buttons": "whatsapp_buttons",
+    "agri.awaiting_outcome": "awaiting_followup_id",
+    "agri.pending_voice": "pending_voice",
+}
+_DATETIME_COLUMNS = {"last_inbound_at"}
 
 
 class Card(BaseModel):
@@ -50,44 +105,40 @@ class AwaitingEdit(BaseModel):
     field: str
 
 
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat()
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def _card(row: CardRow) -> Card:
+    return Card(card_id=row.card_id, pack=row.pack, user_id=row.user_id, kind=row.kind,
+                payload=json.loads(row.payload), status=row.status)  # type: ignore[arg-type]
 
 
 class StateStore:
-    """A small SQLite store shared by every transport; safe to call from several threads."""
+    """Conversation state on the one database; safe to call from several threads and processes."""
 
-    def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self._lock = threading.Lock()
-        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.executescript(_SCHEMA)
+    def __init__(self, database: Database) -> None:
+        self._db = database
 
     def close(self) -> None:
-        with self._lock:
-            self._db.close()
+        """Nothing to close: the Database belongs to the App."""
 
     def inbox_put(self, channel: str, key: str, payload: str) -> bool:
         """Keep a raw delivery before acknowledging it; return False when the key was seen before."""
-        with self._lock:
-            cursor = self._db.execute(
-                "INSERT OR IGNORE INTO inbox (channel, key, payload, received_at) VALUES (?, ?, ?, ?)",
-                (channel, key, payload, _now()),
-            )
-            return cursor.rowcount == 1
+        with self._db.session() as s:
+            return insert_ignore(s, InboxRow.__table__, dict(  # type: ignore[arg-type]
+                channel=channel, key=key, payload=payload, done=False, received_at=_now()))
 
     def inbox_pending(self, channel: str) -> list[tuple[str, str]]:
         """Return (key, payload) of deliveries kept but not yet handled, oldest first (after a crash)."""
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT key, payload FROM inbox WHERE channel = ? AND done = 0 ORDER BY received_at", (channel,)
-            ).fetchall()
+        with self._db.session() as s:
+            rows = s.execute(select(InboxRow.key, InboxRow.payload).where(
+                InboxRow.channel == channel, InboxRow.done.is_(False)).order_by(InboxRow.received_at)).all()
         return [(r[0], r[1]) for r in rows]
 
     def inbox_done(self, channel: str, key: str) -> None:
-        with self._lock:
-            self._db.execute("UPDATE inbox SET done = 1 WHERE channel = ? AND key = ?", (channel, key))
+        with self._db.session() as s:
+            s.execute(update(InboxRow).where(InboxRow.channel == channel, InboxRow.key == key).values(done=True))
 
     def inbox_forget(self, channel: str, key: str) -> None:
         """Remove a kept delivery altogether (a refused stranger's): nothing of it stays."""
@@ -97,66 +148,85 @@ class StateStore:
     def open_card(self, pack: str, user_id: str, kind: str, payload: dict[str, Any]) -> Card:
         card_id = secrets.token_hex(5)
         now = _now()
-        with self._lock:
-            self._db.execute(
-                "INSERT INTO cards VALUES (?, ?, ?, ?, ?, 'open', ?, ?)",
-                (card_id, pack, user_id, kind, json.dumps(payload, ensure_ascii=False), now, now),
-            )
+        with self._db.session() as s:
+            s.add(CardRow(card_id=card_id, pack=pack, user_id=user_id, kind=kind, status="open",
+                          payload=json.dumps(payload, ensure_ascii=False), created_at=now, updated_at=now))
         return Card(card_id=card_id, pack=pack, user_id=user_id, kind=kind, payload=payload, status="open")
 
     def card(self, card_id: str) -> Card | None:
-        with self._lock:
-            row = self._db.execute(
-                "SELECT card_id, pack, user_id, kind, payload, status FROM cards WHERE card_id = ?", (card_id,)
-            ).fetchone()
-        if row is None:
-            return None
-        return Card(card_id=row[0], pack=row[1], user_id=row[2], kind=row[3], payload=json.loads(row[4]), status=row[5])
+        with self._db.session() as s:
+            row = s.get(CardRow, card_id)
+            return _card(row) if row is not None else None
 
     def update_payload(self, card_id: str, payload: dict[str, Any]) -> None:
-        with self._lock:
-            self._db.execute(
-                "UPDATE cards SET payload = ?, updated_at = ? WHERE card_id = ? AND status = 'open'",
-                (json.dumps(payload, ensure_ascii=False), _now(), card_id),
-            )
+        with self._db.session() as s:
+            s.execute(update(CardRow).where(CardRow.card_id == card_id, CardRow.status == "open").values(
+                payload=json.dumps(payload, ensure_ascii=False), updated_at=_now()))
 
     def move_card(self, card_id: str, expected: CardStatus, new: CardStatus) -> bool:
-        """Change a card's status only if it is still `expected`: a double-tap loses the race harmlessly."""
-        with self._lock:
-            cursor = self._db.execute(
-                "UPDATE cards SET status = ?, updated_at = ? WHERE card_id = ? AND status = ?",
-                (new, _now(), card_id, expected),
-            )
-            return cursor.rowcount == 1
+        """Change a card's status only if it is still `expected`: a double-tap (or another process) loses."""
+        with self._db.session() as s:
+            result = s.execute(update(CardRow).where(CardRow.card_id == card_id, CardRow.status == expected)
+                               .values(status=new, updated_at=_now()))
+            return result.rowcount == 1  # type: ignore[attr-defined]
 
     def open_cards(self, user_id: str | None = None) -> list[Card]:
-        query = "SELECT card_id FROM cards WHERE status IN ('open', 'saving')"
-        args: tuple[str, ...] = ()
+        query = select(CardRow).where(CardRow.status.in_(("open", "saving")))
         if user_id is not None:
-            query += " AND user_id = ?"
-            args = (user_id,)
-        with self._lock:
-            ids = [r[0] for r in self._db.execute(query + " ORDER BY created_at", args).fetchall()]
-        return [c for c in (self.card(i) for i in ids) if c is not None]
+            query = query.where(CardRow.user_id == user_id)
+        with self._db.session() as s:
+            return [_card(r) for r in s.scalars(query.order_by(CardRow.created_at, CardRow.card_id))]
 
     def await_edit(self, user_id: str, card_id: str, field: str) -> None:
-        with self._lock:
-            self._db.execute("INSERT OR REPLACE INTO awaiting VALUES (?, ?, ?)", (user_id, card_id, field))
+        with self._db.session() as s:
+            upsert(s, PendingEditRow.__table__, dict(user_id=user_id, card_id=card_id, field=field),  # type: ignore[arg-type]
+                   ["user_id"])
 
     def awaiting_edit(self, user_id: str) -> AwaitingEdit | None:
-        with self._lock:
-            row = self._db.execute("SELECT card_id, field FROM awaiting WHERE user_id = ?", (user_id,)).fetchone()
-        return AwaitingEdit(card_id=row[0], field=row[1]) if row else None
+        with self._db.session() as s:
+            row = s.get(PendingEditRow, user_id)
+            return AwaitingEdit(card_id=row.card_id, field=row.field) if row else None
 
     def clear_edit(self, user_id: str) -> None:
-        with self._lock:
-            self._db.execute("DELETE FROM awaiting WHERE user_id = ?", (user_id,))
+        with self._db.session() as s:
+            s.execute(delete(PendingEditRow).where(PendingEditRow.user_id == user_id))
 
-    def pref(self, user_id: str, key: str) -> str | None:
-        with self._lock:
-            row = self._db.execute("SELECT value FROM prefs WHERE user_id = ? AND key = ?", (user_id, key)).fetchone()
-        return row[0] if row else None
+    def card_message(self, chat: str, card_id: str) -> int | None:
+        with self._db.session() as s:
+            row = s.get(CardMessageRow, (chat, card_id))
+            return row.message_id if row else None
 
-    def set_pref(self, user_id: str, key: str, value: str) -> None:
-        with self._lock:
-            self._db.execute("INSERT OR REPLACE INTO prefs VALUES (?, ?, ?)", (user_id, key, value))
+    def remember_card_message(self, chat: str, card_id: str, message_id: int) -> None:
+        with self._db.session() as s:
+            upsert(s, CardMessageRow.__table__,  # type: ignore[arg-type]
+                   dict(chat=chat, card_id=card_id, message_id=message_id), ["chat", "card_id"])
+
+    def pref(self, subject: str, key: str) -> str | None:
+        """Read one of a conversation's typed columns by its short name (see PREF_COLUMNS)."""
+        if key.startswith("card:"):
+            message_id = self.card_message(subject, key.removeprefix("card:"))
+            return str(message_id) if message_id is not None else None
+        column = _column(key)
+        with self._db.session() as s:
+            row = s.get(ConversationRow, subject)
+            value = getattr(row, column) if row is not None else None
+        if isinstance(value, datetime):
+            return utc(value).isoformat()  # type: ignore[union-attr]
+        return value
+
+    def set_pref(self, subject: str, key: str, value: str) -> None:
+        """Write one of a conversation's typed columns by its short name (see PREF_COLUMNS)."""
+        if key.startswith("card:"):
+            self.remember_card_message(subject, key.removeprefix("card:"), int(value))
+            return
+        column = _column(key)
+        typed: object = datetime.fromisoformat(value) if column in _DATETIME_COLUMNS and value else value
+        with self._db.session() as s:
+            upsert(s, ConversationRow.__table__, {"subject": subject, column: typed}, ["subject"])  # type: ignore[arg-type]
+
+
+def _column(key: str) -> str:
+    try:
+        return PREF_COLUMNS[key]
+    except KeyError:
+        raise ValueError(f"no conversation column for {key!r}: add a typed column and a migration") from None

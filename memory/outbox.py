@@ -12,25 +12,35 @@ Items keep their original event time and document id, so a late flush stores exa
 stored on time, once (the document id replaces any earlier copy).
 """
 
-import sqlite3
-import threading
-from datetime import datetime, timezone
-from pathlib import Path
+from datetime import datetime, timedelta, timezone
 
 from pydantic import BaseModel
+from sqlalchemy import Column, DateTime, Engine, Integer, MetaData, String, Table, Text, delete, or_, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 
 from memory.client import MemoryClient
 from memory.errors import MemoryRejected, MemoryUnavailable
 from memory.models import MemoryItem
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS outbox (
-    bank_id TEXT NOT NULL, document_id TEXT NOT NULL, item TEXT NOT NULL,
-    queued_at TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, last_error TEXT,
-    PRIMARY KEY (bank_id, document_id)
-);
-"""
-_COLUMNS = "bank_id, item, attempts, last_error, operation_id, origin"
+# memory/ never imports the bot, so the outbox declares its table on its own MetaData and takes an engine.
+# The bot's migrations create it (core_0004); the declaration here must match that revision.
+metadata = MetaData()
+outbox_table = Table(
+    "outbox", metadata,
+    Column("bank_id", String(128), primary_key=True),
+    Column("document_id", String(200), primary_key=True),
+    Column("item", Text, nullable=False),
+    Column("queued_at", DateTime(timezone=True), nullable=False),
+    Column("attempts", Integer, nullable=False, default=0),
+    Column("last_error", Text),
+    # While one process retains an item, others leave it alone until this time.
+    Column("claimed_until", DateTime(timezone=True)),
+    # Set while Hindsight has the item as a background operation not yet confirmed completed.
+    Column("operation_id", String(200)),
+    # What asked for this save (e.g. `card:<id>`), so its confirmation can be shown where it was asked.
+    Column("origin", String(200)),
+)
+CLAIM_FOR = timedelta(minutes=2)
 
 
 class QueuedItem(BaseModel):
@@ -71,46 +81,41 @@ class FlushReport(BaseModel):
 
 
 class Outbox:
-    """A SQLite queue of memories waiting for Hindsight (to be sent, or to be confirmed)."""
+    """A queue of memories waiting for Hindsight (to be sent, or to be confirmed), in the bot's one database."""
 
-    def __init__(self, path: Path, asynchronous: bool = False) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
+    def __init__(self, engine: Engine, asynchronous: bool = False) -> None:
+        self._engine = engine
         self.asynchronous = asynchronous
-        self._lock = threading.Lock()
-        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.executescript(_SCHEMA)
-        columns = {row[1] for row in self._db.execute("PRAGMA table_info(outbox)")}
-        for column in ("operation_id", "origin"):
-            if column not in columns:
-                self._db.execute(f"ALTER TABLE outbox ADD COLUMN {column} TEXT")
 
     def close(self) -> None:
-        with self._lock:
-            self._db.close()
+        """Nothing to close: the engine belongs to whoever made it."""
+
+    def _insert(self) -> postgresql.Insert | sqlite.Insert:
+        dialect = self._engine.dialect.name
+        return (postgresql.insert if dialect == "postgresql" else sqlite.insert)(outbox_table)
 
     def put(self, bank_id: str, items: list[MemoryItem], error: str | None = None, origin: str | None = None) -> None:
         """Keep items to send; a newer version of a document replaces the older one, sent or not."""
-        now = datetime.now(timezone.utc).isoformat()
-        with self._lock:
+        now = datetime.now(timezone.utc)
+        with self._engine.begin() as db:
             for item in items:
-                self._db.execute(
-                    "INSERT INTO outbox (bank_id, document_id, item, queued_at, last_error, origin) "
-                    "VALUES (?, ?, ?, ?, ?, ?) "
-                    "ON CONFLICT (bank_id, document_id) DO UPDATE SET item = excluded.item, "
-                    "last_error = excluded.last_error, operation_id = NULL, origin = excluded.origin",
-                    (bank_id, item.document_id, item.model_dump_json(), now, error, origin),
-                )
+                statement = self._insert().values(bank_id=bank_id, document_id=item.document_id, attempts=0,
+                                                  item=item.model_dump_json(), queued_at=now, last_error=error,
+                                                  origin=origin)
+                db.execute(statement.on_conflict_do_update(
+                    index_elements=["bank_id", "document_id"],
+                    set_={"item": statement.excluded.item, "last_error": statement.excluded.last_error,
+                          "operation_id": None, "origin": statement.excluded.origin}))
 
     def pending(self, bank_id: str | None = None) -> list[QueuedItem]:
         """Everything not confirmed stored: queued to send, and (async mode) sent but not yet confirmed."""
-        query = f"SELECT {_COLUMNS} FROM outbox"
-        args: tuple[str, ...] = ()
+        c = outbox_table.c
+        query = select(c.bank_id, c.item, c.attempts, c.last_error, c.operation_id, c.origin).order_by(
+            c.queued_at, c.document_id)
         if bank_id is not None:
-            query += " WHERE bank_id = ?"
-            args = (bank_id,)
-        with self._lock:
-            rows = self._db.execute(query + " ORDER BY queued_at", args).fetchall()
+            query = query.where(c.bank_id == bank_id)
+        with self._engine.connect() as db:
+            rows = db.execute(query).all()
         return [
             QueuedItem(bank_id=r[0], item=MemoryItem.model_validate_json(r[1]), attempts=r[2], last_error=r[3],
                        operation_id=r[4], origin=r[5])
@@ -118,29 +123,37 @@ class Outbox:
         ]
 
     def drop(self, bank_id: str, document_id: str) -> bool:
-        with self._lock:
-            cursor = self._db.execute(
-                "DELETE FROM outbox WHERE bank_id = ? AND document_id = ?", (bank_id, document_id)
-            )
-            return cursor.rowcount == 1
+        with self._engine.begin() as db:
+            result = db.execute(delete(outbox_table).where(outbox_table.c.bank_id == bank_id,
+                                                           outbox_table.c.document_id == document_id))
+            return result.rowcount == 1
+
+    def _claim(self, queued: QueuedItem) -> bool:
+        """Take an item for one flush; another process flushing at the same time skips it."""
+        now = datetime.now(timezone.utc)
+        with self._engine.begin() as db:
+            result = db.execute(update(outbox_table).where(
+                outbox_table.c.bank_id == queued.bank_id, outbox_table.c.document_id == queued.item.document_id,
+                or_(outbox_table.c.claimed_until.is_(None), outbox_table.c.claimed_until < now),
+            ).values(claimed_until=now + CLAIM_FOR))
+            return result.rowcount == 1
 
     def _mark_failed(self, bank_id: str, items: list[MemoryItem], error: str) -> None:
-        with self._lock:
+        with self._engine.begin() as db:
             for item in items:
-                self._db.execute(
-                    "UPDATE outbox SET attempts = attempts + 1, last_error = ?, operation_id = NULL "
-                    "WHERE bank_id = ? AND document_id = ?",
-                    (error, bank_id, item.document_id),
-                )
+                db.execute(update(outbox_table).where(
+                    outbox_table.c.bank_id == bank_id, outbox_table.c.document_id == item.document_id,
+                ).values(attempts=outbox_table.c.attempts + 1, last_error=error, claimed_until=None,
+                         operation_id=None))
 
     def _mark_sent(self, bank_id: str, items: list[MemoryItem], operation_id: str) -> None:
-        with self._lock:
+        with self._engine.begin() as db:
             for item in items:
-                self._db.execute(
-                    "UPDATE outbox SET operation_id = ?, last_error = NULL WHERE bank_id = ? AND document_id = ? "
-                    "AND item = ?",
-                    (operation_id, bank_id, item.document_id, item.model_dump_json()),
-                )
+                # Only the version that was sent: a newer edit put meanwhile must be sent again.
+                db.execute(update(outbox_table).where(
+                    outbox_table.c.bank_id == bank_id, outbox_table.c.document_id == item.document_id,
+                    outbox_table.c.item == item.model_dump_json(),
+                ).values(operation_id=operation_id, last_error=None, claimed_until=None))
 
     async def retain_or_queue(self, memory: MemoryClient, bank_id: str, items: list[MemoryItem],
                               origin: str | None = None) -> RetainOutcome:
@@ -171,7 +184,7 @@ class Outbox:
         confirmed = await self._confirm(memory)
         by_bank: dict[str, list[QueuedItem]] = {}
         for queued in self.pending():
-            if not queued.saving:
+            if not queued.saving and self._claim(queued):
                 by_bank.setdefault(queued.bank_id, []).append(queued)
         stored = 0
         for bank_id, rows in by_bank.items():

@@ -10,10 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from bot.app import App
+from bot.app import App, open_database
+from bot.paths import SEEDS_DIR
+from bot.people import import_people_file
 from bot.settings import Settings, load_settings
+from bot.store import Database
 from memory import MemoryClient
 from memory import local as local_memory
+from tests.databases import empty_tables, fresh_postgres_database, postgres_reachable, sqlite_database
 from tests.fakes.groq import FakeGroq
 from tests.registers import seed_tenants
 
@@ -71,6 +75,29 @@ def seed_registers_at_start(request: pytest.FixtureRequest, monkeypatch: pytest.
 
 
 @pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """A fresh PostgreSQL database on the embedded pg0 server for this session, dropped at the end."""
+    if not postgres_reachable():
+        pytest.skip("the embedded PostgreSQL (127.0.0.1:55433) is not running: `smriti memory up`")
+    with fresh_postgres_database() as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
+    """The one database, migrated and empty: on SQLite and on a real PostgreSQL."""
+    if request.param == "sqlite":
+        db = sqlite_database(tmp_path)
+        yield db
+        db.dispose()
+        return
+    db = Database(request.getfixturevalue("postgres_url"))
+    empty_tables(db)
+    yield db
+    db.dispose()
+
+
+@pytest.fixture(scope="session")
 def hindsight_url() -> str:
     """The real local Hindsight: the one .ci/run started, or started here if none answers."""
     explicit = os.environ.get("SMRITI_TEST_HINDSIGHT_URL")
@@ -112,9 +139,16 @@ def fake_groq() -> Iterator[FakeGroq]:
 
 def make_settings(tmp_path: Path, hindsight_url: str, bank_prefix: str, **overrides: object) -> Settings:
     """Settings for a test: its own state directory, the real local Hindsight, a session-unique bank prefix,
-    and the packaged Whisper tiny.en for local speech (a named model would be fetched from a hub)."""
+    the packaged Whisper tiny.en for local speech (a named model would be fetched from a hub),
+    and a database holding the seed registry's people (tenant demo), as `smriti seed` leaves it."""
     overrides.setdefault("whisper_model", "packaged")
-    return Settings(data_dir=tmp_path, hindsight_url=hindsight_url, bank_prefix=bank_prefix, **overrides)
+    settings = Settings(data_dir=tmp_path, hindsight_url=hindsight_url, bank_prefix=bank_prefix, **overrides)
+    database = open_database(settings)
+    try:
+        import_people_file(database, SEEDS_DIR / "users.json")
+    finally:
+        database.dispose()
+    return settings
 
 
 @pytest.fixture

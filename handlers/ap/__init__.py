@@ -15,6 +15,7 @@ from handlers.ap.decision import DecisionReport
 from handlers.ap.demo import run_demo
 from handlers.ap.intake import IntakeResult
 from handlers.ap.ledger import Ledger
+from handlers.ap.legacy import import_legacy_audit
 from handlers.ap.models import Invoice, Policy
 from handlers.ap.money import masked
 from handlers.ap.pipeline import PACK, Decider, DecideRequest
@@ -54,7 +55,8 @@ class APPack(Pack):
     def __init__(self, services: Services) -> None:
         super().__init__(services)
         self.ledgers = Ledgers(services.database)
-        self.audit = AuditLog(services.settings.state_dir / "ap_audit.sqlite")
+        import_legacy_audit(services.database, services.settings.state_dir)
+        self.audit = AuditLog(services.database)
 
     def ledger_for(self, tenant: str) -> Ledger:
         """The tenant's own vendors, POs, receipts and payments (cached until they change)."""

@@ -4,7 +4,6 @@ firing through Outbound, and the officer's answer retained as kind:outcome linke
 import asyncio
 from collections.abc import Callable
 from datetime import date, datetime, timedelta, timezone
-from pathlib import Path
 
 import pytest
 
@@ -14,6 +13,7 @@ from bot.outbound import Outbound
 from bot.registry import Registry
 from bot.scheduler import FollowUp, FollowUpScheduler
 from bot.state import StateStore
+from bot.store import Database
 from handlers.agri.cards import followup_id
 from handlers.agri.models import Advice, Visit
 from memory import RecallRequest
@@ -28,16 +28,16 @@ def _visit() -> Visit:
                  products=[Advice(product_id="P007", reaction="accepted")])
 
 
-async def test_followup_survives_a_restart_and_fires_when_the_bot_is_back(tmp_path: Path) -> None:
+async def test_followup_survives_a_restart_and_fires_when_the_bot_is_back(database: Database) -> None:
     registry = Registry(agri_users())
-    state = StateStore(tmp_path / "conversation.sqlite")
+    state = StateStore(database)
     asked: list[str] = []
 
     def composer(followup: FollowUp, user: object) -> list[Reply]:
         asked.append(followup.followup_id)
         return [Reply(text=f"how did {followup.subject['farmer']} do?")]
 
-    first = FollowUpScheduler(tmp_path, registry, Outbound(state))
+    first = FollowUpScheduler(database, registry, Outbound(state))
     first.register("agri", composer)
     await first.start()
     due = datetime.now(timezone.utc) + timedelta(seconds=1.5)
@@ -51,7 +51,7 @@ async def test_followup_survives_a_restart_and_fires_when_the_bot_is_back(tmp_pa
     outbound = Outbound(state)
     recorder = RecordingNotifier()
     outbound.register("console", recorder)
-    second = FollowUpScheduler(tmp_path, registry, outbound)
+    second = FollowUpScheduler(database, registry, outbound)
     second.register("agri", composer)
     assert [f.followup_id for f in second.pending("ravi")] == ["agri-V1"]
     await second.start()  # the missed job is within the grace period, so it runs now
@@ -64,7 +64,7 @@ async def test_followup_survives_a_restart_and_fires_when_the_bot_is_back(tmp_pa
     assert asked == ["agri-V1"]
     [(user_id, replies, purpose)] = recorder.sent
     assert (user_id, purpose, replies[0].text) == ("ravi", "followup", "how did Raju Yadav do?")
-    third = FollowUpScheduler(tmp_path, registry, Outbound(StateStore(tmp_path / "c2.sqlite")))
+    third = FollowUpScheduler(database, registry, Outbound(StateStore(database)))
     assert third.get("agri-V1").status == "asked" and third.job_ids() == []
     await third.shutdown()
 
@@ -77,14 +77,14 @@ async def _until(condition: Callable[[], bool], timeout_s: float = 10.0) -> None
     raise AssertionError("the condition never held")
 
 
-async def test_two_processes_on_one_state_directory_ask_each_follow_up_once(tmp_path: Path) -> None:
+async def test_two_schedulers_on_one_database_ask_each_follow_up_once(database: Database) -> None:
     registry = Registry(agri_users())
     recorders = [RecordingNotifier(), RecordingNotifier()]
     schedulers = []
     for i, recorder in enumerate(recorders):
-        outbound = Outbound(StateStore(tmp_path / f"conversation-{i}.sqlite"))
+        outbound = Outbound(StateStore(database))
         outbound.register("console", recorder)
-        scheduler = FollowUpScheduler(tmp_path, registry, outbound, rescan_every=timedelta(seconds=0.3),
+        scheduler = FollowUpScheduler(database, registry, outbound, rescan_every=timedelta(seconds=0.3),
                                       lease_retry_every=timedelta(seconds=0.2))
         scheduler.register("agri", lambda f, u: [Reply(text=f"how did {f.subject['farmer']} do?")])
         schedulers.append(scheduler)
@@ -108,12 +108,12 @@ async def test_two_processes_on_one_state_directory_ask_each_follow_up_once(tmp_
     assert [r[1][0].text for r in recorders[1].sent] == ["how did Lalitha do?"] and len(recorders[0].sent) == 1
 
 
-async def test_job_missed_beyond_the_grace_period_is_not_run(tmp_path: Path) -> None:
-    state = StateStore(tmp_path / "conversation.sqlite")
+async def test_job_missed_beyond_the_grace_period_is_not_run(database: Database) -> None:
+    state = StateStore(database)
     outbound = Outbound(state)
     recorder = RecordingNotifier()
     outbound.register("console", recorder)
-    scheduler = FollowUpScheduler(tmp_path, Registry(agri_users()), outbound, grace=timedelta(seconds=1))
+    scheduler = FollowUpScheduler(database, Registry(agri_users()), outbound, grace=timedelta(seconds=1))
     scheduler.register("agri", lambda f, u: [])
     scheduler.schedule(FollowUp(followup_id="agri-old", pack="agri", user_id="ravi",
                                 due_at=datetime.now(timezone.utc) - timedelta(minutes=5), subject={}))

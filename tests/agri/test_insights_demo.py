@@ -14,6 +14,7 @@ from handlers.agri.insights import village_insights
 from handlers.agri.pack import AgriPack
 from handlers.base import SeedReport
 from tests.agri.conftest import say
+from tests.databases import seed_people
 
 pytestmark = pytest.mark.hindsight
 
@@ -65,6 +66,7 @@ async def test_cli_brief_json(seeded: SeedReport, hindsight_url: str, bank_prefi
     monkeypatch.setenv("SMRITI_HINDSIGHT_URL", hindsight_url)
     monkeypatch.setenv("SMRITI_BANK_PREFIX", bank_prefix)
     monkeypatch.setenv("SMRITI_HOME", str(tmp_path))
+    seed_people(tmp_path)  # type: ignore[arg-type]
     monkeypatch.delenv("GROQ_API_KEY", raising=False)
     import asyncio
     code = await asyncio.to_thread(main, ["brief", "--farmer", "F001", "--as-of", "2026-04-20", "--json"])

@@ -54,7 +54,7 @@ async def test_granted_village_gives_the_inheriting_officer_the_farmers_whole_hi
     granted = await _smriti(monkeypatch, home, capsys, "access", "grant", "lakshmi", "Moinabad")
     assert granted.startswith("0\n") and "Granted moinabad to lakshmi" in granted
     assert "chevella, vikarabad, tandur, moinabad" in granted
-    assert [g.village for g in grants_for(seeded_app.settings.state_dir).grants("lakshmi")] == ["moinabad"]
+    assert [g.village for g in grants_for(seeded_app.services.database).grants("lakshmi")] == ["moinabad"]
 
     [brief] = await conversation.handle(say("lakshmi", "/brief F012 2026-12-01"))
     assert "శ్రీశైలం" in brief.text

@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
+from tests.databases import seed_people
 from tests.legal.helpers import render_subset, shuffle_manifest
 
 pytestmark = pytest.mark.hindsight
@@ -20,6 +21,7 @@ def cli_env(tmp_path: Path, hindsight_url: str, bank_prefix: str, monkeypatch: p
     monkeypatch.setenv("SMRITI_HINDSIGHT_URL", hindsight_url)
     monkeypatch.setenv("SMRITI_BANK_PREFIX", bank_prefix)
     monkeypatch.delenv("GROQ_API_KEY", raising=False)
+    seed_people(tmp_path / "home")  # as `smriti seed` leaves the database: the demo's people are known
     return tmp_path
 
 

@@ -10,6 +10,7 @@ import pytest
 from memory import BankProfile, MemoryClient, MemoryItem, MemoryUnavailable, Period, RecallRequest
 from memory.asof import IST
 from memory.outbox import Outbox
+from tests.databases import sqlite_database
 
 pytestmark = pytest.mark.hindsight
 
@@ -111,11 +112,14 @@ async def test_outage_raises_unavailable_and_the_outbox_keeps_the_write(
     down = MemoryClient("http://127.0.0.1:9", read_timeout_s=3, write_timeout_s=3)
     with pytest.raises(MemoryUnavailable):
         await down.recall(bank, RecallRequest(query="x"))
-    outbox = Outbox(tmp_path / "outbox.sqlite")
+    database = sqlite_database(tmp_path)
+    outbox = Outbox(database.engine)
     outcome = await outbox.retain_or_queue(down, bank, [item])
     await down.aclose()
     assert outcome.queued == 1 and not outcome.fully_stored
-    reopened = Outbox(tmp_path / "outbox.sqlite")  # survives a restart
+    database.dispose()
+    database = sqlite_database(tmp_path)
+    reopened = Outbox(database.engine)  # survives a restart
     assert [q.item.document_id for q in reopened.pending()] == ["visit:V9"]
     report = await reopened.flush(memory)
     assert report.stored == 1 and report.still_queued == 0

@@ -1,0 +1,48 @@
+"""Small SQL idioms both dialects share: insert-if-absent and upsert, atomic in one statement."""
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy import Table
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.orm import Session
+
+
+def _insert(session: Session, table: Table) -> Any:
+    dialect = session.get_bind().dialect.name
+    if dialect == "postgresql":
+        return postgresql.insert(table)
+    if dialect == "sqlite":
+        return sqlite.insert(table)
+    raise NotImplementedError(f"no insert-if-absent for {dialect}")
+
+
+def insert_ignore(session: Session, table: Table, values: Mapping[str, Any]) -> bool:
+    """Insert a row unless its key exists; True when this call inserted it (a unique key decides races)."""
+    # RETURNING, not rowcount: psycopg reports no rowcount for INSERT .. ON CONFLICT DO NOTHING.
+    key = list(table.primary_key.columns)[0]
+    result = session.execute(_insert(session, table).values(**values).on_conflict_do_nothing().returning(key))
+    return result.first() is not None
+
+
+def upsert(session: Session, table: Table, values: Mapping[str, Any], keys: Sequence[str]) -> None:
+    """Insert a row, or update the given non-key columns of the existing one."""
+    statement = _insert(session, table).values(**values)
+    changes = {k: statement.excluded[k] for k in values if k not in keys}
+    if changes:
+        session.execute(statement.on_conflict_do_update(index_elements=list(keys), set_=changes))
+    else:
+        session.execute(statement.on_conflict_do_nothing())
+
+
+def aware(value: datetime) -> datetime:
+    """SQLite hands datetimes back naive; they were written in UTC."""
+    return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+
+
+def utc(value: datetime | None) -> datetime | None:
+    """SQLite hands datetimes back naive; they were written in UTC."""
+    if value is None:
+        return None
+    return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
