@@ -210,7 +210,8 @@ async def show_confirmed(services: Services, packs: dict[str, Pack], origins: li
             continue
         card = services.state.card(origin[len(CARD_ORIGIN):])
         user = services.registry.by_id(card.user_id) if card else None
-        spec = packs[card.pack].card_specs().get(card.kind) if card and card.pack in packs else None
+        spec = (packs[card.pack].card_specs(user.tenant).get(card.kind)
+                if card and user and card.pack in packs else None)
         if card is None or user is None or spec is None:
             continue
         note = text(user.lang, "core.card_saved")
