@@ -142,8 +142,8 @@ class StateStore:
 
     def inbox_forget(self, channel: str, key: str) -> None:
         """Remove a kept delivery altogether (a refused stranger's): nothing of it stays."""
-        with self._lock:
-            self._db.execute("DELETE FROM inbox WHERE channel = ? AND key = ?", (channel, key))
+        with self._db.session() as s:
+            s.execute(delete(InboxRow).where(InboxRow.channel == channel, InboxRow.key == key))
 
     def open_card(self, pack: str, user_id: str, kind: str, payload: dict[str, Any]) -> Card:
         card_id = secrets.token_hex(5)
