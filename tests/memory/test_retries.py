@@ -4,6 +4,8 @@ retry in the client, so a failed write surfaces at once and the outbox keeps it.
 from collections import deque
 from datetime import datetime
 
+from pathlib import Path
+
 import pytest
 
 from memory import MemoryClient, MemoryItem, MemoryUnavailable, RecallRequest
@@ -72,15 +74,15 @@ async def test_a_write_is_sent_once_and_its_failure_surfaces() -> None:
 
 
 async def test_outbox_keeps_an_async_save_until_confirmed_and_resends_a_failed_one(tmp_path: object) -> None:
-    from pathlib import Path
-
     from memory.outbox import Outbox
+    from tests.databases import sqlite_database
     accepted = Response.of_json({"success": True, "bank_id": "b", "items_count": 1, "async": True})
     status = {"failed": Response.of_json({"operation_id": "x", "status": "failed", "error_message": "model down"}),
               "done": Response.of_json({"operation_id": "x", "status": "completed"})}
     server, seen = scripted([accepted, status["failed"], accepted, status["done"]])
     item = MemoryItem(content="x", event_time=datetime(2026, 4, 8, 11, tzinfo=IST), context="c", document_id="d")
-    outbox = Outbox(Path(str(tmp_path)) / "outbox.sqlite", asynchronous=True)
+    database = sqlite_database(Path(str(tmp_path)))
+    outbox = Outbox(database.engine, asynchronous=True)
     try:
         async with MemoryClient(server.url) as memory:
             outcome = await outbox.retain_or_queue(memory, "b", [item])
