@@ -84,10 +84,10 @@ class _Block(BaseModel):
 def _heading(line: str, spans: list[tuple[int, int]]) -> FoundDate | None:
     """Return the date of a line that is only a date (with a weekday or a label), else None."""
     found = [d for d in find_dates(line, spans) if not d.relative]
-    if len(found) != 1 or found[0].role != "plain" or len(line) > 48:
+    if len(found) != 1 or found[0].role != "plain" or len(line) > 64:
         return None
     rest = _HEADING_WORDS.sub(" ", line[:found[0].start] + " " + line[found[0].end:])
-    if len(re.sub(r"[\W\d_]", "", rest)) <= 1:
+    if len(line) <= 48 and len(re.sub(r"[\W\d_]", "", rest)) <= 1:
         return found[0]
     if _COURT_WORDS.search(rest) is None:
         return None
