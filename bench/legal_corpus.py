@@ -3,9 +3,9 @@
     .venv/bin/python -m bench.legal_corpus [--corpus DIR] [--batch 1|2|all] [--show-misses] [--json] [--ocr]
 
 The corpus comes in batches: batch 1 (`pages/`, `expected.json`) was written with the rules; batch 2
-(`pages2/`, `expected2.json`) by a second author who had not read them, and is the held-out figure. Both share
-the register `cases.json`. Each page of the corpus (a .txt file) is split by the rules with its own upload time, against the corpus's own
-case register (cases.json), and compared with expected.json. Expected entries are matched to found ones by
+(`pages2/`, `expected2.json`) by a second author who had not read them, and is the held-out figure. Each page
+of a batch (a .txt file) is split by the rules with its own upload time, against the corpus's own case
+register (cases.json, shared by the batches), and compared with the batch's expected file. Expected entries are matched to found ones by
 case and hearing date (then by case alone). It prints the share right per field (case, hearing date, next date),
 the share of pages whose entry count is right, and the share of hearings fully right: filed under the right
 case with the right hearing date and the right next date. An expected hearing date of null means the page has

@@ -73,8 +73,8 @@ _GENERIC = _alternatives(_GENERIC_NEXT_BEFORE)
 # After the date: "(N.D.)", "is the next date", "కు వాయిదా", "ki vaayida", "ki posted".
 _NEXT_AFTER = re.compile(
     r"^\s*(?:\(\s*(?:n\.?\s?d\.?(?:o\.?h\.?)?|ndoh|next(?:\s+date)?)\s*\)|[-–—,]?\s*(?:is|as|being)\s+(?:the\s+)?"
-    r"next\s+(?:date|hearing)|\s*[-–—,]?\s*(?:call\s+on|c/o)\b|\s*(?:కు|కి|కీ)?\s*వాయిదా|\s*(?:ki|ku|kii|ke)\s+(?:va+y[iy]?da|adjourn\w*|"
-    r"post\w*|list\w*|వాయిదా))", re.I,
+    r"next\s+(?:date|hearing)|\s*[-–—,]?\s*(?:call\s+on|c/o)\b|\s*(?:కు|కి|కీ)?\s*వాయిదా|"
+    r"\s*(?:ki|ku|kii|ke)\s+(?:va+y[iy]?da|adjourn\w*|post\w*|list\w*|వాయిదా))", re.I,
 )
 # "... 02.01.2021 is the next date" ends with a marker, but one that looks back at its own date.
 _AFTER_AT_END = re.compile(r"\d" + _NEXT_AFTER.pattern[1:] + r"[\s.;,]*$", re.I)
