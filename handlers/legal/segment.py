@@ -68,7 +68,7 @@ class _Line(BaseModel):
     mention: CaseMention | None = None
     item: bool = False
     unknown: bool = False
-    """The line names a case number that is not in the register (a matter of someone else's, a High Court W.P.)."""
+    """A note line (not a dated row, whose I.A. is the case's own) naming a number not in the register."""
 
 
 class _Block(BaseModel):
@@ -139,7 +139,7 @@ def _add_line(lines: list[_Line], line: str, previous: str, register: CaseRegist
     heading = None if continues or mention is not None else _heading(line, spans)
     lead = None if continues or heading is not None else leading_date(line, spans) or _table_lead(line, spans)
     lines.append(_Line(text=line, lead=lead, heading=heading, mention=mention, item=bool(_ITEM.match(line)),
-                       unknown=mention is None and bool(spans) and register.first(line) is None))
+                       unknown=mention is None and lead is None and bool(spans) and register.first(line) is None))
 
 
 def _table_lead(line: str, spans: list[tuple[int, int]]) -> FoundDate | None:
@@ -260,6 +260,9 @@ def _entries(lines: list[_Line], register: CaseRegister, upload: Upload, kind: U
     if not body:
         header, body = [], lines
     context = _header_case(header, register)
+    if context is None and kind == "order_sheet":
+        # An order sheet that names its one case only below its rows (a footer, a case line after the table).
+        context = register.only("\n".join(line.text for line in lines))
     context_case, context_by = (context.case_id, context.by) if context else (None, None)
     page = _page_day(header, upload)
     first_row = next((i for i, line in enumerate(lines) if line.lead is not None), 0)

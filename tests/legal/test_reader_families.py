@@ -177,3 +177,15 @@ def test_an_ecourts_printout_files_under_its_registration_number(
     entries = segment(text, REGISTER, _upload(uploaded_at))
     assert sorted((e.case_id, e.hearing_date, e.next_date) for e in entries) == \
         [(case.case_id, day, nxt) for day, nxt in pairs], text
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(sheets_with_purpose_after_next())
+def test_an_order_sheet_naming_its_case_only_under_its_rows_files_every_row_there(
+        sheet: tuple[str, CaseRecord, list[tuple[date, date]], datetime]) -> None:
+    text, case, pairs, uploaded_at = sheet
+    header, _, rows = text.partition("\n\n")
+    footer = header.splitlines()[0]  # the case number, moved under the table as a footer
+    entries = segment(f"Sl  Date  Order\n{rows}\n{footer}", REGISTER, _upload(uploaded_at))
+    assert sorted((e.case_id, e.hearing_date, e.next_date) for e in entries) == \
+        [(case.case_id, day, nxt) for day, nxt in pairs], text
