@@ -1,9 +1,11 @@
 """How well the keyless reader files hearings on pages nobody here wrote (tests/corpus/legal).
 
-    .venv/bin/python -m bench.legal_corpus [--corpus DIR] [--show-misses] [--json] [--ocr]
+    .venv/bin/python -m bench.legal_corpus [--corpus DIR] [--batch 1|2|all] [--show-misses] [--json] [--ocr]
 
-Each page of the corpus (a .txt file) is split by the rules with its own upload time, against the corpus's own
-case register (cases.json), and compared with expected.json. Expected entries are matched to found ones by
+The corpus comes in batches: batch 1 (`pages/`, `expected.json`) was written with the rules; batch 2
+(`pages2/`, `expected2.json`) by a second author who had not read them, and is the held-out figure. Each page
+of a batch (a .txt file) is split by the rules with its own upload time, against the corpus's own case
+register (cases.json, shared by the batches), and compared with the batch's expected file. Expected entries are matched to found ones by
 case and hearing date (then by case alone). It prints the share right per field (case, hearing date, next date),
 the share of pages whose entry count is right, and the share of hearings fully right: filed under the right
 case with the right hearing date and the right next date. An expected hearing date of null means the page has
@@ -30,6 +32,8 @@ from handlers.legal.segment import segment
 
 CORPUS_DIR = PROJECT_ROOT / "tests" / "corpus" / "legal"
 THRESHOLD = 0.95
+BATCHES: dict[str, tuple[str, str]] = {"1": ("pages", "expected.json"), "2": ("pages2", "expected2.json")}
+"""Batch name -> (pages folder, expected file) inside the corpus directory."""
 
 
 class ExpectedEntry(BaseModel):
@@ -48,9 +52,14 @@ class CorpusPage(BaseModel):
 class Corpus(BaseModel):
     directory: Path
     pages: list[CorpusPage]
+    pages_folder: str = "pages"
+
+    @property
+    def pages_dir(self) -> Path:
+        return self.directory / self.pages_folder
 
     def text(self, page: CorpusPage) -> str:
-        return (self.directory / "pages" / page.file).read_text(encoding="utf-8")
+        return (self.pages_dir / page.file).read_text(encoding="utf-8")
 
     def upload(self, page: CorpusPage) -> Upload:
         return Upload(upload_id=f"corpus-{Path(page.file).stem}", source_file=page.file,
@@ -90,9 +99,16 @@ def load_register(directory: Path = CORPUS_DIR) -> CaseRegister:
     return CaseRegister(cases)
 
 
-def load_corpus(directory: Path = CORPUS_DIR) -> Corpus:
-    raw = json.loads((directory / "expected.json").read_text(encoding="utf-8"))
-    return Corpus(directory=directory, pages=TypeAdapter(list[CorpusPage]).validate_python(raw["pages"]))
+def load_corpus(directory: Path = CORPUS_DIR, batch: str = "1") -> Corpus:
+    folder, expected = BATCHES[batch]
+    raw = json.loads((directory / expected).read_text(encoding="utf-8"))
+    return Corpus(directory=directory, pages_folder=folder,
+                  pages=TypeAdapter(list[CorpusPage]).validate_python(raw["pages"]))
+
+
+def batches_in(directory: Path) -> list[str]:
+    """The batches present in a corpus directory, in order."""
+    return [name for name, (_, expected) in BATCHES.items() if (directory / expected).exists()]
 
 
 def _hearing_right(expected: ExpectedEntry, found: ProposedEntry) -> bool:
@@ -141,18 +157,23 @@ def score_page(corpus: Corpus, page: CorpusPage, register: CaseRegister, text: s
                      misses=misses)
 
 
-def score(directory: Path = CORPUS_DIR) -> CorpusReport:
-    corpus = load_corpus(directory)
+def score(directory: Path = CORPUS_DIR, batch: str = "1") -> CorpusReport:
+    corpus = load_corpus(directory, batch)
     register = load_register(directory)
     return CorpusReport(pages=[score_page(corpus, page, register) for page in corpus.pages])
 
 
-def score_ocr(directory: Path = CORPUS_DIR) -> CorpusReport:
+def score_all(directory: Path = CORPUS_DIR) -> CorpusReport:
+    """Every batch of the corpus as one report."""
+    return CorpusReport(pages=[p for batch in batches_in(directory) for p in score(directory, batch).pages])
+
+
+def score_ocr(directory: Path = CORPUS_DIR, batch: str = "1") -> CorpusReport:
     """Score the pages as Tesseract reads them back from drawn images (Latin-script pages only)."""
     from bot.ocr import TextReader
     from handlers.legal.backlog import render_image
 
-    corpus = load_corpus(directory)
+    corpus = load_corpus(directory, batch)
     register = load_register(directory)
     reader = TextReader()
     scores: list[PageScore] = []
@@ -167,9 +188,9 @@ def score_ocr(directory: Path = CORPUS_DIR) -> CorpusReport:
     return CorpusReport(pages=scores)
 
 
-def render(report: CorpusReport, show_misses: bool = False) -> str:
+def render(report: CorpusReport, show_misses: bool = False, title: str = "legal corpus") -> str:
     hearings = sum(p.hearings for p in report.pages)
-    lines = [f"legal corpus: {len(report.pages)} pages, {hearings} expected hearings",
+    lines = [f"{title}: {len(report.pages)} pages, {hearings} expected hearings",
              f"  case          {report.share('case_right'):6.1%}",
              f"  hearing date  {report.share('hearing_right'):6.1%}",
              f"  next date     {report.share('next_right'):6.1%}",
@@ -184,12 +205,24 @@ def render(report: CorpusReport, show_misses: bool = False) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=CORPUS_DIR)
+    parser.add_argument("--batch", choices=[*BATCHES, "all"], default="all",
+                        help="one batch, or every batch with each one's figures and the overall ones")
     parser.add_argument("--show-misses", action="store_true")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--ocr", action="store_true", help="read each page back from an image with Tesseract")
     args = parser.parse_args()
-    report = score_ocr(args.corpus) if args.ocr else score(args.corpus)
-    print(report.model_dump_json(indent=2) if args.json else render(report, args.show_misses))
+    scorer = score_ocr if args.ocr else score
+    names = batches_in(args.corpus) if args.batch == "all" else [args.batch]
+    reports = {name: scorer(args.corpus, name) for name in names}
+    overall = CorpusReport(pages=[p for report in reports.values() for p in report.pages])
+    if args.json:
+        print(json.dumps({"batches": {n: r.model_dump(mode="json") for n, r in reports.items()},
+                          "overall": overall.model_dump(mode="json")}, indent=2))
+        return
+    parts = [render(report, args.show_misses, f"legal corpus batch {name}") for name, report in reports.items()]
+    if len(reports) > 1:
+        parts.append(render(overall, False, "legal corpus overall"))
+    print("\n".join(parts))
 
 
 if __name__ == "__main__":

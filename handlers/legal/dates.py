@@ -49,6 +49,11 @@ _RELATIVE_DAYS = {"day before yesterday": -2, "yesterday": -1, "today": 0, "to-d
                   "నిన్న": -1, "రేపు": 1, "nedu": 0, "ninna": -1, "monna": -2, "repu": 1}
 
 
+# "on Monday", "last Friday" (a weekday with no date beside it) name a day counted from the upload too.
+_WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+_WEEKDAY = re.compile(r"(?<![\w])(on|last)\s+(" + "|".join(_WEEKDAYS) + r")\b(?!\s*[,(]?\s*\d)", re.I)
+
+
 class FoundDate(BaseModel):
     """A date as written: its position, its parts (year may be missing) and what the words around it say."""
 
@@ -183,7 +188,26 @@ def find_dates(text: str, excluded: list[tuple[int, int]] | None = None,
                 role = "plain"  # "counter filed today": what was done today happened at today's hearing
             dates.append(FoundDate(start=match.start(), end=match.end(), day=named.day, month=named.month,
                                    year=named.year, role=role, fixed=named))
+        dates += _weekdays(text, today)
     return sorted(dates, key=lambda d: d.start)
+
+
+def _weekdays(text: str, today: date) -> list[FoundDate]:
+    """Return "on Wednesday" as the latest Wednesday on or before the upload ("last": before it); after a
+    next-date marker ("posted on Monday"), the first one after the upload."""
+    found: list[FoundDate] = []
+    for match in _WEEKDAY.finditer(text):
+        wanted = _WEEKDAYS.index(match.group(2).lower())
+        role = role_of(text, match.start(), match.end())
+        if role == "next":
+            named = today + timedelta(days=(wanted - today.weekday() - 1) % 7 + 1)
+        else:
+            back = (today.weekday() - wanted) % 7
+            named = today - timedelta(days=back or (7 if match.group(1).lower() == "last" else 0))
+            role = "plain"
+        found.append(FoundDate(start=match.start(), end=match.end(), day=named.day, month=named.month,
+                               year=named.year, role=role, fixed=named))
+    return found
 
 
 # OCR reads "Sl." as "SI." or "S1.".

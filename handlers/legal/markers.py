@@ -28,6 +28,13 @@ _NEXT_BEFORE = [
     r"\breserved(?:\s+" + _W + r"){0,3}?(?:\s+(?:on|to|till))?",
     r"\b(?:judg(?:e)?ment|orders?|pronouncement|award|verdict)(?:\s+(?:is|posted|fixed))?\s+(?:on|to)",
     r"\breturnable(?:\s+on)?", r"\bfixed\s+(?:on|to|for)", r"\bfurther\s+hearing(?:\s+on)?",
+    r"\bfurther(?:\s+" + _W + r"){1,3}?\s+(?:on|to)",      # further chief / cross / arguments on
+    r"\bfor\s+(?:further\s+)?hearing(?:\s+on)?",            # beats the label "hearing on"
+    r"\br\s?/\s?j\b\.?",                                     # R/J: reserved for judgment
+    r"(?<!heard\s)\b(?:args|arguments|cross|chief)\.?\s+on",  # "args on 2/2"; "arguments heard on" is a label
+    r"\bjudg(?:e)?ment(?:\s+(?:is\s+)?(?:now\s+)?expected)?(?:\s+on)?",
+    (r"\b(?:accused|respondents?|petitioners?|plaintiffs?|defendants?|complainants?|appellants?|claimants?|"
+     r"defence|dh|jd)(?:['’]s?)?\s+(?:args|arguments|evidence)\b"),   # "accused args 20/1"
     r"(?:->|→|=>|>>)",
     r"వాయిదా", r"తదుపరి(?:\s+(?:తేదీ|విచారణ|వాయిదా))*", r"వచ్చే\s+వాయిదా",
     r"\bva+y[iy]?da\b", r"\b(?:taruvati|tarvata|tadupari)\s+(?:tedi|tedhi|vicharana)\b",
@@ -50,7 +57,8 @@ _OTHER_BEFORE = [
 _LABEL_BEFORE = [
     r"\bdt\b\.?", r"\bdate(?:\s+of\s+hearing)?", r"\bheard(?:\s+\w+){0,4}?\s+on", r"\bhearing\s+on", r"తేదీ",
 ]
-_TAIL = r"[\s:;,\-–—(]*$"
+# "adjourned to the 3rd of February", "adjourned to Monday, 4 January 2027"
+_TAIL = r"(?:\s+the)?(?:\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day)?[\s:;,\-–—(]*$"
 
 
 def _alternatives(patterns: list[str]) -> re.Pattern[str]:
@@ -65,8 +73,8 @@ _GENERIC = _alternatives(_GENERIC_NEXT_BEFORE)
 # After the date: "(N.D.)", "is the next date", "కు వాయిదా", "ki vaayida", "ki posted".
 _NEXT_AFTER = re.compile(
     r"^\s*(?:\(\s*(?:n\.?\s?d\.?(?:o\.?h\.?)?|ndoh|next(?:\s+date)?)\s*\)|[-–—,]?\s*(?:is|as|being)\s+(?:the\s+)?"
-    r"next\s+(?:date|hearing)|\s*(?:కు|కి|కీ)?\s*వాయిదా|\s*(?:ki|ku|kii|ke)\s+(?:va+y[iy]?da|adjourn\w*|"
-    r"post\w*|list\w*|వాయిదా))", re.I,
+    r"next\s+(?:date|hearing)|\s*[-–—,]?\s*(?:call\s+on|c/o)\b|\s*(?:కు|కి|కీ)?\s*వాయిదా|"
+    r"\s*(?:ki|ku|kii|ke)\s+(?:va+y[iy]?da|adjourn\w*|post\w*|list\w*|వాయిదా))", re.I,
 )
 # "... 02.01.2021 is the next date" ends with a marker, but one that looks back at its own date.
 _AFTER_AT_END = re.compile(r"\d" + _NEXT_AFTER.pattern[1:] + r"[\s.;,]*$", re.I)

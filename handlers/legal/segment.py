@@ -38,12 +38,21 @@ _HEADING_WORDS = re.compile(
     r"\bdate(?:\s+of\s+hearing)?\b|\bdt\b\.?|\bdated\b|\bday\b|\bof\b|\bhearing\b|"
     r"(?:సోమ|మంగళ|బుధ|గురు|శుక్ర|శని|ఆది)వారం|తేదీ", re.I,
 )
+# A court's name beside a diary date ("12-01-2027 Tuesday  JFCM Jangaon") still makes the line a heading.
+_COURT_WORDS = re.compile(
+    r"\b(?:courts?|judge|magistrate|tribunal|forum|jcj|scj|jfcm|pdj|asj|mact|cj|prl|principal|addl|additional|"
+    r"senior|junior|sr|jr|dist|district|family|sessions|civil|i{1,3}|iv)\b\.?|కోర్టు|న్యాయస్థానం", re.I)
+_PLACE = re.compile(r"^(?:[A-Z][\w.]*|[\u0C00-\u0C7F]+)$")
 _ITEM = re.compile(r"^\(?\d{1,2}[.)]\s+(?!\d{1,2}\s?[./\-]\s?\d)")
 _LEAD_PUNCT = re.compile(r"^[\s:;,.)|\-–—]+")
 _TEXT = re.compile(r"[\w\u0C00-\u0C7F]")
 _SHORT = 6
-_CASE_TYPE_LINE = re.compile(r"case\s*type\s*:\s*([A-Za-z][A-Za-z. ]{0,15}?)\s*(?:-|\(|\n|$)", re.I | re.M)
-_CASE_NUMBER_LINE = re.compile(r"(?:registration|filing|case)\s*(?:number|no\.?)\s*:\s*(\d{1,6}\s*/\s*\d{2,4})", re.I)
+# The type ends at a dash, a bracket, a gap of two spaces (eCourts prints "Filing Number" on the same line) or
+# the line's end.
+_CASE_TYPE_LINE = re.compile(r"case\s*type\s*:\s*([A-Za-z][A-Za-z. ]{0,15}?)\s*(?:-|\(|\s{2}|\t|\n|$)", re.I | re.M)
+# The registration number is the case's number; eCourts prints the filing number (another series) first.
+_CASE_NUMBER_LINES = [re.compile(rf"{label}\s*(?:number|no\.?)\s*:\s*(\d{{1,6}}\s*/\s*\d{{2,4}})", re.I)
+                      for label in ("registration", "case", "filing")]
 # A table header naming a next-date column after the date column: "Date | Proceedings | Next date", eCourts'
 # "Business On Date | Hearing Date".
 _NEXT_COLUMN = re.compile(r"(?:business\s+on\s+date|\bdate\b).{0,80}?(?:next\s*(?:date|hearing|dt)|\bhearing\s+date|"
@@ -58,6 +67,8 @@ class _Line(BaseModel):
     heading: FoundDate | None = None
     mention: CaseMention | None = None
     item: bool = False
+    unknown: bool = False
+    """A note line (not a dated row, whose I.A. is the case's own) naming a number not in the register."""
 
 
 class _Block(BaseModel):
@@ -66,15 +77,22 @@ class _Block(BaseModel):
     case_by: str | None
     lead: FoundDate | None = None
     heading: FoundDate | None = None
+    unknown: bool = False
+    """The block opened on a case number not in the register: a line naming a registered case is another matter."""
 
 
 def _heading(line: str, spans: list[tuple[int, int]]) -> FoundDate | None:
     """Return the date of a line that is only a date (with a weekday or a label), else None."""
     found = [d for d in find_dates(line, spans) if not d.relative]
-    if len(found) != 1 or found[0].role != "plain" or len(line) > 48:
+    if len(found) != 1 or found[0].role != "plain" or len(line) > 64:
         return None
     rest = _HEADING_WORDS.sub(" ", line[:found[0].start] + " " + line[found[0].end:])
-    return found[0] if len(re.sub(r"[\W\d_]", "", rest)) <= 1 else None
+    if len(line) <= 48 and len(re.sub(r"[\W\d_]", "", rest)) <= 1:
+        return found[0]
+    if _COURT_WORDS.search(rest) is None:
+        return None
+    places = re.sub(r"[,:;()\-–—|]", " ", _COURT_WORDS.sub(" ", rest)).split()
+    return found[0] if len(places) <= 2 and all(_PLACE.match(word) for word in places) else None
 
 
 def _split_cases(line: str, register: CaseRegister) -> list[str]:
@@ -112,12 +130,16 @@ def _read_lines(text: str, register: CaseRegister) -> list[_Line]:
 def _add_line(lines: list[_Line], line: str, previous: str, register: CaseRegister) -> None:
     spans = number_spans(line)
     # "Sl | Date | Proceedings | Next date" ends with a marker but is a table's header, not a sentence cut short.
-    continues = ends_with_marker(previous) and not (len(_CELL.split(previous)) >= 3 and not re.search(r"\d", previous))
+    # A line that already gave its next date is complete even when a purpose follows ("Call on 12.01.2027 for
+    # enquiry."): a row starting with a date under it is a row of its own.
+    continues = (ends_with_marker(previous) and not (len(_CELL.split(previous)) >= 3 and not re.search(r"\d", previous))
+                 and not any(d.role == "next" for d in find_dates(previous, number_spans(previous))))
     # A line still naming two cases is filed under neither: "file this under X" in a note about Y is data.
     mention = register.first(line) if register.only(line) is not None else None
     heading = None if continues or mention is not None else _heading(line, spans)
     lead = None if continues or heading is not None else leading_date(line, spans) or _table_lead(line, spans)
-    lines.append(_Line(text=line, lead=lead, heading=heading, mention=mention, item=bool(_ITEM.match(line))))
+    lines.append(_Line(text=line, lead=lead, heading=heading, mention=mention, item=bool(_ITEM.match(line)),
+                       unknown=mention is None and lead is None and bool(spans) and register.first(line) is None))
 
 
 def _table_lead(line: str, spans: list[tuple[int, int]]) -> FoundDate | None:
@@ -142,7 +164,8 @@ def _header_case(header: list[_Line], register: CaseRegister) -> CaseMention | N
     text = "\n".join(line.text for line in header)
     # eCourts prints the type and the number on lines of their own ("Case Type : O.S.", "Registration Number :
     # 140/2022"): together they are the case number.
-    kind, number = _CASE_TYPE_LINE.search(text), _CASE_NUMBER_LINE.search(text)
+    kind = _CASE_TYPE_LINE.search(text)
+    number = next((m for m in (p.search(text) for p in _CASE_NUMBER_LINES) if m is not None), None)
     if kind is not None and number is not None:
         text += f"\n{kind.group(1)} {number.group(1)}"
     mentions = register.mentions(text)
@@ -164,11 +187,12 @@ def _blocks(lines: list[_Line]) -> list[_Block]:
             break
         mention = line.mention
         starts = (current is None or line.lead is not None or line.item
-                  or (mention is not None and current.case_id is not None and mention.case_id != current.case_id))
+                  or (mention is not None and current.case_id is not None and mention.case_id != current.case_id)
+                  or (mention is not None and current.case_id is None and current.unknown))
         if starts:
             current = _Block(lines=[line.text], case_id=mention.case_id if mention else None,
                              case_by=mention.by if mention else None, lead=line.lead,
-                             heading=None if line.lead is not None else heading)
+                             heading=None if line.lead is not None else heading, unknown=line.unknown)
             blocks.append(current)
         else:
             assert current is not None
@@ -236,6 +260,9 @@ def _entries(lines: list[_Line], register: CaseRegister, upload: Upload, kind: U
     if not body:
         header, body = [], lines
     context = _header_case(header, register)
+    if context is None and kind == "order_sheet":
+        # An order sheet that names its one case only below its rows (a footer, a case line after the table).
+        context = register.only("\n".join(line.text for line in lines))
     context_case, context_by = (context.case_id, context.by) if context else (None, None)
     page = _page_day(header, upload)
     first_row = next((i for i, line in enumerate(lines) if line.lead is not None), 0)

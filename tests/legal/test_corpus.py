@@ -3,40 +3,51 @@
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import date
-from pathlib import Path
 
 import pytest
 
-from bench.legal_corpus import THRESHOLD, Corpus, load_corpus, load_register, score
+from bench.legal_corpus import CORPUS_DIR, THRESHOLD, Corpus, batches_in, load_corpus, load_register, score
 from bot.app import App
-from handlers.legal.ingest import Backlog, BacklogIngest, IngestReport
+from handlers.legal.ingest import Backlog, BacklogIngest, UploadResult
 from handlers.legal.models import ManifestRow, ProposedEntry, Upload
 from handlers.legal.today import cause_list, render_cause_list
 from tests.conftest import make_settings
 
-CORPUS = load_corpus()
+BATCHES = {name: load_corpus(batch=name) for name in batches_in(CORPUS_DIR)}
 REGISTER = load_register()
 # The seed practice's matters (seeds/legal): none may appear in the corpus, which must not derive from them.
 SEED_NAMES = ("Seabreeze", "Gorle", "Mahesh", "Coastal Finance", "Lakshmi Textiles", "Dwaraka", "214/2024",
               "88/2023", "1423/2025", "10422/2025", "12/2025", "Visakhapatnam", "Anakapalli")
 
 
-def test_the_corpus_is_its_own_and_consistent() -> None:
-    assert len(CORPUS.pages) >= 45
-    assert len({p.file for p in CORPUS.pages}) == len(CORPUS.pages)
-    for page in CORPUS.pages:
-        text = CORPUS.text(page)
+@pytest.mark.parametrize("batch", sorted(BATCHES))
+def test_the_corpus_is_its_own_and_consistent(batch: str) -> None:
+    corpus = BATCHES[batch]
+    assert len(corpus.pages) >= 40
+    assert len({p.file for p in corpus.pages}) == len(corpus.pages)
+    for page in corpus.pages:
+        text = corpus.text(page)
         assert not [name for name in SEED_NAMES if name.lower() in text.lower()], f"{page.file} names a seed case"
         for entry in page.entries:
             assert entry.case_id is None or REGISTER.get(entry.case_id) is not None, page.file
             if entry.hearing_date is not None:
                 assert entry.hearing_date <= page.uploaded_at.date(), page.file
                 assert entry.next_date is None or entry.next_date > entry.hearing_date, page.file
-    assert any(any("\u0c00" <= ch <= "\u0c7f" for ch in CORPUS.text(p)) for p in CORPUS.pages)  # Telugu script
+    assert any(any("\u0c00" <= ch <= "\u0c7f" for ch in corpus.text(p)) for p in corpus.pages)  # Telugu script
 
 
-def test_the_rules_file_at_least_95_percent_of_the_corpus_hearings_fully_right() -> None:
-    report = score()
+def test_the_batches_share_no_page_and_batch_2_has_its_own_cases() -> None:
+    assert "2" in BATCHES
+    files = [p.file for corpus in BATCHES.values() for p in corpus.pages]
+    assert len(files) == len(set(files))
+    first = {e.case_id for p in BATCHES["1"].pages for e in p.entries}
+    second = {e.case_id for p in BATCHES["2"].pages for e in p.entries}
+    assert len(second - first) >= 10  # written by another author about other matters
+
+
+@pytest.mark.parametrize("batch", sorted(BATCHES))
+def test_the_rules_file_at_least_95_percent_of_the_corpus_hearings_fully_right(batch: str) -> None:
+    report = score(batch=batch)
     misses = [f"{p.file}: {m}" for p in report.pages for m in p.misses]
     assert report.fully_right >= THRESHOLD, "\n".join(misses)
     for field in ("case_right", "hearing_right", "next_right"):
@@ -55,7 +66,7 @@ class _ConfirmWritten:
 class Ingested:
     app: App
     bank: str
-    report: IngestReport
+    errors: list[UploadResult]
 
 
 @pytest.fixture(scope="module")
@@ -64,36 +75,39 @@ async def ingested(tmp_path_factory: pytest.TempPathFactory, hindsight_url: str,
     app = await App.start(make_settings(tmp_path_factory.mktemp("legal-corpus"), hindsight_url, bank_prefix))
     bank = app.services.bank_of("corpus", "legal")
     await app.services.memory.ensure_bank(app.packs["legal"].bank_profile(bank))
-    backlog = Backlog(directory=Path(CORPUS.directory) / "pages", rows=[
-        ManifestRow(file=p.file, uploaded_at=p.uploaded_at, author="corpus-clerk") for p in CORPUS.pages])
     runner = BacklogIngest(app.services, bank, REGISTER, workers=3, yes=True, reviewer=_ConfirmWritten())
-    report = await runner.run(backlog)
-    yield Ingested(app=app, bank=bank, report=report)
+    reports = [await runner.run(Backlog(directory=corpus.pages_dir, rows=[
+        ManifestRow(file=p.file, uploaded_at=p.uploaded_at, author="corpus-clerk") for p in corpus.pages]))
+        for corpus in BATCHES.values()]
+    yield Ingested(app=app, bank=bank, errors=[error for report in reports for error in report.errors])
     await app.aclose()
 
 
-def _listed_by_the_corpus(corpus: Corpus, day: date) -> set[str]:
+def _listed_by_the_corpus(corpora: list[Corpus], day: date) -> set[str]:
     """The cases whose latest hearing before `day` (by the expected entries) set `day` as the next date."""
+    pages = [page for corpus in corpora for page in corpus.pages]
     latest: dict[str, date] = {}
-    for page in corpus.pages:
+    for page in pages:
         for entry in page.entries:
             if entry.case_id and entry.hearing_date and entry.hearing_date < day:
                 latest[entry.case_id] = max(latest.get(entry.case_id, entry.hearing_date), entry.hearing_date)
-    return {e.case_id for p in corpus.pages for e in p.entries
+    return {e.case_id for p in pages for e in p.entries
             if e.case_id and e.hearing_date == latest.get(e.case_id) and e.next_date == day}
 
 
 @pytest.mark.hindsight
 async def test_today_lists_the_right_matters_on_every_next_date_of_the_corpus(ingested: Ingested) -> None:
-    assert not ingested.report.errors
-    days = sorted({e.next_date for p in CORPUS.pages for e in p.entries if e.next_date is not None})
+    assert not ingested.errors
+    corpora = list(BATCHES.values())
+    days = sorted({e.next_date for c in corpora for p in c.pages for e in p.entries if e.next_date is not None})
     assert len(days) >= 30
     wrong = []
     for day in days:
         listing = await cause_list(ingested.app.services, ingested.bank, REGISTER, day)
         found = {item.case_id for item in listing.items}
-        if found != _listed_by_the_corpus(CORPUS, day):
-            wrong.append(f"{day}: listed {sorted(found)}, expected {sorted(_listed_by_the_corpus(CORPUS, day))}")
+        expected = _listed_by_the_corpus(corpora, day)
+        if found != expected:
+            wrong.append(f"{day}: listed {sorted(found)}, expected {sorted(expected)}")
         shown = render_cause_list("en", listing, REGISTER)
         for case_id in found:
             case = REGISTER.get(case_id)
