@@ -110,10 +110,11 @@ def find_labels(line: str) -> list[Label]:
 
 
 def _joined(tokens: list[str]) -> list[str]:
-    """Tokens with an OCR-split number put back together ("SLG/26 -27/0070" is one number)."""
+    """Tokens with an OCR-split number put back together ("SLG/26 -27/0070", "KAI -PO- 2609-228")."""
     out: list[str] = []
     for token in tokens:
-        if out and token[:1] in "-/" and len(token) > 1 and out[-1][-1:].isalnum():
+        if out and (token[:1] in "-/" and len(token) > 1 and out[-1][-1:].isalnum()
+                    or out[-1][-1:] in "-/" and len(out[-1]) > 1 and token[:1].isalnum()):
             out[-1] += token
         else:
             out.append(token)

@@ -198,9 +198,23 @@ def _cells(lines: list[str]) -> list[str]:
     return ["    ".join(cell.strip() for cell in row if cell.strip()) for row in csv.reader(lines)]
 
 
+_GSTIN_Z_AS_2 = re.compile(r"(?<![0-9A-Z])(\d{2}[A-Z]{5}\d{4}[A-Z][1-9A-Z])2([0-9A-Z])(?![0-9A-Z])")
+_SPLIT_AMOUNT = re.compile(r"(?<=\d)(?: ,\s*|, )(?=\d{2,3}(?:,\d{2,3})*\.\d{2}\b)")
+
+
+def _scanned_gstins(text: str) -> str:
+    """Every GSTIN has Z as its 14th character; a scan reads it as 2, or runs an underline into the last one."""
+    return _GSTIN_Z_AS_2.sub(r"\1Z\2", text.replace("_", " "))
+
+
+def _mend_scan(line: str) -> str:
+    """A scan spaces a grouped amount at its comma ("69, 300.00", "98 ,942.00"): put it back together."""
+    return _SPLIT_AMOUNT.sub(",", line)
+
+
 def parse_invoice_text(text: str, buyer_gstin: str | None = None) -> TextParse:
     """Return the invoice fields found in the text, and the required ones that are missing."""
-    lines = _cells([_clean(raw) for raw in text.splitlines()])
+    lines = _cells([_mend_scan(_clean(raw)) for raw in text.splitlines()])
     head = read_head(lines)
     bare_number(lines, head)
     body = _read_body(lines, head.used)
@@ -208,7 +222,7 @@ def parse_invoice_text(text: str, buyer_gstin: str | None = None) -> TextParse:
         body.rows = [{"description": r.description, "quantity": r.quantity, "unit_price": r.unit_price,
                       "amount": r.amount} for r in labelled_items(lines)]
     fields: dict[str, Any] = {"lines": body.rows}
-    gstins = [g for g in _GSTIN.findall(text.upper()) if g != buyer_gstin]
+    gstins = [g for g in _GSTIN.findall(_scanned_gstins(text.upper())) if g != buyer_gstin]
     if gstins:
         fields["vendor_gstin"] = gstins[0]
     for key, name in (("invoice_number", "number"), ("po_number", "po")):

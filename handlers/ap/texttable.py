@@ -104,12 +104,18 @@ class Figures:
     def mend_split_tax(self, lines_total: Decimal, stated: list[Decimal]) -> None:
         """CGST and SGST (or UTGST) are charged at one rate on one value, so they are equal. When the figures do
         not add up to a stated total, and taking one half for the other (a scan's misread "3, 175220") makes
-        them, the misread half is put right."""
+        them, the misread half is put right; a half missing (its line unreadable) is its twin's amount."""
         base = self.taxable_value(lines_total) + self.round_off
         if not stated or any(abs(base + self.tax - t) <= Decimal("1.00") for t in stated):
             return
         for key, value in list(self.taxes.items()):
             kind, rate = key.split("@")
+            twins = [k for k in self.taxes if k.split("@")[1] == rate
+                     and k.split("@")[0] in (_STATE if kind in _CENTRAL else _CENTRAL)]
+            if rate != "-" and kind in _CENTRAL | _STATE and not twins \
+                    and any(abs(base + self.tax + value - t) <= Decimal("1.00") for t in stated):
+                self.taxes[f"{'sgst' if kind in _CENTRAL else 'cgst'}@{rate}"] = value  # its twin was unreadable
+                return
             if kind not in _CENTRAL:
                 continue
             for other, other_value in list(self.taxes.items()):
@@ -143,7 +149,8 @@ def _tokens(line: str) -> list[_Token]:
         bare = text.strip(",;:")
         lowered = bare.lower().rstrip(".")
         if bare == "%" and tokens and tokens[-1].value is not None:
-            tokens[-1].percent, tokens[-1].value = True, None
+            if abs(tokens[-1].value) < 100:  # a rate; after a larger figure it is a scan's ₹ before the next
+                tokens[-1].percent, tokens[-1].value = True, None
             continue
         if bare.endswith("%"):
             tokens.append(_Token(text, percent=True))

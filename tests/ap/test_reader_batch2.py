@@ -147,3 +147,38 @@ def test_tax_inclusive_rows_always_split_back_into_value_and_tax(quantity: int, 
     parse = parse_invoice_text(text, BUYER_GSTIN)
     assert _lines(parse.fields) == [(f"{quantity}", f"{unit:.2f}", f"{value:.2f}")]
     assert parse.fields["total"] == value + tax
+
+
+def test_what_a_phone_photo_does_to_a_printed_bill() -> None:
+    """Tesseract on batch 2's invoices as photos: O read as 0 in a month, a PO number split at its hyphens,
+    a GSTIN's Z read as 2, a grouped amount spaced at its comma, and the rupee sign read as "=" or "%"."""
+    text = "\n".join([
+        "KONDAPUR AGRO SERVICES", "GSTIN: 36AAKFK4471M121", "Tax Invoice",
+        "Invoice No.        Dated", "KAS/0932           7-0ct-26", "Buyer's Order No.  Dated",
+        "KAI -PO- 2610-044  1-0ct-26",
+        "Sl  Item name          HSN   Quantity  Unit  Price/ unit  GST          Amount",
+        "1   Sprayer Pump 16L   8424  40        Nos   % 1,450.00   = 6,960.00   % 64,960.00",
+        "    Total                                                 = 6,960.00   % 64,960.00",
+        "CGST @ 6%    3, 480.00", "SGST @ 6%    3,480.00", "Total   =64, 960.00"])
+    parse = parse_invoice_text(text, BUYER_GSTIN)
+    assert parse.fields["vendor_gstin"] == "36AAKFK4471M1Z1"
+    assert parse.fields["invoice_date"] == date(2026, 10, 7)
+    assert parse.fields["po_number"] == "KAI-PO-2610-044"
+    assert _lines(parse.fields) == [("40", "1450.00", "58000.00")]
+    assert parse.fields["tax"] == Decimal("6960.00")
+    assert parse.fields["total"] == Decimal("64960.00")
+
+
+def test_an_unreadable_cgst_line_is_its_sgst_twin_when_that_makes_the_total() -> None:
+    figures = Figures()
+    for line in ["Taxable Value : Rs. 7,500.00", "CGST @ 2.5%   SeRStd,OLo.75", "SGST @ 2.5%   : Rs. 187.50",
+                 "Invoice Total : Rs. 7,875.00"]:
+        read_figure(line, figures)
+    figures.mend_split_tax(Decimal(0), [Decimal("7875.00")])
+    assert figures.tax == Decimal("375.00")
+    # An IGST bill has no twin to add.
+    igst = Figures()
+    for line in ["Taxable Value 7,500.00", "IGST @ 5%  375.00", "Total 8,250.00"]:
+        read_figure(line, igst)
+    igst.mend_split_tax(Decimal(0), [Decimal("8250.00")])
+    assert igst.tax == Decimal("375.00")
