@@ -10,8 +10,9 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 from handlers.ap.money import PAISE
 
-_NUMBER = re.compile(r"^(?:₹|rs\.?|inr)?\(?([-+]?)\)?(\d{1,3}(?:,\d{2,3})+|\d+)(\.\d{1,3})?(?:/-)?$", re.IGNORECASE)
-_CURRENCY = re.compile(r"^(?:₹|rs\.?|inr|rupees)$", re.IGNORECASE)
+_NUMBER = re.compile(r"^(?:₹|rs\.?|inr|=)?\(?([-+]?)\)?(\d{1,3}(?:,\d{2,3})+|\d+)(\.\d{1,3})?(?:/-)?$", re.IGNORECASE)
+_CURRENCY = re.compile(r"^(?:₹|rs\.?|inr|rupees|=)$", re.IGNORECASE)
+"""A scan reads the rupee sign as "=" as often as not."""
 _SIGN = re.compile(r"^\(?[-+]\)?$")
 
 _MONTHS = {name: number for number, names in enumerate((
@@ -19,6 +20,8 @@ _MONTHS = {name: number for number, names in enumerate((
     ("jul", "july"), ("aug", "august"), ("sep", "sept", "september"), ("oct", "october"), ("nov", "november"),
     ("dec", "december"),
 ), start=1) for name in names}
+# A scan reads the O of "Oct" / "Nov" as a zero ("4-0ct-26").
+_MONTHS |= {name.replace("o", "0"): number for name, number in list(_MONTHS.items()) if "o" in name}
 _MONTH_WORD = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _DATE_PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\b(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\b"), "ymd"),

@@ -37,6 +37,7 @@ _LABELS: list[tuple[Field, re.Pattern[str]]] = [(name, re.compile(pattern, re.IG
     ("po", r"\byour\s+(?:order|p\.?\s?o\.?)\b"),
     ("account", rf"\b(?:current\s+|savings\s+|ca\s+)?(?:a/?c|acc(?:oun)?t|account)\.?\s*{_NO}"),
     ("account", r"\b(?:a/c|account)\b\.?(?=\s*[:\-]?\s*\d{6})"),
+    ("account", rf"\b(?:s\.?b|c\.?a|c\.?c|o\.?d)\.?(?:\s*/\s*(?:s\.?b|c\.?a|c\.?c|o\.?d)\.?)*\s*(?:a/?c\.?\s*)?{_NO}"),
     ("ifsc", r"\b(?:branch\s*(?:&|and)\s*)?ifs(?:c)?\.?\s*(?:code)?"),
     ("bank_name", r"\bbank(?:'?s)?\s*name\b|\bbank\s*(?=:)"),
     ("other", rf"\b(?:sales\s+order|delivery\s+note|(?:dis|des)patch\s+doc(?:ument)?\.?|challan|e-?\s?way\s*bill"
@@ -109,10 +110,11 @@ def find_labels(line: str) -> list[Label]:
 
 
 def _joined(tokens: list[str]) -> list[str]:
-    """Tokens with an OCR-split number put back together ("SLG/26 -27/0070" is one number)."""
+    """Tokens with an OCR-split number put back together ("SLG/26 -27/0070", "KAI -PO- 2609-228")."""
     out: list[str] = []
     for token in tokens:
-        if out and token[:1] in "-/" and len(token) > 1 and out[-1][-1:].isalnum():
+        if out and (token[:1] in "-/" and len(token) > 1 and out[-1][-1:].isalnum()
+                    or out[-1][-1:] in "-/" and len(out[-1]) > 1 and token[:1].isalnum()):
             out[-1] += token
         else:
             out.append(token)
@@ -158,6 +160,13 @@ def identifier(value: str) -> str | None:
             return f"{tokens[0]} {token.rstrip('.-/')}"
         return token.rstrip(".-/")
     return None
+
+
+def _letters_read_as_zero(number: str) -> str:
+    """A scan reads the O of a PO number's letter series as a zero ("KAI/P0/0114"): a short part between
+    separators that is letters but for one 0 is letters."""
+    return re.sub(r"(?<![A-Za-z0-9])([A-Za-z]{1,3})0(?![A-Za-z0-9])",
+                  lambda m: m.group(1) + ("O" if m.group(1).isupper() else "o"), number)
 
 
 def account_number(value: str) -> str | None:
@@ -243,6 +252,8 @@ def _take(head: HeadFields, name: Field, value: str, strong: bool) -> bool:
         return len(cleaned) >= 3
     if name in ("number", "po"):
         token = identifier(value)
+        if token and name == "po":
+            token = _letters_read_as_zero(token)
         if token and name not in head.values:
             head.values[name] = token
         if name == "number" and token:
@@ -312,6 +323,21 @@ def read_head(lines: list[str]) -> HeadFields:
                 if label in pending and _take(head, label.field, value, label.field == "date"):
                     head.used.add(below_index)
     return head
+
+
+_BARE_NUMBER = re.compile(r"(?:^|\s{2,})#\s*([A-Za-z0-9][A-Za-z0-9/_.\-]*)\s*$")
+
+
+def bare_number(lines: list[str], head: HeadFields) -> None:
+    """Zoho Books prints the number under the title as "# INV-000362", with no other label: the last resort when
+    no label named the number. A "#" before a door number starts an address line and is followed by more."""
+    if "number" in head.values:
+        return
+    for index, line in enumerate(lines):
+        if (match := _BARE_NUMBER.search(line)) and (token := identifier(match.group(1))) and not _is_date(token):
+            head.values["number"] = token
+            head.used.add(index)
+            return
 
 
 def bank_details(lines: list[str], head: HeadFields) -> dict[str, str]:

@@ -6,6 +6,7 @@ it cannot place are kept as notes: they are data, and the risk rules read them f
 the approver.
 """
 
+import csv
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -15,7 +16,8 @@ from pydantic import BaseModel
 
 from handlers.ap.models import GSTIN_PATTERN
 from handlers.ap.textamounts import parse_date, words_line, words_to_amount
-from handlers.ap.textlabels import bank_details, find_labels, read_head
+from handlers.ap.textitems import labelled_items
+from handlers.ap.textlabels import bank_details, bare_number, find_labels, read_head
 from handlers.ap.texttable import (
     Figures,
     choose_total,
@@ -24,6 +26,7 @@ from handlers.ap.texttable import (
     item_heading,
     read_figure,
     read_row,
+    right_figure,
 )
 
 __all__ = ["TextParse", "document_kind", "parse_date", "parse_invoice_text"]
@@ -138,6 +141,8 @@ class _Body:
     words: Decimal | None = None
     contact: str | None = None
     used: set[int] = field(default_factory=set)
+    tax_included: Decimal = Decimal(0)
+    """GST that rows printed inside their amounts."""
 
 
 def _read_body(lines: list[str], skip: set[int]) -> _Body:
@@ -151,6 +156,10 @@ def _read_body(lines: list[str], skip: set[int]) -> _Body:
             continue
         if is_header(flat):
             in_table = True
+            body.used.add(index)
+            continue
+        if (tail := right_figure(line)) is not None and read_figure(tail, body.figures):
+            in_table = False
             body.used.add(index)
             continue
         if words_line(flat):
@@ -170,6 +179,7 @@ def _read_body(lines: list[str], skip: set[int]) -> _Body:
                 body.used.add(heading[0])
             body.rows.append({"description": description, "quantity": row.quantity, "unit_price": row.unit_price,
                               "amount": row.amount})
+            body.tax_included += row.tax_included
             body.used.add(index)
             heading = None
             continue
@@ -180,13 +190,39 @@ def _read_body(lines: list[str], skip: set[int]) -> _Body:
     return body
 
 
+def _cells(lines: list[str]) -> list[str]:
+    """A spreadsheet saved as CSV ("INVOICE NO,KES-2627-118,,,DATE,11/8/2026,"): each row's cells, spaced apart
+    the way a printed sheet shows them. Other text is left as it is."""
+    if sum(1 for line in lines if line.count(",") >= 3 and ",," in line) < 3:
+        return lines
+    return ["    ".join(cell.strip() for cell in row if cell.strip()) for row in csv.reader(lines)]
+
+
+_GSTIN_Z_AS_2 = re.compile(r"(?<![0-9A-Z])(\d{2}[A-Z]{5}\d{4}[A-Z][1-9A-Z])2([0-9A-Z])(?![0-9A-Z])")
+_SPLIT_AMOUNT = re.compile(r"(?<=\d)(?: ,\s*|, )(?=\d{2,3}(?:,\d{2,3})*\.\d{2}\b)")
+
+
+def _scanned_gstins(text: str) -> str:
+    """Every GSTIN has Z as its 14th character; a scan reads it as 2, or runs an underline into the last one."""
+    return _GSTIN_Z_AS_2.sub(r"\1Z\2", text.replace("_", " "))
+
+
+def _mend_scan(line: str) -> str:
+    """A scan spaces a grouped amount at its comma ("69, 300.00", "98 ,942.00"): put it back together."""
+    return _SPLIT_AMOUNT.sub(",", line)
+
+
 def parse_invoice_text(text: str, buyer_gstin: str | None = None) -> TextParse:
     """Return the invoice fields found in the text, and the required ones that are missing."""
-    lines = [_clean(raw) for raw in text.splitlines()]
+    lines = _cells([_mend_scan(_clean(raw)) for raw in text.splitlines()])
     head = read_head(lines)
+    bare_number(lines, head)
     body = _read_body(lines, head.used)
+    if not body.rows:
+        body.rows = [{"description": r.description, "quantity": r.quantity, "unit_price": r.unit_price,
+                      "amount": r.amount} for r in labelled_items(lines)]
     fields: dict[str, Any] = {"lines": body.rows}
-    gstins = [g for g in _GSTIN.findall(text.upper()) if g != buyer_gstin]
+    gstins = [g for g in _GSTIN.findall(_scanned_gstins(text.upper())) if g != buyer_gstin]
     if gstins:
         fields["vendor_gstin"] = gstins[0]
     for key, name in (("invoice_number", "number"), ("po_number", "po")):
@@ -203,6 +239,10 @@ def parse_invoice_text(text: str, buyer_gstin: str | None = None) -> TextParse:
         used.add(vendor_line)
     figures = body.figures
     lines_total = sum((Decimal(row["amount"]) for row in body.rows), Decimal(0))
+    if body.tax_included and figures.subtotal is not None \
+            and abs(figures.subtotal - lines_total - body.tax_included) <= Decimal("1.00"):
+        figures.subtotal = None  # the rows' amounts with their tax, added up: not the value before tax
+    figures.mend_split_tax(lines_total, [v for _, v in figures.totals] + ([body.words] if body.words else []))
     total = choose_total(figures, lines_total, body.words)
     if total is not None:
         fields["total"] = total

@@ -23,13 +23,13 @@ _UNITS = {
     "coils", "sheet", "sheets", "length", "lengths", "strip", "strips", "vial", "vials", "tab", "tabs", "cartons",
     "carton", "ctn", "reel", "reels",
 }
-_HEADER = re.compile(r"\b(description|particulars|item|product|goods|services|material)\b", re.IGNORECASE)
+_HEADER = re.compile(r"\b(description|particulars|items?|products?|goods|services|material)\b", re.IGNORECASE)
 _HEADER_FIGURES = re.compile(r"\b(qty|quantity|amount|rate|price|amt)\b", re.IGNORECASE)
 _LEAD = r"^\s*(?:\d{1,3}[.)]?\s+)?(?:add\s*[:.-]?\s*|less\s*[:.-]?\s*|output\s+|\(\+\)\s*|\(-\)\s*)?"
 _ROUND = re.compile(_LEAD + r"(?:round(?:ed|ing)?[\s-]*(?:off|up|down)?|r\.?\s*/\s*off|r\.?\s*off)\b", re.IGNORECASE)
 _TAX = re.compile(
     _LEAD + r"(?P<kind>c\.?g\.?s\.?t\.?|s\.?g\.?s\.?t\.?|u\.?t\.?g\.?s\.?t\.?|i\.?g\.?s\.?t\.?"
-    r"|(?:compensation\s+)?cess|(?:central|state|ut|integrated)\s+(?:tax|gst)|gst)(?:\d+(?:\.\d+)?)?\b(?!\s*(?:in|no|number|reg)\b)", re.IGNORECASE)
+    r"|(?:compensation\s+)?cess|(?:central|state|ut|integrated)\s+(?:tax|gst)|gst|tcs)(?:\d+(?:\.\d+)?)?\b(?!\s*(?:in|no|number|reg)\b)", re.IGNORECASE)
 _TAX_TOTAL = re.compile(_LEAD + r"(?:total\s+(?:tax|gst)(?:\s+amount)?|tax\s+amount|gst\s+amount)\b(?!\s*\(?in\s+words)",
                         re.IGNORECASE)
 _SUBTOTAL = re.compile(_LEAD + r"(?:sub[\s-]*total)\b", re.IGNORECASE)
@@ -60,6 +60,8 @@ class Row:
     amount: Decimal
     numbered: bool = False
     """The row starts with its serial number."""
+    tax_included: Decimal = Decimal(0)
+    """The GST printed on the row when its amount includes it (Vyapar, myBillBook); `amount` is without it."""
 
 
 _SERIAL = re.compile(r"^\s*\d{1,3}[.)]?\s+(?=[A-Za-z])")
@@ -73,6 +75,10 @@ def item_heading(line: str) -> str | None:
     if re.search(r"\d\.\d{2}\b|\d,\d{2,3}\b", rest) or not re.search(r"[A-Za-z]{3}", rest):
         return None
     return rest.strip(" |:-")
+
+
+_CENTRAL = {"cgst", "central tax", "central gst"}
+_STATE = {"sgst", "utgst", "state tax", "state gst", "ut tax", "ut gst"}
 
 
 @dataclass
@@ -94,6 +100,31 @@ class Figures:
         if self.taxable is not None:
             return self.taxable
         return (self.subtotal if self.subtotal is not None else lines_total) - self.discount
+
+    def mend_split_tax(self, lines_total: Decimal, stated: list[Decimal]) -> None:
+        """CGST and SGST (or UTGST) are charged at one rate on one value, so they are equal. When the figures do
+        not add up to a stated total, and taking one half for the other (a scan's misread "3, 175220") makes
+        them, the misread half is put right; a half missing (its line unreadable) is its twin's amount."""
+        base = self.taxable_value(lines_total) + self.round_off
+        if not stated or any(abs(base + self.tax - t) <= Decimal("1.00") for t in stated):
+            return
+        for key, value in list(self.taxes.items()):
+            kind, rate = key.split("@")
+            twins = [k for k in self.taxes if k.split("@")[1] == rate
+                     and k.split("@")[0] in (_STATE if kind in _CENTRAL else _CENTRAL)]
+            if rate != "-" and kind in _CENTRAL | _STATE and not twins \
+                    and any(abs(base + self.tax + value - t) <= Decimal("1.00") for t in stated):
+                self.taxes[f"{'sgst' if kind in _CENTRAL else 'cgst'}@{rate}"] = value  # its twin was unreadable
+                return
+            if kind not in _CENTRAL:
+                continue
+            for other, other_value in list(self.taxes.items()):
+                if other.split("@")[0] not in _STATE or other.split("@")[1] != rate or other_value == value:
+                    continue
+                for wrong, right in ((key, other_value), (other, value)):
+                    if any(abs(base + self.tax - self.taxes[wrong] + right - t) <= Decimal("1.00") for t in stated):
+                        self.taxes[wrong] = right
+                        return
 
     @property
     def tax(self) -> Decimal:
@@ -118,7 +149,8 @@ def _tokens(line: str) -> list[_Token]:
         bare = text.strip(",;:")
         lowered = bare.lower().rstrip(".")
         if bare == "%" and tokens and tokens[-1].value is not None:
-            tokens[-1].percent, tokens[-1].value = True, None
+            if abs(tokens[-1].value) < 100:  # a rate; after a larger figure it is a scan's ₹ before the next
+                tokens[-1].percent, tokens[-1].value = True, None
             continue
         if bare.endswith("%"):
             tokens.append(_Token(text, percent=True))
@@ -161,11 +193,9 @@ def _discounts(tokens: list[_Token]) -> list[Decimal]:
     return found
 
 
-def _pair(numbers: list[int], tokens: list[_Token], amount_at: int) -> tuple[int, int, Decimal] | None:
+def _pair(numbers: list[int], tokens: list[_Token], amount: Decimal) -> tuple[int, int, Decimal] | None:
     """The (quantity, rate, discount %) whose product is the amount: no discount, quantity first, with a unit,
     preferred. A leading serial number is never the quantity."""
-    amount = tokens[amount_at].value
-    assert amount is not None
     best: tuple[tuple[int, int, int, int, int], tuple[int, int, Decimal]] | None = None
     for discount in _discounts(tokens):
         for qi in numbers:
@@ -215,7 +245,11 @@ def read_row(line: str, in_table: bool) -> Row | None:
     assert amount is not None
     if amount <= 0:
         return None
-    pair = _pair(numbers[:-1], tokens, amount_at)
+    pair = _pair(numbers[:-1], tokens, amount)
+    tax_included = Decimal(0)
+    if pair is None and in_table:
+        pair, tax_included = _with_tax(numbers[:-1], tokens, amount)
+        amount -= tax_included
     if pair is not None:
         qi, ri, discount = pair
         quantity, rate = tokens[qi].value, tokens[ri].value
@@ -245,7 +279,31 @@ def read_row(line: str, in_table: bool) -> Row | None:
     if quantity == quantity.to_integral():
         quantity = quantity.quantize(Decimal(1))
     return Row(description=description[:200], quantity=quantity, unit_price=rate, amount=amount,
-               numbered=bool(_SERIAL.match(line)))
+               numbered=bool(_SERIAL.match(line)), tax_included=tax_included)
+
+
+def _with_tax(numbers: list[int], tokens: list[_Token], amount: Decimal) -> tuple[tuple[int, int, Decimal] | None, Decimal]:
+    """A row whose amount includes the tax printed before it: quantity x rate + tax = amount."""
+    for at in reversed(numbers):
+        tax = tokens[at].value
+        if tax is None or not _money_like(tokens[at]) or not 0 < tax <= amount / 3:
+            continue
+        if (pair := _pair([i for i in numbers if i < at], tokens, amount - tax)) is not None:
+            return pair, tax
+    return None, Decimal(0)
+
+
+_WIDE = re.compile(r"\s{5,}")
+
+
+def right_figure(line: str) -> str | None:
+    """A figure printed at the right of a line whose left holds something else (Marg prints its totals beside
+    the GST class table): the label and amount after the last wide gaps, when the label is a figure's."""
+    parts = _WIDE.split(line.strip())
+    if len(parts) < 3 or not all(t.value is not None for t in _tokens(parts[-1])) or not _tokens(parts[-1]):
+        return None
+    tail = f"{parts[-2]} {parts[-1]}"
+    return tail if re.search(r"[A-Za-z]", parts[-2]) and is_figure_label(tail) else None
 
 
 def is_header(line: str) -> bool:
