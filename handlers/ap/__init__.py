@@ -14,6 +14,7 @@ from handlers.ap.decision import DecisionReport
 from handlers.ap.demo import run_demo
 from handlers.ap.intake import IntakeResult
 from handlers.ap.ledger import Ledger, load_policy
+from handlers.ap.ledger_store import DecisionBook
 from handlers.ap.models import Invoice
 from handlers.ap.money import masked
 from handlers.ap.pipeline import PACK, DecideRequest, Decider
@@ -54,7 +55,8 @@ class APPack(Pack):
         self.ledger = Ledger.load()
         self.policy = load_policy()
         self.audit = AuditLog(services.settings.state_dir / "ap_audit.sqlite")
-        self.decider = Decider(services, self.ledger, self.policy, self.audit)
+        self.book = DecisionBook(services.database)
+        self.decider = Decider(services, self.ledger, self.policy, self.audit, book=self.book)
 
     def commands(self) -> list[CommandInfo]:
         return [CommandInfo(command="vendors", description_key="ap.cmd_vendors"),
@@ -68,12 +70,19 @@ class APPack(Pack):
         return {}
 
     async def decide(self, invoice: Invoice, tenant: str, use_memory: bool = True, user_id: str = "cli",
-                     lang: str = "en") -> DecisionReport:
-        """Decide one invoice for a tenant (the CLI, the demo and the chat all come through here)."""
+                     lang: str = "en", record: bool = False) -> DecisionReport:
+        """Decide one invoice for a tenant (the CLI, the demo and the chat all come through here).
+
+        Only a recorded decision enters the tenant ledger; the default is a preview that changes nothing there.
+        """
         return await self.decider.decide(
-            invoice, DecideRequest(tenant=tenant, use_memory=use_memory, user_id=user_id, lang=lang))
+            invoice, DecideRequest(tenant=tenant, use_memory=use_memory, user_id=user_id, lang=lang, record=record))
 
     async def on_command(self, turn: Turn, command: str, args: str) -> list[Reply] | None:
+        replies = self._command(turn, command, args)
+        return None if replies is None else replies + self._still_waiting(turn)
+
+    def _command(self, turn: Turn, command: str, args: str) -> list[Reply] | None:
         if command == "vendors":
             lines = [turn.t("ap.vendors_header")]
             lines += [turn.t("ap.vendor_line", id=v.vendor_id, name=v.name, payments=v.payment_count,
@@ -90,6 +99,21 @@ class APPack(Pack):
         return None
 
     async def on_text(self, turn: Turn, body: str) -> list[Reply]:
+        pending = self.book.pending_reason(turn.user.tenant, turn.user.user_id)
+        if pending is not None and card.looks_like_reason(body) and not intake.looks_like_document(body):
+            return await card.give_reason(turn, self.audit, self.book, pending, body)
+        return await self._text(turn, body) + self._still_waiting(turn)
+
+    def _still_waiting(self, turn: Turn) -> list[Reply]:
+        """Remind a clerk whose override waits for a reason; their other message was handled as itself."""
+        pending = self.book.pending_reason(turn.user.tenant, turn.user.user_id)
+        run = self.audit.run(pending.run_id) if pending is not None else None
+        if pending is None or run is None:
+            return []
+        return [Reply(text=turn.t("ap.reason_still_waiting", number=run.report.get("invoice_number", "-"),
+                                  action=turn.t(f"ap.action_{pending.action}")))]
+
+    async def _text(self, turn: Turn, body: str) -> list[Reply]:
         if body.lstrip().startswith("{"):
             return await self._answer(turn, intake.from_json_text(body))
         if intake.looks_like_document(body):
@@ -99,6 +123,9 @@ class APPack(Pack):
         return [Reply(text=turn.t("ap.send_invoice"))]
 
     async def on_media(self, turn: Turn, media: Media) -> list[Reply]:
+        return await self._media(turn, media) + self._still_waiting(turn)
+
+    async def _media(self, turn: Turn, media: Media) -> list[Reply]:
         if media.kind in ("voice", "audio"):
             return [Reply(text=turn.t("ap.send_invoice"))]
         limit = self.services.settings.max_media_bytes
@@ -113,7 +140,8 @@ class APPack(Pack):
             refusal = result.refusal or intake.Refusal(reason="unreadable", values={"detail": "-"})
             self.audit.record("-", turn.bank_id, "INVOICE_REFUSED", reason=refusal.reason, **refusal.values)
             return [Reply(text=card.render_refusal(turn.lang, refusal))]
-        report = await self.decide(result.invoice, turn.user.tenant, user_id=turn.user.user_id, lang=turn.lang)
+        report = await self.decide(result.invoice, turn.user.tenant, user_id=turn.user.user_id, lang=turn.lang,
+                                   record=True)
         reply = card.decision_reply(turn, report)
         if report.status != "PAYMENT_BLOCKED" or report.vendor_id is None:
             return [reply]
@@ -122,7 +150,7 @@ class APPack(Pack):
         return [reply] if chart is None else [reply.model_copy(update={"image": chart.path})]
 
     async def on_callback(self, turn: Turn, data: str) -> list[Reply]:
-        return await card.on_clerk_choice(turn, self.audit, data)
+        return await card.on_clerk_choice(turn, self.audit, self.book, data)
 
     async def load_seeds(self, tenant: str) -> SeedReport:
         """Retain each paid vendor's history and each past exception; re-running replaces, never duplicates."""
