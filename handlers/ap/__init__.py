@@ -17,7 +17,7 @@ from handlers.ap.ledger import Ledger, load_policy
 from handlers.ap.ledger_store import DecisionBook
 from handlers.ap.models import Invoice
 from handlers.ap.money import masked
-from handlers.ap.pipeline import PACK, DecideRequest, Decider
+from handlers.ap.pipeline import PACK, Decider, DecideRequest
 from handlers.base import CommandInfo, Pack, SeedReport, Services, Turn, Write
 from handlers.cards import CardSpec
 from memory import BankProfile, MemoryClient

@@ -13,8 +13,8 @@ import argparse
 import json
 import mimetypes
 import sys
-from datetime import date
 from collections.abc import Awaitable, Callable
+from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 

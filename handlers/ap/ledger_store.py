@@ -8,18 +8,33 @@ has asked for and not yet given a reason for.
 """
 
 import json
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from decimal import Decimal
 from typing import Literal
 
 from pydantic import BaseModel
-from sqlalchemy import Date, DateTime, Integer, String, Text, UniqueConstraint, delete, select, update
+from sqlalchemy import (
+    Date,
+    DateTime,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    delete,
+    select,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
 from bot.store.base import Base
 from bot.store.db import Database
-from handlers.ap.ledgerview import BilledLine, EntryStatus, LedgerEntry, normalise_number
+from handlers.ap.ledgerview import (
+    BilledLine,
+    EntryStatus,
+    LedgerEntry,
+    normalise_number,
+)
 
 ActionKind = Literal["decision", "approve", "hold", "review", "override", "paid"]
 
@@ -106,11 +121,11 @@ class PayResult(BaseModel):
 
 
 def _now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def _entry(row: EntryRow) -> LedgerEntry:
-    decided_at = row.decided_at if row.decided_at.tzinfo else row.decided_at.replace(tzinfo=timezone.utc)
+    decided_at = row.decided_at if row.decided_at.tzinfo else row.decided_at.replace(tzinfo=UTC)
     return LedgerEntry(
         vendor_id=row.vendor_id, invoice_number=row.invoice_number, number_key=row.number_key,
         invoice_date=row.invoice_date, total=Decimal(row.total), po_number=row.po_number,

@@ -5,6 +5,7 @@ beneficiary before them". That number comes from the ledger entries, never from 
 """
 
 from datetime import date
+from itertools import pairwise
 
 from pydantic import BaseModel, ConfigDict
 
@@ -32,7 +33,7 @@ def account_record(entries: list[LedgerEntry], vendor_id: str, current_account: 
     """Count the vendor's paid entries by the account they were paid to, oldest first."""
     paid = sorted((e for e in entries if e.vendor_id == vendor_id and e.status == "paid"), key=_order)
     accounts = [e.paid_to_account or "" for e in paid]
-    changes = sum(1 for before, after in zip(accounts, accounts[1:]) if before != after)
+    changes = sum(1 for before, after in pairwise(accounts) if before != after)
     clean = 0
     for account in reversed(accounts):
         if account != current_account:

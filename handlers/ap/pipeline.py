@@ -24,7 +24,12 @@ from handlers.ap.decision import (
 )
 from handlers.ap.ledger import Ledger
 from handlers.ap.ledger_store import DecisionBook, RecordedView
-from handlers.ap.ledgerview import FixedView, LedgerView, entries_from_history, entry_for
+from handlers.ap.ledgerview import (
+    FixedView,
+    LedgerView,
+    entries_from_history,
+    entry_for,
+)
 from handlers.ap.match import MatchResult, three_way_match
 from handlers.ap.models import Invoice, Policy
 from handlers.ap.risk import evaluate

@@ -24,7 +24,7 @@ from handlers.ap.ledger import Ledger, load_policy
 from handlers.ap.ledger_store import DecisionBook, RecordedView
 from handlers.ap.ledgerview import LedgerEntry, entries_from_history, normalise_number
 from handlers.ap.payments import account_record
-from handlers.ap.pipeline import DecideRequest, Decider
+from handlers.ap.pipeline import Decider, DecideRequest
 from tests.ap.test_chat import press, said
 from tests.ap.test_duplicates import CORPUS, liner_bags
 
@@ -128,17 +128,17 @@ def test_concurrent_claims_from_two_processes_views_of_one_file_insert_once(tmp_
     books = [book_on(path), book_on(path)]
     entry = LedgerEntry(vendor_id="V106", invoice_number="APK/77", invoice_date=date(2026, 4, 2),
                         total="1000.00", status="decided", decision_id="r0")  # type: ignore[arg-type]
+
+    def claim(i: int, tenant: str, barrier: threading.Barrier, results: list[object]) -> None:
+        barrier.wait()
+        mine = entry.model_copy(update={"decision_id": f"r{i}"})
+        results[i] = books[i].claim(tenant, mine, "APPROVE", f"clerk{i}", None)
+
     for round_no in range(8):
         tenant = f"t{round_no}"
         barrier = threading.Barrier(2)
         results: list[object] = [None, None]
-
-        def claim(i: int) -> None:
-            barrier.wait()
-            mine = entry.model_copy(update={"decision_id": f"r{i}"})
-            results[i] = books[i].claim(tenant, mine, "APPROVE", f"clerk{i}", None)
-
-        threads = [threading.Thread(target=claim, args=(i,)) for i in range(2)]
+        threads = [threading.Thread(target=claim, args=(i, tenant, barrier, results)) for i in range(2)]
         for t in threads:
             t.start()
         for t in threads:
