@@ -51,7 +51,7 @@ class EntryRow(Base):
     invoice_date: Mapped[date] = mapped_column(Date)
     total: Mapped[str] = mapped_column(String(24))
     """Exact rupees as text: SQLite has no decimal type and a float would lose paise."""
-    po_number: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    po_number: Mapped[str | None] = mapped_column(String(200), nullable=True)
     billed: Mapped[str] = mapped_column(Text)
     status: Mapped[str] = mapped_column(String(16))
     agent_status: Mapped[str] = mapped_column(String(20))

@@ -9,10 +9,13 @@ import asyncio
 import json
 import threading
 import uuid
+from collections.abc import Iterator
 from datetime import date
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 
 from bot.app import App, pack_migrations
 from bot.messages import Reply
@@ -31,6 +34,7 @@ from tests.ap.test_duplicates import CORPUS, liner_bags
 pytestmark = pytest.mark.hindsight
 
 RAVI_ACCOUNT = "50200012344821"
+PG_ADMIN = "postgresql+psycopg://hindsight:hindsight@127.0.0.1:55433/postgres"
 
 
 def book_on(path: Path) -> DecisionBook:
@@ -122,19 +126,17 @@ async def test_two_clerks_deciding_one_invoice_at_once_record_one(ap_app: App, t
     assert entry.decision_id == winner.run_id
 
 
-def test_concurrent_claims_from_two_processes_views_of_one_file_insert_once(tmp_path: Path) -> None:
-    """Two Database objects on one SQLite file (as two App instances would be), claiming in threads at once."""
-    path = tmp_path / "shared.db"
-    books = [book_on(path), book_on(path)]
+def claim_at_once(books: list[DecisionBook], rounds: int) -> None:
+    """Two clerks' claims of one invoice released together by a barrier: exactly one inserts, each round."""
     entry = LedgerEntry(vendor_id="V106", invoice_number="APK/77", invoice_date=date(2026, 4, 2),
-                        total="1000.00", status="decided", decision_id="r0")  # type: ignore[arg-type]
+                        total=Decimal("1000.00"), status="decided", decision_id="r0")
 
     def claim(i: int, tenant: str, barrier: threading.Barrier, results: list[object]) -> None:
         barrier.wait()
         mine = entry.model_copy(update={"decision_id": f"r{i}"})
         results[i] = books[i].claim(tenant, mine, "APPROVE", f"clerk{i}", None)
 
-    for round_no in range(8):
+    for round_no in range(rounds):
         tenant = f"t{round_no}"
         barrier = threading.Barrier(2)
         results: list[object] = [None, None]
@@ -147,6 +149,41 @@ def test_concurrent_claims_from_two_processes_views_of_one_file_insert_once(tmp_
         [stored] = books[0].entries(tenant)
         lost = next(r for r in results if r is not None)
         assert isinstance(lost, LedgerEntry) and lost.decision_id == stored.decision_id
+
+
+def test_concurrent_claims_from_two_databases_on_one_sqlite_file_insert_once(tmp_path: Path) -> None:
+    """Two Database objects on one SQLite file, as two App instances would have."""
+    path = tmp_path / "shared.db"
+    claim_at_once([book_on(path), book_on(path)], rounds=8)
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    """A throwaway database on the local PostgreSQL (skipped where there is none)."""
+    admin = sa.create_engine(PG_ADMIN, isolation_level="AUTOCOMMIT")
+    name = f"smriti_apledger_{uuid.uuid4().hex[:8]}"
+    try:
+        with admin.connect() as connection:
+            connection.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    except sa.exc.OperationalError:
+        admin.dispose()
+        pytest.skip("no PostgreSQL at 127.0.0.1:55433")
+    try:
+        yield PG_ADMIN.rsplit("/", 1)[0] + f"/{name}"
+    finally:
+        with admin.connect() as connection:
+            connection.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+def test_concurrent_claims_on_postgresql_insert_once(postgres_url: str) -> None:
+    databases = [Database(postgres_url), Database(postgres_url)]
+    try:
+        upgrade(databases[0], pack_migrations(["ap"]))
+        claim_at_once([DecisionBook(d) for d in databases], rounds=8)
+    finally:
+        for database in databases:
+            database.dispose()
 
 
 def test_paid_invoices_add_to_the_payment_count(tmp_path: Path) -> None:

@@ -23,7 +23,7 @@ def upgrade() -> None:
         sa.Column("invoice_number", sa.String(80), nullable=False),
         sa.Column("invoice_date", sa.Date, nullable=False),
         sa.Column("total", sa.String(24), nullable=False),
-        sa.Column("po_number", sa.String(80), nullable=True),
+        sa.Column("po_number", sa.String(200), nullable=True),
         sa.Column("billed", sa.Text, nullable=False),
         sa.Column("status", sa.String(16), nullable=False),
         sa.Column("agent_status", sa.String(20), nullable=False),
