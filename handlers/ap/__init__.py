@@ -5,6 +5,8 @@ Hold / Send-to-review buttons. Memory holds each vendor's history, past exceptio
 and the blocks, exceptions and review routes the agent made, never routine approvals.
 """
 
+from datetime import timedelta
+
 from bot.messages import Media, Reply
 from bot.prompts import render
 from handlers.ap import card, intake, narratives
@@ -23,6 +25,8 @@ from handlers.cards import CardSpec
 from memory import BankProfile, MemoryClient
 
 _AUDIT_SHOWN = 12
+REASON_WAIT = timedelta(hours=1)
+"""How long an override waits for its reason; after that it is dropped, unrecorded, and the clerk told."""
 
 
 def bank_profile(bank_id: str) -> BankProfile:
@@ -100,18 +104,24 @@ class APPack(Pack):
 
     async def on_text(self, turn: Turn, body: str) -> list[Reply]:
         pending = self.book.pending_reason(turn.user.tenant, turn.user.user_id)
-        if pending is not None and card.looks_like_reason(body) and not intake.looks_like_document(body):
+        fresh = pending is not None and turn.services.clock() - pending.asked_at <= REASON_WAIT
+        if pending is not None and fresh and card.looks_like_reason(body) and not intake.looks_like_document(body):
             return await card.give_reason(turn, self.audit, self.book, pending, body)
         return await self._text(turn, body) + self._still_waiting(turn)
 
     def _still_waiting(self, turn: Turn) -> list[Reply]:
-        """Remind a clerk whose override waits for a reason; their other message was handled as itself."""
-        pending = self.book.pending_reason(turn.user.tenant, turn.user.user_id)
+        """Remind a clerk whose override waits for a reason (their other message was handled as itself); an
+        ask left unanswered too long is dropped, unrecorded, and they are told so."""
+        tenant, user = turn.user.tenant, turn.user.user_id
+        pending = self.book.pending_reason(tenant, user)
         run = self.audit.run(pending.run_id) if pending is not None else None
         if pending is None or run is None:
             return []
-        return [Reply(text=turn.t("ap.reason_still_waiting", number=run.report.get("invoice_number", "-"),
-                                  action=turn.t(f"ap.action_{pending.action}")))]
+        values = {"number": run.report.get("invoice_number", "-"), "action": turn.t(f"ap.action_{pending.action}")}
+        if turn.services.clock() - pending.asked_at > REASON_WAIT:
+            self.book.take_reason(tenant, user, pending.run_id)
+            return [Reply(text=turn.t("ap.reason_expired", **values))]
+        return [Reply(text=turn.t("ap.reason_still_waiting", **values))]
 
     async def _text(self, turn: Turn, body: str) -> list[Reply]:
         if body.lstrip().startswith("{"):

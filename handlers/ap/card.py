@@ -29,7 +29,9 @@ AGREEING_ACTION = {"APPROVE": "approve", "PAYMENT_BLOCKED": "hold", "EXCEPTION":
 
 _MEMORY_SHOWN = 160
 _REASON_MAX = 300
-_REASON_MIN_LETTERS = 3
+_REASON_MIN_LETTERS = 6
+_REASON_MIN_WORDS = 2
+"""A one-word reply ("ok", "thanks", "yes") is not a reason an auditor can read."""
 
 
 def render_report(lang: str, report: DecisionReport) -> str:
@@ -108,7 +110,8 @@ def looks_like_reason(body: str) -> bool:
     stripped = body.strip()
     if not stripped or stripped.startswith(("{", "/")) or len(stripped) > _REASON_MAX:
         return False
-    return sum(ch.isalpha() for ch in stripped) >= _REASON_MIN_LETTERS
+    words = [w for w in stripped.split() if any(ch.isalpha() for ch in w)]
+    return len(words) >= _REASON_MIN_WORDS and sum(ch.isalpha() for ch in stripped) >= _REASON_MIN_LETTERS
 
 
 async def on_clerk_choice(turn: Turn, audit: AuditLog, book: DecisionBook, data: str) -> list[Reply]:
@@ -160,8 +163,8 @@ async def record_choice(turn: Turn, audit: AuditLog, book: DecisionBook, run: Ru
     if overrides:
         book.log(tenant, run.run_id, vendor_key, report.invoice_number, "override", report.status, turn.user.user_id,
                  reason)
-    if action == "approve":
-        book.set_status(tenant, vendor_key, report.invoice_number, "approved", decision_id=run.run_id)
+    book.set_clerk_action(tenant, vendor_key, report.invoice_number, action, run.run_id)
+    book.take_reason(tenant, turn.user.user_id, run.run_id)  # a choice made another way ends the wait for "why?"
     status = turn.t(f"ap.status_{report.status}")
     if not overrides:
         return [Reply(text=turn.t("ap.choice_agrees", action=action_label, status=status))]

@@ -31,7 +31,6 @@ from bot.store.base import Base
 from bot.store.db import Database
 from handlers.ap.ledgerview import (
     BilledLine,
-    EntryStatus,
     LedgerEntry,
     normalise_number,
 )
@@ -55,6 +54,8 @@ class EntryRow(Base):
     billed: Mapped[str] = mapped_column(Text)
     status: Mapped[str] = mapped_column(String(16))
     agent_status: Mapped[str] = mapped_column(String(20))
+    clerk_action: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    """The clerk's choice on the run that holds this entry (approve, hold, review), once made."""
     decision_id: Mapped[str] = mapped_column(String(20))
     decided_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     decided_by: Mapped[str] = mapped_column(String(80))
@@ -183,15 +184,19 @@ class DecisionBook:
             return [RecordedEntry(entry=_entry(r), agent_status=r.agent_status, decided_by=r.decided_by,
                                   pay_to_account=r.pay_to_account) for r in rows]
 
-    def set_status(self, tenant: str, vendor_id: str, invoice_number: str, status: EntryStatus,
-                   decision_id: str | None = None) -> bool:
-        """Move the live entry to a clerk's status (only the run that holds the entry may move it)."""
-        where = [EntryRow.tenant_id == tenant, EntryRow.vendor_id == vendor_id,
-                 EntryRow.number_key == normalise_number(invoice_number), EntryRow.status != "paid"]
-        if decision_id is not None:
-            where.append(EntryRow.decision_id == decision_id)
+    def set_clerk_action(self, tenant: str, vendor_id: str, invoice_number: str, action: str,
+                         decision_id: str) -> bool:
+        """Note the clerk's choice on the live entry (approve moves it to approved); only the run that holds the
+        entry moves it, so approving a blocked duplicate never touches the first invoice's entry."""
+        values: dict[str, str] = {"clerk_action": action}
+        if action == "approve":
+            values["status"] = "approved"
         with self.database.session() as session:
-            return session.execute(update(EntryRow).where(*where).values(status=status)).rowcount == 1  # type: ignore[attr-defined]
+            result = session.execute(update(EntryRow).where(
+                EntryRow.tenant_id == tenant, EntryRow.vendor_id == vendor_id,
+                EntryRow.number_key == normalise_number(invoice_number), EntryRow.status != "paid",
+                EntryRow.decision_id == decision_id).values(**values))
+            return result.rowcount == 1  # type: ignore[attr-defined]
 
     def log(self, tenant: str, run_id: str, vendor_id: str, invoice_number: str, action: ActionKind,
             agent_status: str, by_user: str, reason: str | None = None) -> None:
@@ -229,7 +234,8 @@ class DecisionBook:
             row = rows[0]
             if row.status == "paid":
                 return PayResult(outcome="already_paid", entry=_entry(row))
-            if row.status != "approved" and not (row.status == "decided" and row.agent_status == "APPROVE"):
+            agent_approved = row.status == "decided" and row.agent_status == "APPROVE" and row.clerk_action is None
+            if row.status != "approved" and not agent_approved:
                 return PayResult(outcome="not_approved", entry=_entry(row))
             row.status, row.paid_on, row.paid_to_account = "paid", paid_on, row.pay_to_account
             session.add(ActionRow(tenant_id=tenant, run_id=row.decision_id, vendor_id=row.vendor_id,
@@ -249,7 +255,10 @@ class DecisionBook:
     def pending_reason(self, tenant: str, user_id: str) -> PendingReason | None:
         with self.database.session() as session:
             row = session.get(PendingReasonRow, (tenant, user_id))
-            return None if row is None else PendingReason(run_id=row.run_id, action=row.action, asked_at=row.asked_at)
+            if row is None:
+                return None
+            asked = row.asked_at if row.asked_at.tzinfo else row.asked_at.replace(tzinfo=UTC)
+            return PendingReason(run_id=row.run_id, action=row.action, asked_at=asked)
 
     def take_reason(self, tenant: str, user_id: str, run_id: str) -> bool:
         """Remove the pending ask for this run; True for the one caller that removed it."""

@@ -9,8 +9,8 @@ import asyncio
 import json
 import threading
 import uuid
-from collections.abc import Iterator
-from datetime import date
+from collections.abc import AsyncIterator, Iterator
+from datetime import date, timedelta
 from decimal import Decimal
 from pathlib import Path
 
@@ -19,12 +19,14 @@ import sqlalchemy as sa
 
 from bot.app import App, pack_migrations
 from bot.messages import Reply
+from bot.registry import Registry
+from bot.settings import Settings
 from bot.store import Database, upgrade
 from handlers.ap import APPack
 from handlers.ap.audit import AuditLog
 from handlers.ap.demo import SAMPLES, load_sample
 from handlers.ap.ledger import Ledger, load_policy
-from handlers.ap.ledger_store import DecisionBook, RecordedView
+from handlers.ap.ledger_store import DecisionBook, PendingReasonRow, RecordedView
 from handlers.ap.ledgerview import LedgerEntry, entries_from_history, normalise_number
 from handlers.ap.payments import account_record
 from handlers.ap.pipeline import Decider, DecideRequest
@@ -35,6 +37,23 @@ pytestmark = pytest.mark.hindsight
 
 RAVI_ACCOUNT = "50200012344821"
 PG_ADMIN = "postgresql+psycopg://hindsight:hindsight@127.0.0.1:55433/postgres"
+
+
+@pytest.fixture
+async def office(settings: Settings, tmp_path: Path) -> AsyncIterator[tuple[App, APPack, str]]:
+    """An App whose two AP clerks (kavya, arjun) work for a fresh tenant with the AP seeds retained, so what
+    these tests decide lands in no other test's bank."""
+    tenant = f"ap{uuid.uuid4().hex[:8]}"
+    users = [{"user_id": name, "name": name.title(), "role": "clerk", "pack": "ap", "tenant": tenant, "lang": "en",
+              "telegram_ids": [9100 + i], "whatsapp_numbers": [f"+91980000990{i}"]}
+             for i, name in enumerate(("kavya", "arjun"))]
+    (tmp_path / "users.json").write_text(json.dumps({"users": users}), encoding="utf-8")
+    app = await App.start(settings, pack_names=["ap"], registry=Registry.load(tmp_path / "users.json"))
+    pack = app.packs["ap"]
+    assert isinstance(pack, APPack)
+    await pack.load_seeds(tenant)
+    yield app, pack, tenant
+    await app.aclose()
 
 
 def book_on(path: Path) -> DecisionBook:
@@ -59,33 +78,36 @@ def sample_text(name: str, **changes: str) -> str:
     return json.dumps(data)
 
 
-async def say(app: App, body: str, sender: str = "anita") -> list[Reply]:
+async def say(app: App, body: str, sender: str = "kavya") -> list[Reply]:
     return await app.conversation.handle(said(sender, body))
 
 
-async def test_the_same_invoice_decided_twice_in_chat_is_blocked_citing_the_first(ap_app: App, pack: APPack,
-                                                                                   demo: str) -> None:
+async def test_the_same_invoice_decided_twice_in_chat_is_blocked_citing_the_first(
+        office: tuple[App, APPack, str]) -> None:
+    ap_app, pack, tenant = office
     [first] = await say(ap_app, sample_text("ravi_clean"))
     assert first.text.startswith("APPROVE")
     [second] = await say(ap_app, sample_text("ravi_clean"))
     assert second.text.startswith("PAYMENT BLOCKED") and "DUPLICATE_INVOICE" in second.text
     assert first.card_id is not None and first.card_id in second.text  # cites the first decision's run
-    recorded = pack.book.recorded_entries(demo)
+    recorded = pack.book.recorded_entries(tenant)
     assert [(r.entry.invoice_number, r.entry.decision_id, r.agent_status) for r in recorded] == [
         ("RSC/26-27/0009", first.card_id, "APPROVE")]
-    decisions = pack.book.actions(demo, "V001", action="decision")
+    decisions = pack.book.actions(tenant, "V001", action="decision")
     assert [a.agent_status for a in decisions] == ["APPROVE", "PAYMENT_BLOCKED"]
     assert all(a.by_user for a in decisions)
 
 
-async def test_a_variant_of_the_number_is_the_same_invoice(ap_app: App, demo: str) -> None:
+async def test_a_variant_of_the_number_is_the_same_invoice(office: tuple[App, APPack, str]) -> None:
+    ap_app = office[0]
     await say(ap_app, sample_text("ravi_clean", invoice_number="RSC/26-27/0009"))
     [variant] = await say(ap_app, sample_text("ravi_clean", invoice_number="rsc 26-27-9"))
     assert variant.text.startswith("PAYMENT BLOCKED") and "DUPLICATE_INVOICE" in variant.text
     assert "RSC/26-27/0009" in variant.text
 
 
-async def test_a_look_alike_under_another_number_goes_to_review(ap_app: App, demo: str) -> None:
+async def test_a_look_alike_under_another_number_goes_to_review(office: tuple[App, APPack, str]) -> None:
+    ap_app = office[0]
     await say(ap_app, sample_text("ravi_clean"))
     [look_alike] = await say(ap_app, sample_text("ravi_clean", invoice_number="RSC/26-27/0031",
                                                  invoice_date="2026-04-23"))
@@ -197,7 +219,8 @@ def test_paid_invoices_add_to_the_payment_count(tmp_path: Path) -> None:
     assert book.claim("t1", entry, "EXCEPTION", "anita", RAVI_ACCOUNT) is None
     # An invoice the agent did not approve is not paid until a clerk approves it.
     assert book.mark_paid("t1", "rsc-26-27-9", None, date(2026, 4, 28), "cli").outcome == "not_approved"
-    assert book.set_status("t1", "V001", invoice.invoice_number, "approved", decision_id="r1")
+    assert not book.set_clerk_action("t1", "V001", invoice.invoice_number, "approve", "another-run")
+    assert book.set_clerk_action("t1", "V001", invoice.invoice_number, "approve", "r1")
     paid = book.mark_paid("t1", "rsc-26-27-9", None, date(2026, 4, 28), "cli")
     assert paid.outcome == "paid" and paid.entry is not None and paid.entry.paid_to_account == RAVI_ACCOUNT
     assert book.mark_paid("t1", invoice.invoice_number, None, date(2026, 4, 29), "cli").outcome == "already_paid"
@@ -212,16 +235,23 @@ def test_paid_invoices_add_to_the_payment_count(tmp_path: Path) -> None:
     assert after.clean_to_current == 0 and after.bank_changes == 1 and after.paid == 16
     assert [a.action for a in book.actions("t1", "V001")] == ["paid", "paid"]
     assert normalise_number("rsc-26-27-9") == book.entries("t1")[0].number_key
+    # The agent approved it but the clerk put it on hold: not payable.
+    held = LedgerEntry(vendor_id="V001", invoice_number="RSC/26-27/0045", invoice_date=date(2026, 5, 3),
+                       total=invoice.total, status="decided", decision_id="r3")
+    book.claim("t1", held, "APPROVE", "anita", RAVI_ACCOUNT)
+    book.set_clerk_action("t1", "V001", "RSC/26-27/0045", "hold", "r3")
+    assert book.mark_paid("t1", "RSC/26-27/0045", "V001", date(2026, 5, 7), "cli").outcome == "not_approved"
 
 
-async def test_an_override_waits_for_its_reason_and_is_shown_on_the_next_invoice(ap_app: App, pack: APPack,
-                                                                               demo: str) -> None:
+async def test_an_override_waits_for_its_reason_and_is_shown_on_the_next_invoice(
+        office: tuple[App, APPack, str]) -> None:
+    ap_app, pack, tenant = office
     [card] = await say(ap_app, sample_text("abc_repeat_mismatch"))
     assert card.text.startswith("EXCEPTION")
-    [asked] = await ap_app.conversation.handle(said("anita", callback=press(card, "Approve")))
+    [asked] = await ap_app.conversation.handle(said("kavya", callback=press(card, "Approve")))
     assert "reason" in asked.text
-    bank = ap_app.services.bank_of(demo, "ap")
-    assert pack.book.actions(demo, "V002", action="approve") == []  # nothing recorded without a reason
+    bank = ap_app.services.bank_of(tenant, "ap")
+    assert pack.book.actions(tenant, "V002", action="approve") == []  # nothing recorded without a reason
     assert not [e for e in pack.audit.entries(bank_id=bank) if e.action == "CLERK_ACTION"]
     # Another invoice meanwhile is decided as itself, not swallowed as the reason; the clerk is reminded.
     replies = await say(ap_app, sample_text("ravi_clean"))
@@ -229,9 +259,9 @@ async def test_an_override_waits_for_its_reason_and_is_shown_on_the_next_invoice
     assert "still waiting for a reason" in replies[-1].text and "ABC/26-27/007" in replies[-1].text
     [done] = await say(ap_app, "Site confirmed the 40 extra bags, credit note promised")
     assert "overriding the agent's EXCEPTION" in done.text
-    [override] = pack.book.actions(demo, "V002", action="override")
+    [override] = pack.book.actions(tenant, "V002", action="override")
     assert override.reason == "Site confirmed the 40 extra bags, credit note promised" and override.by_user
-    recorded = pack.book.recorded(demo, "V002", "ABC/26-27/007")
+    recorded = pack.book.recorded(tenant, "V002", "ABC/26-27/007")
     assert recorded is not None and recorded.entry.status == "approved"
     clerk = [e for e in pack.audit.entries(bank_id=bank) if e.action == "CLERK_ACTION"]
     assert clerk[0].detail["reason"] == override.reason
@@ -241,9 +271,40 @@ async def test_an_override_waits_for_its_reason_and_is_shown_on_the_next_invoice
     assert "Earlier override" in next_card.text and override.reason in next_card.text
 
 
-async def test_a_reason_that_is_not_words_is_not_taken(ap_app: App, pack: APPack, demo: str) -> None:
+@pytest.mark.parametrize("reply", ["42", "ok", "thanks", "/vendors"])
+async def test_a_reply_that_is_not_a_reason_is_not_taken(office: tuple[App, APPack, str], reply: str) -> None:
+    ap_app, pack, tenant = office
     [card] = await say(ap_app, sample_text("abc_repeat_mismatch"))
-    await ap_app.conversation.handle(said("anita", callback=press(card, "Approve")))
-    replies = await say(ap_app, "42")
+    await ap_app.conversation.handle(said("kavya", callback=press(card, "Approve")))
+    replies = await say(ap_app, reply)
     assert "still waiting for a reason" in replies[-1].text
-    assert pack.book.actions(demo, "V002", action="override") == []
+    assert pack.book.actions(tenant, "V002", action="override") == []
+
+
+async def test_choosing_hold_instead_ends_the_wait_and_a_stale_ask_expires(office: tuple[App, APPack, str]) -> None:
+    ap_app, pack, tenant = office
+    [card] = await say(ap_app, sample_text("abc_repeat_mismatch"))
+    await ap_app.conversation.handle(said("kavya", callback=press(card, "Approve")))
+    [held] = await ap_app.conversation.handle(said("kavya", callback=press(card, "Hold")))
+    assert "Hold" in held.text
+    assert pack.book.pending_reason(tenant, "kavya") is None
+    [other] = await say(ap_app, sample_text("abc_repeat_mismatch", invoice_number="ABC/26-27/031",
+                                            invoice_date="2026-06-12"))
+    await ap_app.conversation.handle(said("kavya", callback=press(other, "Approve")))
+    with pack.book.database.session() as session:  # the ask was made two hours ago
+        session.execute(sa.update(PendingReasonRow).values(
+            asked_at=ap_app.services.clock() - timedelta(hours=2)))
+    replies = await say(ap_app, "The site engineer confirmed the extra quantity")
+    assert "was not recorded" in replies[-1].text
+    assert pack.book.actions(tenant, "V002", action="override") == []
+    assert pack.book.pending_reason(tenant, "kavya") is None
+
+
+async def test_two_clerks_in_chat_one_approval_one_block(office: tuple[App, APPack, str]) -> None:
+    ap_app, pack, tenant = office
+    replies = await asyncio.gather(say(ap_app, sample_text("ravi_clean"), "kavya"),
+                                   say(ap_app, sample_text("ravi_clean"), "arjun"))
+    statuses = sorted(r[0].text.split(" (")[0] for r in replies)
+    assert statuses == ["APPROVE", "PAYMENT BLOCKED"]
+    [entry] = pack.book.recorded_entries(tenant)
+    assert entry.agent_status == "APPROVE" and entry.decided_by in {"kavya", "arjun"}

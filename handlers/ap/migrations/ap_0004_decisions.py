@@ -27,6 +27,7 @@ def upgrade() -> None:
         sa.Column("billed", sa.Text, nullable=False),
         sa.Column("status", sa.String(16), nullable=False),
         sa.Column("agent_status", sa.String(20), nullable=False),
+        sa.Column("clerk_action", sa.String(16), nullable=True),
         sa.Column("decision_id", sa.String(20), nullable=False),
         sa.Column("decided_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("decided_by", sa.String(80), nullable=False),
