@@ -19,6 +19,7 @@ from handlers.ap.ledger import Ledger, load_policy
 from handlers.ap.ledger_store import DecisionBook
 from handlers.ap.models import Invoice
 from handlers.ap.money import masked
+from handlers.ap.payments import account_record
 from handlers.ap.pipeline import PACK, Decider, DecideRequest
 from handlers.base import CommandInfo, Pack, SeedReport, Services, Turn, Write
 from handlers.cards import CardSpec
@@ -89,7 +90,10 @@ class APPack(Pack):
     def _command(self, turn: Turn, command: str, args: str) -> list[Reply] | None:
         if command == "vendors":
             lines = [turn.t("ap.vendors_header")]
-            lines += [turn.t("ap.vendor_line", id=v.vendor_id, name=v.name, payments=v.payment_count,
+            # Payments counted from the ledger view: the seeded history plus invoices marked paid for this tenant.
+            entries = self.decider.view.entries(turn.user.tenant)
+            lines += [turn.t("ap.vendor_line", id=v.vendor_id, name=v.name,
+                             payments=account_record(entries, v.vendor_id, v.bank_account.account_number).paid,
                              account=masked(v.bank_account.account_number)) for v in self.ledger.vendors]
             return [Reply(text="\n".join(lines))]
         if command == "audit":

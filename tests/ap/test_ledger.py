@@ -308,3 +308,13 @@ async def test_two_clerks_in_chat_one_approval_one_block(office: tuple[App, APPa
     assert statuses == ["APPROVE", "PAYMENT BLOCKED"]
     [entry] = pack.book.recorded_entries(tenant)
     assert entry.agent_status == "APPROVE" and entry.decided_by in {"kavya", "arjun"}
+
+
+async def test_vendors_counts_an_invoice_marked_paid(office: tuple[App, APPack, str]) -> None:
+    ap_app, pack, tenant = office
+    [before] = await say(ap_app, "/vendors")
+    assert "V001 Ravi Steel & Components: 14 payments" in before.text
+    await say(ap_app, sample_text("ravi_clean"))
+    assert pack.book.mark_paid(tenant, "RSC/26-27/0009", "V001", date(2026, 4, 30), "kavya").outcome == "paid"
+    [after] = await say(ap_app, "/vendors")
+    assert "V001 Ravi Steel & Components: 15 payments" in after.text
