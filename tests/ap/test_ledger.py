@@ -318,3 +318,26 @@ async def test_vendors_counts_an_invoice_marked_paid(office: tuple[App, APPack, 
     assert pack.book.mark_paid(tenant, "RSC/26-27/0009", "V001", date(2026, 4, 30), "kavya").outcome == "paid"
     [after] = await say(ap_app, "/vendors")
     assert "V001 Ravi Steel & Components: 15 payments" in after.text
+
+
+def test_the_migration_makes_the_tables_the_models_declare_and_undoes_them(tmp_path: Path) -> None:
+    from alembic import command
+
+    from bot.store.migrate import alembic_config
+    from handlers.ap.ledger_store import ActionRow, EntryRow
+
+    database = Database(f"sqlite:///{tmp_path / 'm.db'}")
+    try:
+        upgrade(database, pack_migrations(["ap"]))
+        inspector = sa.inspect(database.engine)
+        for model in (EntryRow, ActionRow, PendingReasonRow):
+            made = {c["name"]: c["nullable"] for c in inspector.get_columns(model.__tablename__)}
+            declared = {c.name: c.nullable for c in model.__table__.columns}
+            assert made == declared, model.__tablename__
+        [unique] = inspector.get_unique_constraints("ap_ledger_entries")
+        assert unique["column_names"] == ["tenant_id", "vendor_id", "number_key"]
+        command.downgrade(alembic_config(database, pack_migrations(["ap"])), "ap_0001")
+        left = set(sa.inspect(database.engine).get_table_names())
+        assert not left & {"ap_ledger_entries", "ap_ledger_actions", "ap_pending_reasons"}
+    finally:
+        database.dispose()
