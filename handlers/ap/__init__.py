@@ -91,9 +91,9 @@ class APPack(Pack):
         if command == "vendors":
             lines = [turn.t("ap.vendors_header")]
             # Payments counted from the ledger view: the seeded history plus invoices marked paid for this tenant.
-            entries = self.decider.view.entries(turn.user.tenant)
+            known = self.decider.view.entries(turn.user.tenant)
             lines += [turn.t("ap.vendor_line", id=v.vendor_id, name=v.name,
-                             payments=account_record(entries, v.vendor_id, v.bank_account.account_number).paid,
+                             payments=account_record(known, v.vendor_id, v.bank_account.account_number).paid,
                              account=masked(v.bank_account.account_number)) for v in self.ledger.vendors]
             return [Reply(text="\n".join(lines))]
         if command == "audit":
