@@ -40,6 +40,16 @@ class MemoryOut(BaseModel):
     kind: str
 
 
+class OverrideNote(BaseModel):
+    """A clerk's earlier approval over the agent for this vendor, with the reason they gave."""
+
+    invoice_number: str
+    agent_status: str
+    by_user: str
+    on: date
+    reason: str
+
+
 class DecisionReport(BaseModel):
     """What one run decided, as the CLI prints it and the chat card shows it."""
 
@@ -64,6 +74,8 @@ class DecisionReport(BaseModel):
     used_memory: bool
     tolerance_pct: str = "-"
     """The unit-price tolerance the match used, to name variances within it."""
+    overrides: list[OverrideNote] = Field(default_factory=list)
+    """Earlier overrides of this vendor's invoices recorded in the tenant ledger, newest first."""
 
 
 def decide(risk: RiskResult, vendor_memory: VendorMemory, policy: Policy) -> Decision:

@@ -67,6 +67,8 @@ class LedgerEntry(BaseModel):
     decided_at: datetime | None = None
     decision_id: str | None = None
     paid_on: date | None = None
+    paid_to_account: str | None = None
+    """The account a paid invoice was paid to (the first-bank-change rule counts clean payments per account)."""
 
     @model_validator(mode="after")
     def _key(self) -> "LedgerEntry":
@@ -91,7 +93,8 @@ class LedgerView(Protocol):
 def entries_from_history(invoices: list[PastInvoice]) -> list[LedgerEntry]:
     """The seeded payment history as ledger entries (which receipts they billed is not recorded there)."""
     return [LedgerEntry(vendor_id=p.vendor_id, invoice_number=p.invoice_number, invoice_date=p.invoice_date,
-                        total=p.total, po_number=p.po_number, status=p.outcome, paid_on=p.paid_on)
+                        total=p.total, po_number=p.po_number, status=p.outcome, paid_on=p.paid_on,
+                        paid_to_account=p.paid_to_account)
             for p in invoices]
 
 

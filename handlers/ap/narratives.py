@@ -135,7 +135,8 @@ def decision_memory(report: DecisionReport, invoice: Invoice, vendor_id: str, ev
     )
 
 
-def resolution_memory(report: DecisionReport, action: str, clerk_name: str, at: datetime) -> MemoryItem:
+def resolution_memory(report: DecisionReport, action: str, clerk_name: str, at: datetime,
+                      reason: str | None = None) -> MemoryItem:
     """Return a clerk's choice that overrode the agent, as a resolution future invoices can learn from."""
     vendor_id = report.vendor_id or "UNREGISTERED"
     mismatch = _mismatch_of(report)
@@ -144,6 +145,7 @@ def resolution_memory(report: DecisionReport, action: str, clerk_name: str, at: 
         f"On {show_date('en', at.astimezone(IST).date())} AP clerk {clerk_name} {verb} invoice "
         f"{report.invoice_number} from {report.vendor_name} for {format_inr(report.total)}, overriding the agent's "
         f"{report.status} ({', '.join(f.code for f in report.flags) or 'no flags'})."
+        + (f' Reason given: "{reason}".' if reason else "")
     )
     code = "approved_as_invoiced" if action == "approve" and mismatch else f"clerk_{action}"
     return MemoryItem(
@@ -153,6 +155,6 @@ def resolution_memory(report: DecisionReport, action: str, clerk_name: str, at: 
         metadata={
             facts.KIND: "clerk_resolution", facts.VENDOR_ID: vendor_id, facts.INVOICE_NUMBER: report.invoice_number,
             facts.CLERK_ACTION: action, facts.AGENT_STATUS: report.status, facts.RESOLUTION_CODE: code,
-            **mismatch,
+            **mismatch, **({"reason": reason[:200]} if reason else {}),
         },
     )

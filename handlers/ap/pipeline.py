@@ -16,13 +16,20 @@ from handlers.ap.decision import (
     Decision,
     DecisionReport,
     FlagOut,
+    OverrideNote,
     decide,
     evidence,
     memories_out,
     recommendation,
 )
 from handlers.ap.ledger import Ledger
-from handlers.ap.ledgerview import FixedView, LedgerView, entries_from_history
+from handlers.ap.ledger_store import DecisionBook, RecordedView
+from handlers.ap.ledgerview import (
+    FixedView,
+    LedgerView,
+    entries_from_history,
+    entry_for,
+)
 from handlers.ap.match import MatchResult, three_way_match
 from handlers.ap.models import Invoice, Policy
 from handlers.ap.risk import evaluate
@@ -33,6 +40,7 @@ from memory import MemoryItem, MemoryRejected, ids
 log = logging.getLogger(__name__)
 
 PACK = "ap"
+_OVERRIDES_SHOWN = 2
 
 
 class DecideRequest(BaseModel):
@@ -40,6 +48,8 @@ class DecideRequest(BaseModel):
     use_memory: bool = True
     user_id: str = "cli"
     lang: str = "en"
+    record: bool = False
+    """Record the decision in the tenant ledger (chat, `ap decide --record`); False is a pure preview."""
 
 
 class RetainResult(BaseModel):
@@ -64,13 +74,15 @@ class Decider:
     """Runs the AP pipeline for one tenant's bank, with the ledger and policy it was built with."""
 
     def __init__(self, services: Services, ledger: Ledger, policy: Policy, audit: AuditLog,
-                 view: LedgerView | None = None) -> None:
+                 view: LedgerView | None = None, book: DecisionBook | None = None) -> None:
         self.services = services
         self.ledger = ledger
         self.policy = policy
         self.audit = audit
-        # The seam for the tenant ledger: until decisions are recorded per tenant, the seeded history is the view.
-        self.view: LedgerView = view or FixedView(entries_from_history(ledger.data.invoices))
+        self.book = book
+        # With a book, the view is the seeded history plus every decision recorded for the tenant.
+        history = entries_from_history(ledger.data.invoices)
+        self.view: LedgerView = view or (RecordedView(book, history) if book is not None else FixedView(history))
 
     async def decide(self, invoice: Invoice, request: DecideRequest) -> DecisionReport:
         """Decide one invoice and return the report; memory outages degrade the run, never crash it."""
@@ -98,7 +110,26 @@ class Decider:
         decision = decide(risk, vendor_memory, self.policy)
         step("DECISION_MADE", status=decision.status, confidence=decision.confidence,
              deciding=[f.code for f in decision.deciding])
+        if request.record and self.book is not None:
+            entry = entry_for(invoice, vendor_id, match.billed, "decided", run_id, self.services.clock())
+            pay_to = invoice.bank.account_number if invoice.bank else (vendor.bank_account.account_number
+                                                                       if vendor else None)
+            first = self.book.claim(request.tenant, entry, decision.status, request.user_id, pay_to)
+            if first is not None:
+                # Another decision of this invoice (a second clerk, a second tap) claimed it first: decide
+                # again with that one in view, so this one is blocked as its duplicate, never a second approval.
+                earlier = self.view.entries(request.tenant)
+                match = three_way_match(invoice, self.ledger, self.policy.tolerances,
+                                        vendor.vendor_id if vendor else None, earlier)
+                risk = evaluate(invoice, identity, match, vendor_memory, self.ledger, self.policy, earlier)
+                decision = decide(risk, vendor_memory, self.policy)
+                step("DECISION_MADE", status=decision.status, confidence=decision.confidence,
+                     deciding=[f.code for f in decision.deciding], lost_claim_to=first.decision_id)
+            self.book.log(request.tenant, run_id, vendor_id, invoice.invoice_number, "decision", decision.status,
+                          request.user_id)
         report = self._report(run_id, invoice, vendor_id, decision, match, vendor_memory, request)
+        if self.book is not None:
+            report = report.model_copy(update={"overrides": self._earlier_overrides(request.tenant, vendor_id)})
         kept = await self._retain(trail, invoice, decision, report, request)
         report = report.model_copy(update={"retained": kept.retained, "retain_queued": kept.queued,
                                            "memory_document_id": kept.document_id})
@@ -106,6 +137,13 @@ class Decider:
         log.info("ap run %s: %s at %.2f (memory %s)", run_id, report.status, report.confidence,
                  report.memory_source)
         return report
+
+    def _earlier_overrides(self, tenant: str, vendor_id: str) -> list[OverrideNote]:
+        """The clerks' latest overrides on this vendor's invoices, with their reasons, newest first."""
+        assert self.book is not None
+        found = self.book.actions(tenant, vendor_id, action="override")
+        return [OverrideNote(invoice_number=a.invoice_number, agent_status=a.agent_status, by_user=a.by_user,
+                             on=a.at.date(), reason=a.reason or "-") for a in reversed(found[-_OVERRIDES_SHOWN:])]
 
     def _report(self, run_id: str, invoice: Invoice, vendor_id: str, decision: Decision, match: MatchResult,
                 vendor_memory: VendorMemory, request: DecideRequest) -> DecisionReport:

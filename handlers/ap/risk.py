@@ -18,6 +18,7 @@ from handlers.ap.ledgerview import LedgerEntry, entries_from_history
 from handlers.ap.match import MatchResult
 from handlers.ap.models import Invoice, Policy, Vendor
 from handlers.ap.money import format_inr, masked
+from handlers.ap.payments import account_record
 from handlers.ap.vendor_memory import VendorMemory
 from memory import Recalled
 
@@ -97,21 +98,25 @@ def _identity(policy: Policy, invoice: Invoice, match: VendorMatch) -> list[Flag
     return found
 
 
-def _bank(policy: Policy, invoice: Invoice, vendor: Vendor, history: Recalled | None) -> list[Flag]:
+def _bank(policy: Policy, invoice: Invoice, vendor: Vendor, history: Recalled | None,
+          view: list[LedgerEntry]) -> list[Flag]:
+    """A new account on the invoice: blocked when the vendor is remembered and the ledger shows enough clean
+    payments to the account on file with no earlier change; otherwise a person verifies it.
+
+    Memory is the gate (without the vendor's history the change is only reviewed); the numbers come from the
+    ledger view (seeded history + invoices marked paid), never from the memory's text.
+    """
     if invoice.bank is None or invoice.bank.account_number == vendor.bank_account.account_number:
         return []
     values = {"name": vendor.name, "old": masked(vendor.bank_account.account_number),
               "new": masked(invoice.bank.account_number), "contact": vendor.verified_contact.show()}
     if history is not None:
-        clean = facts.int_fact(history, facts.CLEAN_PAYMENTS)
-        changes = facts.int_fact(history, facts.BANK_CHANGES)
-        remembered_suffix = history.metadata.get(facts.ACCOUNT_SUFFIX)
-        if (clean is not None and clean >= policy.first_bank_change_min_payments and changes == 0
-                and remembered_suffix == vendor.bank_account.suffix):
+        record = account_record(view, vendor.vendor_id, vendor.bank_account.account_number)
+        clean = record.clean_to_current
+        if clean >= policy.first_bank_change_min_payments and record.bank_changes == 0:
             return [_flag(policy, "FIRST_BANK_CHANGE", "PAYMENT_BLOCKED", payments=str(clean),
-                          remembered=f"••••{remembered_suffix}", **values)]
-        if clean is not None:
-            return [_flag(policy, "BANK_CHANGE", "HUMAN_REVIEW", "few", payments=str(clean), **values)]
+                          remembered=f"••••{vendor.bank_account.suffix}", **values)]
+        return [_flag(policy, "BANK_CHANGE", "HUMAN_REVIEW", "few", payments=str(clean), **values)]
     if vendor.never_paid:
         return [_flag(policy, "BANK_CHANGE", "HUMAN_REVIEW", "few", payments="0", **values)]
     return [_flag(policy, "BANK_CHANGE", "HUMAN_REVIEW", "unknown", **values)]
@@ -234,11 +239,10 @@ def _instructions(policy: Policy, invoice: Invoice) -> list[Flag]:
     return []
 
 
-def _trust(policy: Policy, history: Recalled | None, flags: list[Flag]) -> Trust:
+def _trust(policy: Policy, history: Recalled | None, clean: int, flags: list[Flag]) -> Trust:
     levels = policy.trust
     before = levels.unknown
     if history is not None:
-        clean = facts.int_fact(history, facts.CLEAN_PAYMENTS) or 0
         before = levels.established if clean >= policy.first_bank_change_min_payments else (
             levels.some_history if clean > 0 else levels.unknown)
     after = levels.after_first_bank_change if any(f.code == "FIRST_BANK_CHANGE" for f in flags) else before
@@ -259,7 +263,7 @@ def evaluate(
     flags = _identity(policy, invoice, identity)
     vendor = identity.vendor
     if vendor is not None:
-        flags += _bank(policy, invoice, vendor, history)
+        flags += _bank(policy, invoice, vendor, history, view)
         flags += _duplicate(policy, invoice, vendor, view)
         flags += _outlier(policy, invoice, vendor, history)
     flags += _match(policy, invoice, match)
@@ -268,4 +272,6 @@ def evaluate(
     flags += _instructions(policy, invoice)
     if vendor_memory.source == "memory_error":
         flags.append(_flag(policy, "MEMORY_UNAVAILABLE", None, rec=False))
-    return RiskResult(flags=flags, trust=_trust(policy, history, flags), history=history)
+    clean = 0 if vendor is None else account_record(view, vendor.vendor_id,
+                                                    vendor.bank_account.account_number).clean_to_current
+    return RiskResult(flags=flags, trust=_trust(policy, history, clean, flags), history=history)

@@ -64,13 +64,16 @@ async def test_blocked_payment_card_carries_a_chart_of_payments_by_account(ap_ap
 async def test_clerk_override_is_audited_and_retained_once(ap_app: App, pack: APPack, demo: str) -> None:
     card = await send_sample(ap_app, "abc_repeat_mismatch")
     assert card.text.startswith("EXCEPTION")
-    [first] = await ap_app.conversation.handle(said("anita", callback=press(card, "Approve")))
+    [asked] = await ap_app.conversation.handle(said("anita", callback=press(card, "Approve")))
+    assert "reply with a short reason" in asked.text
+    [first] = await ap_app.conversation.handle(said("anita", "Short supply agreed with the site, credit note coming"))
     assert "overriding the agent's EXCEPTION" in first.text
     [second] = await ap_app.conversation.handle(said("anita", callback=press(card, "Hold")))
     assert second.text == "Already recorded: Approve."
     bank = ap_app.services.bank_of(demo, "ap")
     clerk = [e for e in pack.audit.entries(bank_id=bank, invoice_number="ABC/26-27/007") if e.action == "CLERK_ACTION"]
     assert len(clerk) == 1 and clerk[0].detail["action"] == "approve" and clerk[0].detail["overrides"] is True
+    assert clerk[0].detail["reason"] == "Short supply agreed with the site, credit note coming"
     stored = await ap_app.services.memory.list_documents(bank, tags=[tags.record_type("clerk-resolution")])
     resolution = next(d for d in stored if d.document_id == ids.ap_resolution("V002", "ABC/26-27/007"))
     assert resolution.metadata["clerk_action"] == "approve" and resolution.metadata["agent_status"] == "EXCEPTION"

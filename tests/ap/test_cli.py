@@ -77,3 +77,44 @@ async def test_a_non_invoice_is_refused_with_its_reason(settings: Settings, tmp_
                        "detail": "This is not an invoice (a quotation), so nothing was decided. "
                                  "Send the vendor's tax invoice."}
     assert await run(settings, "ap", "decide", str(tmp_path / "missing.json")) == 1
+
+
+async def test_decide_is_a_preview_unless_recorded_then_ledger_lists_and_paid_marks(
+        settings: Settings, demo: str, capsys: pytest.CaptureFixture[str]) -> None:
+    file = str(SAMPLES / "ravi_clean.json")
+    for _ in range(2):  # a preview twice changes nothing: both approve
+        assert await run(settings, "ap", "decide", file, "--json", "--no-memory", "--tenant", demo) == 0
+        assert json.loads(capsys.readouterr().out)["status"] == "APPROVE"
+    assert await run(settings, "ap", "ledger", "--tenant", demo) == 0
+    assert capsys.readouterr().out.startswith(f"Nothing recorded yet for {demo}")
+    assert await run(settings, "ap", "paid", "RSC/26-27/0009", "--tenant", demo) == 1
+    assert "No recorded decision" in capsys.readouterr().err
+
+    assert await run(settings, "ap", "decide", file, "--json", "--no-memory", "--record", "--tenant", demo) == 0
+    recorded = json.loads(capsys.readouterr().out)
+    assert recorded["status"] == "APPROVE"
+    assert await run(settings, "ap", "decide", file, "--json", "--no-memory", "--tenant", demo) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert again["status"] == "PAYMENT_BLOCKED" and again["flags"][0]["code"] == "DUPLICATE_INVOICE"
+    assert await run(settings, "ap", "ledger", "--tenant", demo, "--json") == 0
+    [entry] = json.loads(capsys.readouterr().out)
+    assert entry["invoice_number"] == "RSC/26-27/0009" and entry["status"] == "decided"
+    assert entry["decision_id"] == recorded["run_id"] and entry["agent_status"] == "APPROVE"
+
+    assert await run(settings, "ap", "paid", "rsc/26-27/9", "--tenant", demo, "--on", "2026-04-30") == 0
+    assert "Marked paid" in capsys.readouterr().out
+    assert await run(settings, "ap", "paid", "RSC/26-27/0009", "--tenant", demo) == 1
+    assert "already marked paid" in capsys.readouterr().err
+    assert await run(settings, "ap", "ledger", "--tenant", demo) == 0
+    listed = capsys.readouterr().out
+    assert "RSC/26-27/0009" in listed and "paid 2026-04-30" in listed
+    assert await run(settings, "ap", "ledger", "--tenant", "someone-else") == 0
+    assert "Nothing recorded yet" in capsys.readouterr().out
+
+
+def test_the_smriti_parser_has_ledger_and_paid() -> None:
+    args = build_parser().parse_args(["ap", "decide", "inv.json", "--record"])
+    assert args.record
+    args = build_parser().parse_args(["ap", "paid", "INV-9", "--tenant", "t1", "--vendor", "V001", "--on", "2026-05-01"])
+    assert args.ap_action == "paid" and args.vendor == "V001" and str(args.on) == "2026-05-01"
+    assert build_parser().parse_args(["ap", "ledger", "--tenant", "t1"]).ap_action == "ledger"

@@ -1,5 +1,6 @@
-"""Each risk rule on its own, with memory stated exactly: thresholds read metadata, never prose."""
+"""Each risk rule on its own, with memory and the ledger stated exactly: counts come from the ledger, never prose."""
 
+from datetime import date, timedelta
 from decimal import Decimal
 
 import pytest
@@ -7,6 +8,7 @@ import pytest
 from handlers.ap.decision import Decision, decide, evidence, recommendation
 from handlers.ap.demo import load_sample
 from handlers.ap.ledger import Ledger
+from handlers.ap.ledgerview import LedgerEntry
 from handlers.ap.match import three_way_match
 from handlers.ap.models import BankDetails, Invoice, Policy
 from handlers.ap.risk import evaluate
@@ -14,12 +16,14 @@ from handlers.ap.vendor_memory import VendorMemory
 from tests.ap.helpers import memory_of, ravi_history, recalled
 
 NEW_ACCOUNT = "ravi_new_account"
+RAVI_ACCOUNT = "50200012344821"
 
 
-def run(invoice: Invoice, vendor_memory: VendorMemory, ledger: Ledger, policy: Policy) -> Decision:
+def run(invoice: Invoice, vendor_memory: VendorMemory, ledger: Ledger, policy: Policy,
+        view: list[LedgerEntry] | None = None) -> Decision:
     identity = ledger.identify(invoice)
     match = three_way_match(invoice, ledger, policy.tolerances, identity.vendor.vendor_id if identity.vendor else None)
-    return decide(evaluate(invoice, identity, match, vendor_memory, ledger, policy), vendor_memory, policy)
+    return decide(evaluate(invoice, identity, match, vendor_memory, ledger, policy, view), vendor_memory, policy)
 
 
 def codes(decision: Decision) -> list[str]:
@@ -30,9 +34,18 @@ def advice(decision: Decision, invoice: Invoice, ledger: Ledger, lang: str = "en
     return recommendation(lang, decision, invoice, ledger.identify(invoice).vendor)
 
 
+def ravi_paid(clean: int, earlier_elsewhere: int = 0) -> list[LedgerEntry]:
+    """A ledger view of Ravi Steel: `earlier_elsewhere` payments to another account, then `clean` to the one on file."""
+    accounts = ["50200099990001"] * earlier_elsewhere + [RAVI_ACCOUNT] * clean
+    start = date(2025, 1, 10)
+    return [LedgerEntry(vendor_id="V001", invoice_number=f"RV-{i + 1}", invoice_date=start + timedelta(days=20 * i),
+                        total=Decimal("500000.00"), status="paid", paid_on=start + timedelta(days=20 * i + 5),
+                        paid_to_account=account) for i, account in enumerate(accounts)]
+
+
 def test_first_bank_change_after_ten_clean_payments_blocks(ledger: Ledger, policy: Policy) -> None:
     invoice = load_sample(NEW_ACCOUNT)
-    decision = run(invoice, memory_of(ravi_history(clean=10)), ledger, policy)
+    decision = run(invoice, memory_of(ravi_history(clean=14)), ledger, policy, ravi_paid(10))
     assert decision.status == "PAYMENT_BLOCKED" and decision.confidence == pytest.approx(0.99)
     assert codes(decision) == ["FIRST_BANK_CHANGE"]
     assert decision.trust.before == 90 and decision.trust.after == 30
@@ -40,25 +53,25 @@ def test_first_bank_change_after_ten_clean_payments_blocks(ledger: Ledger, polic
 
 
 def test_nine_clean_payments_is_review_not_block(ledger: Ledger, policy: Policy) -> None:
-    decision = run(load_sample(NEW_ACCOUNT), memory_of(ravi_history(clean=9)), ledger, policy)
+    decision = run(load_sample(NEW_ACCOUNT), memory_of(ravi_history(clean=14)), ledger, policy, ravi_paid(9))
     assert decision.status == "HUMAN_REVIEW" and codes(decision) == ["BANK_CHANGE"]
     assert "only 9 remembered payments" in evidence("en", decision.flags[0])
 
 
-def test_threshold_reads_the_metadata_not_the_prose(ledger: Ledger, policy: Policy) -> None:
+def test_the_payment_count_comes_from_the_ledger_not_from_memory(ledger: Ledger, policy: Policy) -> None:
     invoice = load_sample(NEW_ACCOUNT)
-    says_three = run(invoice, memory_of(ravi_history(clean=14, prose_payments=3)), ledger, policy)
+    says_three = run(invoice, memory_of(ravi_history(clean=3, prose_payments=3)), ledger, policy, ravi_paid(12))
     assert says_three.status == "PAYMENT_BLOCKED"
-    says_fourteen = run(invoice, memory_of(ravi_history(clean=3, prose_payments=14)), ledger, policy)
-    assert says_fourteen.status == "HUMAN_REVIEW"
-    prose_only = recalled("Ravi Steel & Components completed 14 payments to the account ending 4821, no changes.")
-    assert run(invoice, memory_of(prose_only), ledger, policy).status == "HUMAN_REVIEW"
+    says_fourteen = run(invoice, memory_of(ravi_history(clean=14, prose_payments=14)), ledger, policy, ravi_paid(3))
+    assert says_fourteen.status == "HUMAN_REVIEW" and says_fourteen.flags[0].facts["payments"] == "3"
+    # The seeded history (14 payments to ••••4821) is the default view.
+    assert run(invoice, memory_of(ravi_history()), ledger, policy).status == "PAYMENT_BLOCKED"
 
 
-def test_an_earlier_beneficiary_change_or_other_account_is_not_a_first_change(ledger: Ledger, policy: Policy) -> None:
+def test_an_earlier_beneficiary_change_is_not_a_first_change(ledger: Ledger, policy: Policy) -> None:
     invoice = load_sample(NEW_ACCOUNT)
-    assert run(invoice, memory_of(ravi_history(changes=1)), ledger, policy).status == "HUMAN_REVIEW"
-    assert run(invoice, memory_of(ravi_history(suffix="9999")), ledger, policy).status == "HUMAN_REVIEW"
+    changed = run(invoice, memory_of(ravi_history()), ledger, policy, ravi_paid(12, earlier_elsewhere=3))
+    assert changed.status == "HUMAN_REVIEW" and codes(changed) == ["BANK_CHANGE"]
 
 
 def test_bank_change_without_memory_is_review_with_the_contact_on_file(ledger: Ledger, policy: Policy) -> None:

@@ -156,7 +156,7 @@ async def test_legal_order_sheet_pdf_saved_by_number_then_last_time(walk: Walk) 
     assert "Next date: 18 Feb 2026." in answer and "7 Jan 2026 · " in answer
 
 
-async def test_ap_repeat_mismatch_pdf_then_clerk_approves_by_number(walk: Walk) -> None:
+async def test_ap_repeat_mismatch_pdf_then_clerk_approves_by_number_with_a_reason(walk: Walk) -> None:
     walk.groq.default_chat = "not json"
     url = walk.fake.add_media(invoice_pdf(walk.files, "abc_repeat_mismatch"), "application/pdf")
     await walk.say(ANITA, media=[(url, "application/pdf")])
@@ -166,6 +166,9 @@ async def test_ap_repeat_mismatch_pdf_then_clerk_approves_by_number(walk: Walk) 
     assert decision.endswith("Reply with a number:\n1. Approve\n2. Hold\n3. Send to review")
 
     await walk.say(ANITA, "1")
+    [asked] = await walk.next_bodies(ANITA, 1)
+    assert "reply with a short reason" in asked  # an approval over the agent says why before it is recorded
+    await walk.say(ANITA, "Short supply agreed with stores, credit note to follow")
     [answer] = await walk.next_bodies(ANITA, 1)
     assert "overriding the agent's EXCEPTION" in answer
     bank = walk.app.services.bank_of(walk.tenant, "ap")

@@ -1,0 +1,42 @@
+"""A vendor's payments by bank account, counted from the ledger (seeded history + invoices marked paid).
+
+The first-bank-change rule needs "how many clean payments went to the account on file, with no change of
+beneficiary before them". That number comes from the ledger entries, never from a memory's prose or metadata.
+"""
+
+from datetime import date
+from itertools import pairwise
+
+from pydantic import BaseModel, ConfigDict
+
+from handlers.ap.ledgerview import LedgerEntry
+
+
+class AccountRecord(BaseModel):
+    """What the ledger says about one vendor's payments to its account on file."""
+
+    model_config = ConfigDict(frozen=True)
+
+    paid: int
+    """Every payment to the vendor, to any account."""
+    clean_to_current: int
+    """Consecutive latest payments to the account on file (a payment elsewhere ends the run)."""
+    bank_changes: int
+    """How many times the beneficiary account changed between consecutive payments."""
+
+
+def _order(entry: LedgerEntry) -> tuple[date, date]:
+    return entry.paid_on or entry.when, entry.invoice_date
+
+
+def account_record(entries: list[LedgerEntry], vendor_id: str, current_account: str) -> AccountRecord:
+    """Count the vendor's paid entries by the account they were paid to, oldest first."""
+    paid = sorted((e for e in entries if e.vendor_id == vendor_id and e.status == "paid"), key=_order)
+    accounts = [e.paid_to_account or "" for e in paid]
+    changes = sum(1 for before, after in pairwise(accounts) if before != after)
+    clean = 0
+    for account in reversed(accounts):
+        if account != current_account:
+            break
+        clean += 1
+    return AccountRecord(paid=len(paid), clean_to_current=clean, bank_changes=changes)
