@@ -30,6 +30,7 @@ from handlers.ap.ledger_store import DecisionBook, PendingReasonRow, RecordedVie
 from handlers.ap.ledgerview import LedgerEntry, entries_from_history, normalise_number
 from handlers.ap.payments import account_record
 from handlers.ap.pipeline import Decider, DecideRequest
+from tests.registers import seed_ledger
 from tests.ap.test_chat import press, said
 from tests.ap.test_duplicates import CORPUS, liner_bags
 
@@ -65,7 +66,7 @@ def book_on(path: Path) -> DecisionBook:
 def corpus_decider(app: App, book: DecisionBook, tmp_path: Path) -> Decider:
     """A decider over the corpus's own registers (Annapurna Packaging's PO and receipt), recording in `book`."""
     return Decider(app.services, Ledger.load(CORPUS / "ledger"), load_policy(),
-                   AuditLog(tmp_path / "corpus-audit.sqlite"), book=book)
+                   AuditLog(app.services.database), book=book)
 
 
 def request(tenant: str, user: str = "clerk1") -> DecideRequest:
@@ -210,7 +211,7 @@ def test_concurrent_claims_on_postgresql_insert_once(postgres_url: str) -> None:
 
 def test_paid_invoices_add_to_the_payment_count(tmp_path: Path) -> None:
     book = book_on(tmp_path / "pay.db")
-    ledger = Ledger.load()
+    ledger = seed_ledger().ledger
     view = RecordedView(book, entries_from_history(ledger.data.invoices))
     assert account_record(view.entries("t1"), "V001", RAVI_ACCOUNT).clean_to_current == 14
     invoice = load_sample("ravi_clean")
