@@ -13,9 +13,9 @@ from pydantic import BaseModel, TypeAdapter
 
 from handlers.legal.models import CaseRecord
 
-# Up to four groups of up to four letters (M.V.O.P., Crl.M.P., LAOP): never a whole word like "March".
+# Up to five groups of up to four letters (M.V.O.P., M.A.C.O.P., Crl.M.P., LAOP): never a whole word like "March".
 _NUMBER = re.compile(
-    r"(?<![A-Za-z0-9/.\-])((?:[A-Za-z015]{1,4}(?![A-Za-z015])\.?\s?){1,4}?)\s*(?:No\.?\s*)?(\d{1,6})\s*(?:/|of)\s*"
+    r"(?<![A-Za-z0-9/.\-])((?:[A-Za-z015]{1,4}(?![A-Za-z015])\.?\s?){1,5}?)\s*(?:No\.?\s*)?(\d{1,6})\s*(?:/|of)\s*"
     r"(\d{2,4})(?!\d)",
     re.I,
 )
