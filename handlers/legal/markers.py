@@ -27,7 +27,9 @@ _NEXT_BEFORE = [
     r"\bst(?:an)?ds?\.?\s+over\s+(?:to|till)", r"\bstood\s+over\s+to", r"\bs/o\s+to",
     r"\breserved(?:\s+" + _W + r"){0,3}?(?:\s+(?:on|to|till))?",
     r"\b(?:judg(?:e)?ment|orders?|pronouncement|award|verdict)(?:\s+(?:is|posted|fixed))?\s+(?:on|to)",
-    r"\breturnable(?:\s+on)?", r"\bfixed\s+(?:on|to|for)", r"\bfurther\s+hearing(?:\s+on)?",
+    r"\breturnable(?:\s+(?:on|by))?", r"\br\s?/\s?(?:by|on)\b\.?",      # summons R/by: the day it comes back
+    r"\b(?:further|balance)\s+(?:chief|cross|cross-examination|hearing|arguments|args|evidence|enquiry|trial)\b",
+    r"\bfixed\s+(?:on|to|for)", r"\bfurther\s+hearing(?:\s+on)?",
     r"\bfurther(?:\s+" + _W + r"){1,3}?\s+(?:on|to)",      # further chief / cross / arguments on
     r"\bfor\s+(?:further\s+)?hearing(?:\s+on)?",            # beats the label "hearing on"
     r"\br\s?/\s?j\b\.?",                                     # R/J: reserved for judgment
@@ -47,9 +49,10 @@ _GENERIC_NEXT_BEFORE = [
 ]
 _OTHER_BEFORE = [
     (r"\b(?:filed|presented|instituted|registered|executed|issued|applied|delivered|born|served|received|"
-     r"deposited|paid|sent|made\s+ready)(?:\s+on)?(?:\s+this)?(?:\s+the)?"),
+     r"deposited|paid|sent|made\s+ready)(?:(?:\s+(?:again|already|afresh|once\s+more|only))?\s+on)?(?:\s+this)?"
+     r"(?:\s+the)?"),
     r"\bcopy(?:\s+\w+)?\s+on", r"\bdated\b", r"\border\s+dt\.?", r"\bsince\b", r"\bfrom\b", r"\bw\.?e\.?f\.?",
-    r"\bby\b", r"\bbefore\b", r"\bon\s+or\s+before\b", r"\bwithin\b", r"\b(?:extended|valid)\s+(?:till|up\s*to|until)",
+    r"(?<!/)(?<!returnable\s)\bby\b", r"\bbefore\b", r"\bon\s+or\s+before\b", r"\bwithin\b", r"\b(?:extended|valid)\s+(?:till|up\s*to|until)",
     r"\bp\.\s?d\.?(?:\s+was)?", r"\bl\.\s?d\.?(?:\s+was)?", r"\bprev(?:ious|\.)?\s+(?:date|hearing)(?:\s+was)?",
     r"\blast\s+(?:date|hearing)(?:\s+(?:was|of\s+hearing))?", r"\bearlier\s+on",
 ]

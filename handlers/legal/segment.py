@@ -253,9 +253,21 @@ def _kind(lines: list[_Line], text: str) -> UploadKind:
     return "note"
 
 
+def _title_end(lines: list[_Line]) -> int:
+    """Where an order sheet's title ends: its first dated row, when every line above it (court, case number,
+    parties, "Vs.", a numbered list of respondents) carries no date; else 0."""
+    first_row = next((i for i, line in enumerate(lines) if line.lead is not None), 0)
+    above = lines[:first_row]
+    if any(line.heading is not None or find_dates(line.text, number_spans(line.text)) for line in above):
+        return 0
+    return first_row
+
+
 def _entries(lines: list[_Line], register: CaseRegister, upload: Upload, kind: UploadKind) -> list[ProposedEntry]:
     anchor = next((i for i, line in enumerate(lines)
                    if line.lead is not None or line.heading is not None or line.mention is not None), len(lines))
+    if kind == "order_sheet":
+        anchor = max(anchor, _title_end(lines))
     header, body = lines[:anchor], lines[anchor:]
     if not body:
         header, body = [], lines
