@@ -28,8 +28,8 @@ _TELUGU_MONTHS = {
 }
 # Telugu month names typed in Latin letters, as said: Janavari, Phibravari, Disambar (spellings vary by writer).
 _ROMAN_TELUGU_MONTHS = {
-    r"janava?r[iy]": 1, r"(?:ph|f|p)[ie]b[ru]+a?var[iy]": 2, r"marchi": 3, r"(?:e|ae|ye)pril": 4,
-    r"ju?oon": 6, r"ju?lai": 7, r"aga(?:s|sh)tu": 8, r"sep?tembaru?": 9, r"akto?baru?": 10,
+    r"jana?va?r[iy]": 1, r"(?:ph|f|p)[ie]b[ru]+a?var[iy]": 2, r"marchi": 3, r"(?:e|ae|ye)pril": 4,
+    r"ju?oon": 6, r"jul+ai": 7, r"aga(?:s|sh)tu": 8, r"sep?tembaru?": 9, r"akto?baru?": 10,
     r"nava?mbaru?": 11, r"di(?:s|sh)[ae]mbaru?": 12,
 }
 _EN_MONTH = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|"

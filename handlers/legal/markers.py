@@ -105,23 +105,24 @@ def _window(text: str, start: int) -> str:
 def role_of(text: str, start: int, end: int) -> str:
     """Return "next", "other" or "plain" for the date at text[start:end], from the nearest marker."""
     before = _window(text, start)
-    found: list[tuple[int, int, str]] = []
+    after = text[end:end + LOOKAHEAD]
+    match = _NEXT_AFTER.match(after)
+    marked_after = match is not None and not _STARTS_WITH_DATE.match(after[match.end():])
+    found: list[tuple[int, int, str, bool]] = []
     for rank, (pattern, role) in enumerate(((_OTHER, "other"), (_NEXT, "next"))):
         match = pattern.search(before)
         if match is not None:
-            found.append((match.start(), -rank, role))
+            found.append((match.start(), -rank, role, bool(re.search(r"[,;]\s*$", match.group(0)))))
     if found:
-        # The marker that starts nearest the date is the one that speaks of it ("for X filed on" is filed on).
-        return max(found)[2]
+        # The marker that starts nearest the date is the one that speaks of it ("for X filed on" is filed on),
+        # unless a comma closes it and the date carries its own marker ("counter filed, 16.12 ki vaayida").
+        _, _, role, closed = max(found)
+        return "next" if role == "other" and closed and marked_after else role
     if _LABEL.search(before):
         return "plain"
     if _GENERIC.search(before):
         return "next"
-    after = text[end:end + LOOKAHEAD]
-    match = _NEXT_AFTER.match(after)
-    if match is not None and not _STARTS_WITH_DATE.match(after[match.end():]):
-        return "next"
-    return "plain"
+    return "next" if marked_after else "plain"
 
 
 def ends_with_marker(line: str) -> bool:

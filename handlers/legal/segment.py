@@ -224,12 +224,16 @@ def _is_title(block: _Block, following: _Block | None, block_text: str) -> bool:
 
 
 def _page_day(header: list[_Line], upload: Upload) -> DayHint | None:
-    """The day a short header line gives ("Sangareddy court today -", "18/11/2026"), if any."""
+    """The day a short header line gives ("Sangareddy court today -", "18/11/2026"), if any; a board's day
+    after the upload ("Matters listed on 5.1.2027") too, which hearing.py takes for the matters' next date."""
+    upload_day = uploaded_day(upload)
     for line in header:
         if len(line.text.split()) > _SHORT:
             continue
-        for found in find_dates(line.text, number_spans(line.text), today=uploaded_day(upload)):
-            value = found.on(uploaded_day(upload)) if found.role == "plain" else None
+        for found in find_dates(line.text, number_spans(line.text), today=upload_day):
+            value = found.on(upload_day) if found.role == "plain" else None
+            if found.role == "next" and (later := found.on(upload_day, after=True)) is not None and later > upload_day:
+                value = later
             if value is not None:
                 return DayHint(day=value, source="text" if found.relative else "header")
     return None
