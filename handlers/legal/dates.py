@@ -40,6 +40,7 @@ _ORD = r"(?:st|nd|rd|th)?"
 # A two-digit year is not one when a four-digit year follows: "Jan 10, 2021" is the 10th, not 2010.
 _YEAR = r"(?:'|’)?(\d{4}|\d{2}(?!,?\s*\d{4}))(?!\d)"
 
+_ISO = re.compile(r"(?<![\d/.\-])((?:19|20)\d{2})-(\d{2})-(\d{2})(?![\d/.\-])")
 _NUMERIC = re.compile(r"(\d{1,2})\s?([./\-])\s?(\d{1,2})(?:\s?\2\s?(\d{4}|\d{2}))?"
                       r"(?![\d/\-]|\.\d|\s?[./\-]\s?\d|\s?(?:th|rd)\b)")
 _DAY_MONTH = re.compile(
@@ -198,6 +199,12 @@ def find_dates(text: str, excluded: list[tuple[int, int]] | None = None,
         if 1 <= found[2] <= 31 and free(found[0], found[1]):
             spans.append(found)
             free.taken.append((found[0], found[1]))
+    # Year first (2026-12-07), as exports and typed notes from a computer write it: never day first.
+    for match in _ISO.finditer(text):
+        year, month, day = (int(g) for g in match.groups())
+        if _safe(year, month, day) is not None and free(match.start(), match.end()):
+            spans.append((match.start(), match.end(), day, month, year))
+            free.taken.append((match.start(), match.end()))
     for found in _numeric(text, free):
         spans.append(found)
         free.taken.append((found[0], found[1]))

@@ -24,7 +24,9 @@ _NEXT_BEFORE = [
     r"\bpost(?:ed|s)?\b(?:(?:\s+" + _W + r"){0,5}?\s+(?:to|on|till|for))?",
     r"\bcall(?:\s+" + _W + r"){0,3}?\s+on", r"\bcall\b", r"\bc/o\b",
     r"\b(?:re-?)?list(?:ed)?(?:\s+" + _W + r"){0,3}?\s+(?:on|to)", r"\bto\s+be\s+listed\b",
-    r"\bst(?:an)?ds?\.?\s+over\s+(?:to|till)", r"\bstood\s+over\s+to", r"\bs/o\s+to",
+    r"\bst(?:an)?ds?\.?\s+over\s+(?:to|till)", r"\bstood\s+over\s+to", r"\bs/o\s+to", r"\bs\s?/\s?o\b\.?",
+    r"\bp\s?/\s?t\b\.?(?:\s+to)?",                                # p/t: posted to
+    r"\bl\s?/\s?o\b\.?", r"\blast\s+(?:chance|opportunity)\b\.?",  # the last chance is given till the next date
     r"\breserved(?:\s+" + _W + r"){0,3}?(?:\s+(?:on|to|till))?",
     r"\b(?:judg(?:e)?ment|orders?|pronouncement|award|verdict)(?:\s+(?:is|posted|fixed))?\s+(?:on|to)",
     r"\breturnable(?:\s+(?:on|by))?", r"\br\s?/\s?(?:by|on)\b\.?",      # summons R/by: the day it comes back

@@ -188,3 +188,57 @@ def test_a_party_names_its_case_in_a_cause_title_or_before_its_kind_unless_anoth
     assert [m.case_id for m in register.mentions(f"{court}: {named} - counsel sought time")][:1] == [case_id]
     foreign = f"{court}: M.C. 977/2025 ({named}) - counsel sought time"
     assert register.mentions(foreign) == []
+
+
+NEW_MARKERS = ["p/t {d}", "P/t to {d}", "L/o {d}", "L/o to R for evidence; p/t {d}", "Last chance. {d}",
+               "last opportunity {d}", "s/o {d}", "S/O {d} for counter"]
+ISO = [lambda d: d.isoformat()]
+
+
+@st.composite
+def clerk_marker_pages(draw: st.DrawFn) -> tuple[str, CaseRecord, date, date, datetime]:
+    hearing, nxt, uploaded_at = draw(dates_and_upload())
+    case = draw(st.sampled_from(CASES))
+    written_h = str(draw(st.sampled_from(FULL_FORMATS + ISO))(hearing))
+    marker = draw(st.sampled_from(NEW_MARKERS)).format(d=draw(st.sampled_from(FULL_FORMATS + ISO))(nxt))
+    text = f"{written_h} {_ref(case, draw(st.integers(0, 9)))} - {draw(st.sampled_from(FILLERS))}. {marker}"
+    return text, case, hearing, nxt, uploaded_at
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(clerk_marker_pages())
+def test_clerks_p_t_l_o_and_last_chance_mark_the_next_date_and_iso_dates_read(
+        page: tuple[str, CaseRecord, date, date, datetime]) -> None:
+    text, case, hearing, nxt, uploaded_at = page
+    entries = segment(text, REGISTER, _upload(uploaded_at))
+    assert [(e.case_id, e.hearing_date, e.next_date) for e in entries] == [(case.case_id, hearing, nxt)], text
+    assert entries[0].doubt is None, text
+
+
+def _number_forms(number: str) -> list[str]:
+    kind, rest = number.rsplit(" ", 1)
+    serial, year = rest.split("/")
+    bare = kind.replace(".", "")
+    return [f"{bare}-{serial}-{year}", f"{kind}-{serial}-{year}", f"{kind}No.{serial}-{year}",
+            f"{bare} No-{serial}-{year}", f"{kind} No. {serial} of {year}", f"{bare}.{serial}/{year[2:]}"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(CASES), st.integers(0, 5), st.sampled_from(FULL_FORMATS[:7]),
+       st.dates(min_value=date(2022, 1, 1), max_value=date(2029, 1, 1)))
+def test_a_case_number_with_hyphens_names_its_case_and_a_hyphenated_date_is_no_number(
+        case: CaseRecord, form: int, written: object, day: date) -> None:
+    text = f"{_number_forms(case.numbers[0])[form]} heard on {written(day)}"  # type: ignore[operator]
+    assert [m.case_id for m in REGISTER.mentions(text)] == [case.case_id], text
+    assert find_dates(text)[-1].day == day.day, text
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(party_registers(), st.data())
+def test_a_line_naming_one_case_by_number_and_another_by_party_gives_both(
+        made: tuple[CaseRegister, list[tuple[str, str, str]]], data: st.DataObject) -> None:
+    register, parties = made
+    first, second = data.draw(st.lists(st.sampled_from(parties), min_size=2, max_size=2, unique=True))
+    number = register.get(first[0]).numbers[0]  # type: ignore[union-attr]
+    text = f"CC {number.split(' ', 1)[1]} counter filed; {second[1]} v. {second[2]} heard, adj. to 5/1"
+    assert {m.case_id for m in register.mentions(text)} == {first[0], second[0]}, text
