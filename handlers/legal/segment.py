@@ -118,13 +118,33 @@ def _split_cases(line: str, register: CaseRegister) -> list[str]:
 
 def _read_lines(text: str, register: CaseRegister) -> list[_Line]:
     lines: list[_Line] = []
-    previous = ""
+    previous = above = ""
     for raw in text.splitlines():
         tidy = re.sub(r"\s*\|\s*", " | ", raw).strip(" \t|")
         for line in _split_cases(tidy, register) if _TEXT.search(tidy) else []:
+            # A wrapped line whose date completes the marker above ("for args" / "15/12; Nizamabad ...") gives
+            # that date to the line above; what follows the separator is a matter of its own, on the day the
+            # line above began with, as a second matter on one line is (_split_cases).
+            if previous and ends_with_marker(previous) and (cut := _completing_date(line)):
+                _add_line(lines, line[:cut], previous, register)
+                lead = leading_date(above, number_spans(above))
+                day = above[lead.start:lead.end] + " " if lead is not None else ""
+                previous, line = line[:cut], day + line[cut:].strip(" ;,")
+            if not _TEXT.search(line):
+                continue
             _add_line(lines, line, previous, register)
             previous = line
+        above = tidy if _TEXT.search(tidy) else above
     return lines
+
+
+def _completing_date(line: str) -> int | None:
+    """Where a line that starts with a date and a separator ("15/12; ...", "05.01.2027, ...") ends its date."""
+    found = find_dates(line, number_spans(line))
+    if not found or re.match(r"[\s(\[]*$", line[:found[0].start]) is None:
+        return None
+    separator = re.match(r"\s*[;,]", line[found[0].end:])
+    return found[0].end + separator.end() if separator and line[found[0].end + separator.end():].strip() else None
 
 
 def _add_line(lines: list[_Line], line: str, previous: str, register: CaseRegister) -> None:

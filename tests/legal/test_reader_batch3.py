@@ -242,3 +242,25 @@ def test_a_line_naming_one_case_by_number_and_another_by_party_gives_both(
     number = register.get(first[0]).numbers[0]  # type: ignore[union-attr]
     text = f"CC {number.split(' ', 1)[1]} counter filed; {second[1]} v. {second[2]} heard, adj. to 5/1"
     assert {m.case_id for m in register.mentions(text)} == {first[0], second[0]}, text
+
+
+@st.composite
+def wrapped_two_case_lines(draw: st.DrawFn) -> tuple[str, list[tuple[str, date, date]], datetime]:
+    hearing, _, uploaded_at = draw(dates_and_upload())
+    first, second = draw(st.lists(st.sampled_from(CASES), min_size=2, max_size=2, unique_by=lambda c: c.case_id))
+    next_1, next_2 = (hearing + timedelta(days=draw(st.integers(1, 120))) for _ in range(2))
+    written = draw(st.sampled_from(FULL_FORMATS[:7]))
+    marker = draw(st.sampled_from(["for args", "adjd. to", "N.D.", "call on", "posted to", "for orders on"]))
+    text = (f"{written(hearing)} {_ref(first, draw(st.integers(0, 9)))} - {draw(st.sampled_from(FILLERS))}, "
+            f"{marker}\n{written(next_1)}{draw(st.sampled_from([';', ',']))} JFCM Kodad - "
+            f"{_ref(second, draw(st.integers(0, 9)))} - {draw(st.sampled_from(FILLERS))}. N.D. {written(next_2)}")
+    return text, [(first.case_id, hearing, next_1), (second.case_id, hearing, next_2)], uploaded_at
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(wrapped_two_case_lines())
+def test_a_wrapped_date_completes_the_marker_above_and_the_rest_is_the_next_matter(
+        page: tuple[str, list[tuple[str, date, date]], datetime]) -> None:
+    text, expected, uploaded_at = page
+    entries = segment(text, REGISTER, _upload(uploaded_at))
+    assert sorted((e.case_id, e.hearing_date, e.next_date) for e in entries) == sorted(expected), text
