@@ -1,9 +1,10 @@
 """How well the keyless reader files hearings on pages nobody here wrote (tests/corpus/legal).
 
-    .venv/bin/python -m bench.legal_corpus [--corpus DIR] [--batch 1|2|all] [--show-misses] [--json] [--ocr]
+    .venv/bin/python -m bench.legal_corpus [--corpus DIR] [--batch 1|2|3|all] [--show-misses] [--json] [--ocr]
 
 The corpus comes in batches: batch 1 (`pages/`, `expected.json`) was written with the rules; batch 2
-(`pages2/`, `expected2.json`) by a second author who had not read them, and is the held-out figure. Each page
+(`pages2/`, `expected2.json`) by a second author who had not read them; batch 3 (`pages3/`, `expected3.json`)
+by a third author, blind to the readers and to the other batches' pages. Each page
 of a batch (a .txt file) is split by the rules with its own upload time, against the corpus's own case
 register (cases.json, shared by the batches), and compared with the batch's expected file. Expected entries are matched to found ones by
 case and hearing date (then by case alone). It prints the share right per field (case, hearing date, next date),
@@ -32,7 +33,8 @@ from handlers.legal.segment import segment
 
 CORPUS_DIR = PROJECT_ROOT / "tests" / "corpus" / "legal"
 THRESHOLD = 0.95
-BATCHES: dict[str, tuple[str, str]] = {"1": ("pages", "expected.json"), "2": ("pages2", "expected2.json")}
+BATCHES: dict[str, tuple[str, str]] = {"1": ("pages", "expected.json"), "2": ("pages2", "expected2.json"),
+                                        "3": ("pages3", "expected3.json")}
 """Batch name -> (pages folder, expected file) inside the corpus directory."""
 
 

@@ -26,19 +26,29 @@ _TELUGU_MONTHS = {
     "ఆగస్టు": 8, "ఆగష్టు": 8, "సెప్టెంబర్": 9, "సెప్టెంబరు": 9, "అక్టోబర్": 10, "అక్టోబరు": 10,
     "నవంబర్": 11, "నవంబరు": 11, "డిసెంబర్": 12, "డిసెంబరు": 12,
 }
+# Telugu month names typed in Latin letters, as said: Janavari, Phibravari, Disambar (spellings vary by writer).
+_ROMAN_TELUGU_MONTHS = {
+    r"jana?va?r[iy]": 1, r"(?:ph|f|p)[ie]b[ru]+a?var[iy]": 2, r"marchi": 3, r"(?:e|ae|ye)pril": 4,
+    r"ju?oon": 6, r"jul+ai": 7, r"aga(?:s|sh)tu": 8, r"sep?tembaru?": 9, r"akto?baru?": 10,
+    r"nava?mbaru?": 11, r"di(?:s|sh)[ae]mbaru?": 12,
+}
 _EN_MONTH = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|"
              r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
-_MONTH = "(" + _EN_MONTH + "|" + "|".join(sorted(_TELUGU_MONTHS, key=len, reverse=True)) + ")"
+_MONTH = ("(" + "|".join(_ROMAN_TELUGU_MONTHS) + "|" + _EN_MONTH + "|"
+          + "|".join(sorted(_TELUGU_MONTHS, key=len, reverse=True)) + ")")
 _ORD = r"(?:st|nd|rd|th)?"
 # A two-digit year is not one when a four-digit year follows: "Jan 10, 2021" is the 10th, not 2010.
 _YEAR = r"(?:'|’)?(\d{4}|\d{2}(?!,?\s*\d{4}))(?!\d)"
 
+_ISO = re.compile(r"(?<![\d/.\-])((?:19|20)\d{2})-(\d{2})-(\d{2})(?![\d/.\-])")
 _NUMERIC = re.compile(r"(\d{1,2})\s?([./\-])\s?(\d{1,2})(?:\s?\2\s?(\d{4}|\d{2}))?"
                       r"(?![\d/\-]|\.\d|\s?[./\-]\s?\d|\s?(?:th|rd)\b)")
 _DAY_MONTH = re.compile(
     rf"(?<![\w/])(\d{{1,2}}){_ORD}(?:\s+day)?(?:\s+of)?[\s,./\-]*{_MONTH}\.?(?![a-z])(?:[\s,./\-]+{_YEAR})?", re.I
 )
 _MONTH_DAY = re.compile(rf"(?<![a-z]){_MONTH}\.?\s+(\d{{1,2}}){_ORD}(?![\d:])(?:,?\s+{_YEAR})?", re.I)
+# "22nd" alone: a date only after a next-date marker ("further cross 22nd"); else a witness or a Sunday.
+_DAY_ALONE = re.compile(r"(?<![\w/.\-])(\d{1,2})(?:st|nd|rd|th)(?![\w/\-]|\.\d|\s*(?:day|of)\b|\s?[-/]\s?\d)", re.I)
 _RELATIVE = re.compile(
     r"(?<![\w\u0C00-\u0C7F])(day\s+before\s+yesterday|yesterday|to-?day|this\s+morning|tomorrow|"
     r"ఈ\s?రోజు|ఇవాళ|ఇవ్వాళ|నేడు|మొన్న|నిన్న|రేపు|ivv?aa?la|ee\s?roju|nedu|ninna|monna|repu)"
@@ -60,7 +70,8 @@ class FoundDate(BaseModel):
     start: int
     end: int
     day: int
-    month: int
+    month: int | None
+    """None for a day written alone after a next-date marker ("further cross 22nd"): the first such day after."""
     year: int | None
     role: str
     """"next" for a next date, "other" for a filing date, deadline or previous date, else "plain"."""
@@ -75,6 +86,8 @@ class FoundDate(BaseModel):
         """Return the date, choosing a missing year to fall on/before (or on/after) the reference day."""
         if self.fixed is not None:
             return self.fixed
+        if self.month is None:
+            return _day_alone(self.day, reference, after)
         if self.year is not None:
             return _safe(self.year, self.month, self.day)
         # Four years either way, so that 29/2 still finds its leap year.
@@ -84,6 +97,17 @@ class FoundDate(BaseModel):
             if candidate is not None and (candidate >= reference if after else candidate <= reference):
                 return candidate
         return None
+
+
+def _day_alone(day: int, reference: date, after: bool) -> date | None:
+    """The first date with that day of the month on/after (or on/before) the reference, within two months."""
+    step = 1 if after else -1
+    for months in range(3):
+        index = reference.year * 12 + reference.month - 1 + step * months
+        candidate = _safe(index // 12, index % 12 + 1, day)
+        if candidate is not None and (candidate >= reference if after else candidate <= reference):
+            return candidate
+    return None
 
 
 def _safe(year: int, month: int, day: int) -> date | None:
@@ -101,12 +125,13 @@ def _year(raw: str | None) -> int | None:
 
 
 def _month(raw: str) -> int:
-    return _TELUGU_MONTHS.get(raw) or MONTHS[raw[:3].lower()]
+    roman = next((m for pattern, m in _ROMAN_TELUGU_MONTHS.items() if re.fullmatch(pattern, raw, re.I)), None)
+    return roman or _TELUGU_MONTHS.get(raw) or MONTHS[raw[:3].lower()]
 
 
-def _numeric(text: str, free: "_Free") -> list[tuple[int, int, int, int, int | None]]:
+def _numeric(text: str, free: "_Free") -> list[tuple[int, int, int, int | None, int | None]]:
     """Numeric dates, scanning every start so "1. 14.10.2026" still finds 14.10.2026 after failing on "1. 14"."""
-    found: list[tuple[int, int, int, int, int | None]] = []
+    found: list[tuple[int, int, int, int | None, int | None]] = []
     position = 0
     while True:
         match = _NUMERIC.search(text, position)
@@ -158,9 +183,9 @@ def find_dates(text: str, excluded: list[tuple[int, int]] | None = None,
 
     With `today` (the upload day), relative words ("yesterday", నిన్న) are dates too.
     """
-    spans: list[tuple[int, int, int, int, int | None]] = []
+    spans: list[tuple[int, int, int, int | None, int | None]] = []
     free = _Free(list(excluded or []))
-    worded: list[tuple[int, int, int, int, int | None]] = []
+    worded: list[tuple[int, int, int, int | None, int | None]] = []
     for match in _DAY_MONTH.finditer(text):
         if not _bare_may(match.group(2), match.group(3), match.group(0), text, match.start(), match.end()):
             worded.append((match.start(), match.end(), int(match.group(1)), _month(match.group(2)),
@@ -174,9 +199,19 @@ def find_dates(text: str, excluded: list[tuple[int, int]] | None = None,
         if 1 <= found[2] <= 31 and free(found[0], found[1]):
             spans.append(found)
             free.taken.append((found[0], found[1]))
+    # Year first (2026-12-07), as exports and typed notes from a computer write it: never day first.
+    for match in _ISO.finditer(text):
+        year, month, day = (int(g) for g in match.groups())
+        if _safe(year, month, day) is not None and free(match.start(), match.end()):
+            spans.append((match.start(), match.end(), day, month, year))
+            free.taken.append((match.start(), match.end()))
     for found in _numeric(text, free):
         spans.append(found)
         free.taken.append((found[0], found[1]))
+    for match in _DAY_ALONE.finditer(text):
+        day = int(match.group(1))
+        if 1 <= day <= 31 and free(match.start(), match.end()) and role_of(text, match.start(), match.end()) == "next":
+            spans.append((match.start(), match.end(), day, None, None))
     dates = [FoundDate(start=s, end=e, day=d, month=m, year=y, role=role_of(text, s, e)) for s, e, d, m, y in spans]
     if today is not None:
         for match in _RELATIVE.finditer(text):

@@ -101,6 +101,11 @@ def date_entry(text: str, spans: list[tuple[int, int]], upload: Upload, own: Day
             # A guessed hearing date may be later than the real one: keep the next date for the person to check.
             if value is not None and (value > hearing or guessed) and found is not used:
                 return Dated(hearing_date=hearing, source=source, next_date=value)
+    # A page dated after its upload ("Tomorrow's board (5.1.2027)") lists its matters for that day: their next
+    # date; no hearing is on it, so the hearing date stays a guess.
+    listed = next((hint.day for hint in (own, page) if hint is not None and hint.day > upload_day), None)
+    if listed is not None and listed > hearing:
+        return Dated(hearing_date=hearing, source=source, next_date=listed)
     for found in dates:
         if found.role == "plain" and found is not used:
             value = _later(found, hearing, upload_day)

@@ -24,10 +24,14 @@ _NEXT_BEFORE = [
     r"\bpost(?:ed|s)?\b(?:(?:\s+" + _W + r"){0,5}?\s+(?:to|on|till|for))?",
     r"\bcall(?:\s+" + _W + r"){0,3}?\s+on", r"\bcall\b", r"\bc/o\b",
     r"\b(?:re-?)?list(?:ed)?(?:\s+" + _W + r"){0,3}?\s+(?:on|to)", r"\bto\s+be\s+listed\b",
-    r"\bst(?:an)?ds?\.?\s+over\s+(?:to|till)", r"\bstood\s+over\s+to", r"\bs/o\s+to",
+    r"\bst(?:an)?ds?\.?\s+over\s+(?:to|till)", r"\bstood\s+over\s+to", r"\bs/o\s+to", r"\bs\s?/\s?o\b\.?",
+    r"\bp\s?/\s?t\b\.?(?:\s+to)?",                                # p/t: posted to
+    r"\bl\s?/\s?o\b\.?", r"\blast\s+(?:chance|opportunity)\b\.?",  # the last chance is given till the next date
     r"\breserved(?:\s+" + _W + r"){0,3}?(?:\s+(?:on|to|till))?",
     r"\b(?:judg(?:e)?ment|orders?|pronouncement|award|verdict)(?:\s+(?:is|posted|fixed))?\s+(?:on|to)",
-    r"\breturnable(?:\s+on)?", r"\bfixed\s+(?:on|to|for)", r"\bfurther\s+hearing(?:\s+on)?",
+    r"\breturnable(?:\s+(?:on|by))?", r"\br\s?/\s?(?:by|on)\b\.?",      # summons R/by: the day it comes back
+    r"\b(?:further|balance)\s+(?:chief|cross|cross-examination|hearing|arguments|args|evidence|enquiry|trial)\b",
+    r"\bfixed\s+(?:on|to|for)", r"\bfurther\s+hearing(?:\s+on)?",
     r"\bfurther(?:\s+" + _W + r"){1,3}?\s+(?:on|to)",      # further chief / cross / arguments on
     r"\bfor\s+(?:further\s+)?hearing(?:\s+on)?",            # beats the label "hearing on"
     r"\br\s?/\s?j\b\.?",                                     # R/J: reserved for judgment
@@ -47,9 +51,10 @@ _GENERIC_NEXT_BEFORE = [
 ]
 _OTHER_BEFORE = [
     (r"\b(?:filed|presented|instituted|registered|executed|issued|applied|delivered|born|served|received|"
-     r"deposited|paid|sent|made\s+ready)(?:\s+on)?(?:\s+this)?(?:\s+the)?"),
+     r"deposited|paid|sent|made\s+ready)(?:(?:\s+(?:again|already|afresh|once\s+more|only))?\s+on)?(?:\s+this)?"
+     r"(?:\s+the)?"),
     r"\bcopy(?:\s+\w+)?\s+on", r"\bdated\b", r"\border\s+dt\.?", r"\bsince\b", r"\bfrom\b", r"\bw\.?e\.?f\.?",
-    r"\bby\b", r"\bbefore\b", r"\bon\s+or\s+before\b", r"\bwithin\b", r"\b(?:extended|valid)\s+(?:till|up\s*to|until)",
+    r"(?<!/)(?<!returnable\s)\bby\b", r"\bbefore\b", r"\bon\s+or\s+before\b", r"\bwithin\b", r"\b(?:extended|valid)\s+(?:till|up\s*to|until)",
     r"\bp\.\s?d\.?(?:\s+was)?", r"\bl\.\s?d\.?(?:\s+was)?", r"\bprev(?:ious|\.)?\s+(?:date|hearing)(?:\s+was)?",
     r"\blast\s+(?:date|hearing)(?:\s+(?:was|of\s+hearing))?", r"\bearlier\s+on",
 ]
@@ -102,23 +107,24 @@ def _window(text: str, start: int) -> str:
 def role_of(text: str, start: int, end: int) -> str:
     """Return "next", "other" or "plain" for the date at text[start:end], from the nearest marker."""
     before = _window(text, start)
-    found: list[tuple[int, int, str]] = []
+    after = text[end:end + LOOKAHEAD]
+    match = _NEXT_AFTER.match(after)
+    marked_after = match is not None and not _STARTS_WITH_DATE.match(after[match.end():])
+    found: list[tuple[int, int, str, bool]] = []
     for rank, (pattern, role) in enumerate(((_OTHER, "other"), (_NEXT, "next"))):
         match = pattern.search(before)
         if match is not None:
-            found.append((match.start(), -rank, role))
+            found.append((match.start(), -rank, role, bool(re.search(r"[,;]\s*$", match.group(0)))))
     if found:
-        # The marker that starts nearest the date is the one that speaks of it ("for X filed on" is filed on).
-        return max(found)[2]
+        # The marker that starts nearest the date is the one that speaks of it ("for X filed on" is filed on),
+        # unless a comma closes it and the date carries its own marker ("counter filed, 16.12 ki vaayida").
+        _, _, role, closed = max(found)
+        return "next" if role == "other" and closed and marked_after else role
     if _LABEL.search(before):
         return "plain"
     if _GENERIC.search(before):
         return "next"
-    after = text[end:end + LOOKAHEAD]
-    match = _NEXT_AFTER.match(after)
-    if match is not None and not _STARTS_WITH_DATE.match(after[match.end():]):
-        return "next"
-    return "plain"
+    return "next" if marked_after else "plain"
 
 
 def ends_with_marker(line: str) -> bool:

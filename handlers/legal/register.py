@@ -13,10 +13,11 @@ from pydantic import BaseModel, TypeAdapter
 
 from handlers.legal.models import CaseRecord
 
-# Up to four groups of up to four letters (M.V.O.P., Crl.M.P., LAOP): never a whole word like "March".
+# Up to five groups of up to four letters (M.V.O.P., M.A.C.O.P., Crl.M.P., LAOP), or of five to seven with
+# capitals inside (MACOP, CrlMP): never a whole word like "March".
 _NUMBER = re.compile(
-    r"(?<![A-Za-z0-9/.\-])((?:[A-Za-z015]{1,4}(?![A-Za-z015])\.?\s?){1,4}?)\s*(?:No\.?\s*)?(\d{1,6})\s*(?:/|of)\s*"
-    r"(\d{2,4})(?!\d)",
+    r"(?<![A-Za-z0-9/.\-])((?:(?:(?-i:[A-Z]{5,6}|[A-Za-z]{1,4}[A-Z][A-Za-z]{0,2})|[A-Za-z015]{1,4})(?![A-Za-z015])\.?\s?){1,5}?)\s*(?:(?<=[A-Za-z.])[-–]\s*)?(?:No\.?\s*[-–]?\s*)?(\d{1,6})"
+    r"\s*(?:/|of|[-–](?=\s*\d{4}(?!\d)))\s*(\d{2,4})(?!\d)",  # RCC-5-2026: a hyphen only before a full year
     re.I,
 )
 # OCR reads letters in a case type as digits; only applied to the type letters, never to the number itself.
@@ -27,7 +28,15 @@ _STOP = {"the", "what", "happened", "last", "time", "in", "of", "for", "when", "
          "tell", "about", "was", "did", "there", "were", "our", "my", "please", "previous", "partition", "sp"}
 
 CaseList = TypeAdapter(list[CaseRecord])
-_CASE_TYPE_AFTER = re.compile(r"[ \t]*(?:[A-Z][A-Z.]{1,7}(?![a-z])|(?i:case|suit|matter|petition|appeal)\b|కేసు|దావా)")
+# A party's name names its case before the case's type ("Ruksana MC"), with the rest of the name and what the
+# case is about between ("Koteswara Rao cheque case"), or in a cause title ("Anusha v. Greenfield").
+_KIND_WORDS = (r"cheque|138|maintenance|eviction|rent|custody|bail|injunction|partition|recovery|execution|divorce|"
+               r"accident|murder|land|writ|property|family|civil|criminal|consumer|motor|claim")
+_CASE_TYPE_AFTER = re.compile(
+    r"(?:[ \t]+[A-Z][a-z]+){0,2}(?:[ \t]+(?i:" + _KIND_WORDS + r"))?"
+    r"[ \t]*(?:[A-Z][A-Z.]{1,7}(?![a-z])|(?i:case|suit|matter|petition|appeal)\b|కేసు|దావా)"
+    r"|[ \t]+(?i:vs?\.?|versus)[ \t]+[A-Z]")
+_CAUSE_TITLE_BEFORE = re.compile(r"(?i:\bvs?\.?|\bversus)[ \t]+$")
 # Words of case titles too common to name one case by themselves ("State", "Traders", "Corporation").
 _NOT_PARTY = {"state", "india", "limited", "private", "company", "assurance", "insurance", "traders", "industries",
               "society", "association", "corporation", "telangana", "andhra", "pradesh", "collector", "deputy",
@@ -135,12 +144,18 @@ class CaseRegister:
         for pattern, case_id, by in self._names:
             for match in pattern.finditer(text):
                 found.append(CaseMention(case_id=case_id, start=match.start(), end=match.end(), by=by))
-        if not found:
+        # A party's name is a weak sign: a case number the register does not have names that matter instead
+        # ("M.C. 44/2026 (Renuka v. Srinu)" is another court's case, whoever else is called Srinu).
+        numbered = [(m.start, m.end) for m in found if m.by == "number"]
+        if all(any(s <= a and b <= e for s, e in numbered) for a, b in number_spans(text)):
+            named = list(found)
             for pattern, case_id in self._parties:
                 for match in pattern.finditer(text):
+                    if any(m.start < match.end() and match.start() < m.end for m in named):
+                        continue  # inside a name already found ("Rahim" of "Rahim eviction")
                     before = text[text.rfind("\n", 0, match.start()) + 1:match.start()]
                     at_start = not re.search(r"[A-Za-z\u0C00-\u0C7F]", before)
-                    if at_start or _CASE_TYPE_AFTER.match(text, match.end()):
+                    if at_start or _CASE_TYPE_AFTER.match(text, match.end()) or _CAUSE_TITLE_BEFORE.search(before):
                         found.append(CaseMention(case_id=case_id, start=match.start(), end=match.end(), by="party"))
         return sorted(found, key=lambda m: (m.start, -(m.end - m.start)))
 

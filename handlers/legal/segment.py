@@ -118,13 +118,33 @@ def _split_cases(line: str, register: CaseRegister) -> list[str]:
 
 def _read_lines(text: str, register: CaseRegister) -> list[_Line]:
     lines: list[_Line] = []
-    previous = ""
+    previous = above = ""
     for raw in text.splitlines():
         tidy = re.sub(r"\s*\|\s*", " | ", raw).strip(" \t|")
         for line in _split_cases(tidy, register) if _TEXT.search(tidy) else []:
+            # A wrapped line whose date completes the marker above ("for args" / "15/12; Nizamabad ...") gives
+            # that date to the line above; what follows the separator is a matter of its own, on the day the
+            # line above began with, as a second matter on one line is (_split_cases).
+            if previous and ends_with_marker(previous) and (cut := _completing_date(line)):
+                _add_line(lines, line[:cut], previous, register)
+                lead = leading_date(above, number_spans(above))
+                day = above[lead.start:lead.end] + " " if lead is not None else ""
+                previous, line = line[:cut], day + line[cut:].strip(" ;,")
+            if not _TEXT.search(line):
+                continue
             _add_line(lines, line, previous, register)
             previous = line
+        above = tidy if _TEXT.search(tidy) else above
     return lines
+
+
+def _completing_date(line: str) -> int | None:
+    """Where a line that starts with a date and a separator ("15/12; ...", "05.01.2027, ...") ends its date."""
+    found = find_dates(line, number_spans(line))
+    if not found or re.match(r"[\s(\[]*$", line[:found[0].start]) is None:
+        return None
+    separator = re.match(r"\s*[;,]", line[found[0].end:])
+    return found[0].end + separator.end() if separator and line[found[0].end + separator.end():].strip() else None
 
 
 def _add_line(lines: list[_Line], line: str, previous: str, register: CaseRegister) -> None:
@@ -224,12 +244,16 @@ def _is_title(block: _Block, following: _Block | None, block_text: str) -> bool:
 
 
 def _page_day(header: list[_Line], upload: Upload) -> DayHint | None:
-    """The day a short header line gives ("Sangareddy court today -", "18/11/2026"), if any."""
+    """The day a short header line gives ("Sangareddy court today -", "18/11/2026"), if any; a board's day
+    after the upload ("Matters listed on 5.1.2027") too, which hearing.py takes for the matters' next date."""
+    upload_day = uploaded_day(upload)
     for line in header:
         if len(line.text.split()) > _SHORT:
             continue
-        for found in find_dates(line.text, number_spans(line.text), today=uploaded_day(upload)):
-            value = found.on(uploaded_day(upload)) if found.role == "plain" else None
+        for found in find_dates(line.text, number_spans(line.text), today=upload_day):
+            value = found.on(upload_day) if found.role == "plain" else None
+            if found.role == "next" and (later := found.on(upload_day, after=True)) is not None and later > upload_day:
+                value = later
             if value is not None:
                 return DayHint(day=value, source="text" if found.relative else "header")
     return None
@@ -253,9 +277,21 @@ def _kind(lines: list[_Line], text: str) -> UploadKind:
     return "note"
 
 
+def _title_end(lines: list[_Line]) -> int:
+    """Where an order sheet's title ends: its first dated row, when every line above it (court, case number,
+    parties, "Vs.", a numbered list of respondents) carries no date; else 0."""
+    first_row = next((i for i, line in enumerate(lines) if line.lead is not None), 0)
+    above = lines[:first_row]
+    if any(line.heading is not None or find_dates(line.text, number_spans(line.text)) for line in above):
+        return 0
+    return first_row
+
+
 def _entries(lines: list[_Line], register: CaseRegister, upload: Upload, kind: UploadKind) -> list[ProposedEntry]:
     anchor = next((i for i, line in enumerate(lines)
                    if line.lead is not None or line.heading is not None or line.mention is not None), len(lines))
+    if kind == "order_sheet":
+        anchor = max(anchor, _title_end(lines))
     header, body = lines[:anchor], lines[anchor:]
     if not body:
         header, body = [], lines
