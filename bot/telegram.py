@@ -17,7 +17,7 @@ from telegram.error import TelegramError
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, CallbackQueryHandler, ContextTypes, \
     MessageHandler, filters
 
-from bot.core import SHARED_COMMANDS, Conversation, split_command
+from bot.core import SHARED_COMMANDS, Conversation
 from bot.errors import new_reference
 from bot.i18n import text
 from bot.media_download import MediaFetchFailed, MediaTooLarge
@@ -26,7 +26,7 @@ from bot.registry import User
 from bot.telegram_inbox import DurableUpdateQueue
 from bot.telegram_media import MediaRef, download, is_unsupported, media_of
 from bot.telegram_send import TelegramNotifier, TelegramSender
-from bot.chat_text import too_large
+from bot.chat_text import split_command, too_large
 
 log = logging.getLogger(__name__)
 
@@ -100,6 +100,8 @@ class TelegramTransport:
 
     async def _start(self) -> None:
         await self.application.initialize()
+        invitations = self.conversation.invitations
+        invitations.telegram_username = invitations.telegram_username or self.application.bot.username
         await self.register_commands()
         await self.application.start()
         self.inbox.requeue_pending(self.application.bot)
@@ -193,8 +195,10 @@ class TelegramTransport:
                         incoming.media.path.unlink(missing_ok=True)
             await self.sender.send(chat_id, replies)
             command = split_command((incoming.text or "").strip())
-            if user is not None and command is not None and command[0] == "lang":
-                await self.register_commands_for(user)
+            joined = None if user is not None else \
+                self.conversation.services.registry.lookup("telegram", str(person.id))
+            if joined is not None or (user is not None and command is not None and command[0] == "lang"):
+                await self.register_commands_for(joined or user)  # type: ignore[arg-type]
 
     async def _incoming(self, update: Update, message: Message, user: User | None) -> Incoming | Reply:
         """Build the Incoming; a Reply instead when the message cannot be taken (too large, unsupported)."""

@@ -153,6 +153,9 @@ class WhatsAppTransport:
         if user is None:
             # The core refuses strangers; their media is never fetched.
             replies = await self.conversation.handle(self._incoming(inbound, text=inbound.body))
+            joined = self.conversation.services.registry.lookup("whatsapp", inbound.sender)
+            if joined is not None:  # they joined with an invite code: their window is open from now
+                self.window.record_inbound(inbound.number, joined.user_id)
             await self.sender.send(inbound.number, replies, "en", remember=False)
             return
         self.window.record_inbound(inbound.number, user.user_id)
