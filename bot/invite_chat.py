@@ -10,7 +10,7 @@ unused for the person it was meant for.
 import logging
 import re
 from bot.i18n import text
-from bot.invites import InviteRequest, InviteStore, pack_for, telegram_link, whatsapp_link
+from bot.invites import InviteRequest, InviteStore, normalise_code, pack_for, telegram_link, whatsapp_link
 from bot.messages import Incoming, Reply
 from bot.registry import Registry, User
 from bot.settings import Settings
@@ -30,6 +30,13 @@ def code_in(incoming: Incoming) -> str | None:
         return None
     match = _CARRIES_CODE.match(incoming.text)
     return match.group(1).strip() if match else None
+
+
+def offers_code(body: str | None) -> bool:
+    """Whether a text is a code offer ("join CODE", "/start CODE" with a code-shaped CODE): transports keep no
+    raw copy of one, whoever sends it, so a code never sits in the inbox."""
+    match = _CARRIES_CODE.match(body or "")
+    return match is not None and normalise_code(match.group(1)) is not None
 
 
 def _address(incoming: Incoming) -> str:

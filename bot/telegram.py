@@ -20,6 +20,7 @@ from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, Callba
 from bot.core import SHARED_COMMANDS, Conversation
 from bot.errors import new_reference
 from bot.i18n import text
+from bot.invite_chat import offers_code
 from bot.media_download import MediaFetchFailed, MediaTooLarge
 from bot.messages import Incoming, Reply
 from bot.registry import User
@@ -49,7 +50,7 @@ class TelegramTransport:
             raise TelegramNotConfigured("TELEGRAM_BOT_TOKEN is not set")
         self.conversation = conversation
         self.poll_timeout_s = poll_timeout_s
-        self.inbox = DurableUpdateQueue(services.state, self._is_registered)
+        self.inbox = DurableUpdateQueue(services.state, self._kept)
         builder = (
             ApplicationBuilder()
             .token(settings.telegram_bot_token.get_secret_value())
@@ -151,6 +152,11 @@ class TelegramTransport:
         person = update.effective_user
         return person is None or self.conversation.services.registry.lookup("telegram", str(person.id)) is not None
 
+    def _kept(self, update: Update) -> bool:
+        """Whether the update is kept durably: a registered person's, and not an invite code offered."""
+        message = update.effective_message
+        return self._is_registered(update) and not (message is not None and offers_code(message.text))
+
     def _lang_of(self, telegram_user_id: int) -> str:
         user = self.conversation.services.registry.lookup("telegram", str(telegram_user_id))
         return self.conversation.language_of(user) if user is not None else "en"
@@ -166,7 +172,7 @@ class TelegramTransport:
         self._handled(update)
 
     def _handled(self, update: Update) -> None:
-        if self._is_registered(update):
+        if self._kept(update):
             self.inbox.handled(update)
         else:
             self.inbox.forget(update)
