@@ -69,7 +69,7 @@ class ChatImports:
         if isinstance(kind, Reply):
             return [kind]
         now = _now()
-        self._drop_waiting(turn.user.user_id, now)
+        self._drop_waiting(turn.user.user_id)
         with self._db.session() as s:
             s.add(ChatImportRow(import_id=secrets.token_hex(8), tenant_id=turn.user.tenant,
                                 user_id=turn.user.user_id, kind=kind, status="awaiting", created_at=now,
@@ -88,12 +88,14 @@ class ChatImports:
     async def on_file(self, turn: Turn, media: Media) -> list[Reply]:
         """Plan the import of an uploaded file and show the dry run with Apply / Discard."""
         captioned = self._caption_command(turn)
-        kind: str | Reply | None = self._kind(turn, captioned) if captioned is not None else None
+        kind = self._kind(turn, captioned) if captioned is not None else None
         if isinstance(kind, Reply):
             return [kind]
-        now = _now()
-        waiting = self._drop_waiting(turn.user.user_id, now)
-        kind = kind or waiting
+        waiting = self._waiting(turn.user.user_id)
+        if kind is not None or waiting is None:
+            self._drop_waiting(turn.user.user_id)
+            waiting = None
+        kind = kind or (waiting.kind if waiting is not None else None)
         if kind is None:
             return [Reply(text=turn.t("imports.usage", kinds=", ".join(sorted(self._kinds))))]
         content = media.path.read_bytes()
@@ -101,12 +103,17 @@ class ChatImports:
             report = self._run(turn.user.tenant, kind, content, apply=False)
         except _UNREADABLE as exc:
             log.info("could not read an uploaded %s file: %s", kind, type(exc).__name__)
+            self._drop_waiting(turn.user.user_id)
             return [Reply(text=turn.t("imports.unreadable", kind=kind, reason=str(exc)[:200]))]
-        import_id = secrets.token_hex(8)
+        now = _now()
+        import_id = waiting.import_id if waiting is not None else secrets.token_hex(8)
         with self._db.session() as s:
-            s.add(ChatImportRow(import_id=import_id, tenant_id=turn.user.tenant, user_id=turn.user.user_id,
-                                kind=kind, status="open", file_name=media.file_name, content=content,
-                                created_at=now, updated_at=now))
+            row = s.get(ChatImportRow, import_id) if waiting is not None else None
+            if row is None:
+                row = ChatImportRow(import_id=import_id, tenant_id=turn.user.tenant, user_id=turn.user.user_id,
+                                    kind=kind, created_at=now)
+                s.add(row)
+            row.status, row.file_name, row.content, row.updated_at = "open", media.file_name, content, now
         buttons = [[Button(label=turn.t("imports.button_apply"), data=f"{PREFIX}:a:{import_id}"),
                     Button(label=turn.t("imports.button_discard"), data=f"{PREFIX}:d:{import_id}")]]
         return [Reply(text=f"{turn.t('imports.dry_run', kind=kind)}\n{report.render()}", buttons=buttons,
@@ -167,14 +174,12 @@ class ChatImports:
                                                          ChatImportRow.status == "awaiting"))
             return next((r for r in rows if utc(r.updated_at) >= since), None)  # type: ignore[operator]
 
-    def _drop_waiting(self, user_id: str, now: datetime) -> str | None:
-        """End this person's wait for a file; return the kind it waited for (if recent enough)."""
-        waiting = self._waiting(user_id)
+    def _drop_waiting(self, user_id: str) -> None:
+        """End this person's wait for a file (a new /import, or a file that answered it otherwise)."""
         with self._db.session() as s:
             s.execute(update(ChatImportRow).where(ChatImportRow.user_id == user_id,
                                                   ChatImportRow.status == "awaiting")
-                      .values(status="discarded", updated_at=now))
-        return waiting.kind if waiting is not None else None
+                      .values(status="discarded", updated_at=_now()))
 
     def _row(self, import_id: str) -> ChatImportRow | None:
         with self._db.session() as s:
