@@ -38,6 +38,10 @@ SHARED_COMMANDS = [
     CommandInfo(command="lang", description_key="commands.lang"),
     CommandInfo(command="pending", description_key="commands.pending"),
 ]
+ADMIN_COMMANDS = [
+    CommandInfo(command="invite", description_key="commands.invite"),
+    CommandInfo(command="import", description_key="commands.import"),
+]
 
 
 def show_sent(lang: str, when: datetime) -> str:
@@ -68,8 +72,8 @@ class Conversation:
     def language_of(self, user: User) -> str:
         return self.services.state.pref(user.user_id, "lang") or user.lang
 
-    def commands_for(self, pack: str) -> list[CommandInfo]:
-        return SHARED_COMMANDS + self.packs[pack].commands()
+    def commands_for(self, pack: str, role: str | None = None) -> list[CommandInfo]:
+        return SHARED_COMMANDS + self.packs[pack].commands() + (ADMIN_COMMANDS if role == "admin" else [])
 
     async def handle(self, incoming: Incoming) -> list[Reply]:
         """Answer one delivery: refuse strangers and input over the limits, record it durably, drop a duplicate,
@@ -229,7 +233,7 @@ class Conversation:
                                       pack_name=turn.t(f"core.pack_{turn.user.pack}")))]
         if command == "help":
             lines = [turn.t("core.help_header")]
-            lines += [f"/{c.command} - {turn.t(c.description_key)}" for c in self.commands_for(turn.user.pack)]
+            lines += [f"/{c.command} - {turn.t(c.description_key)}" for c in self.commands_for(turn.user.pack, turn.user.role)]
             return [Reply(text="\n".join(lines))]
         if command == "memory":
             return [Reply(text=await self._memory_status(turn))]

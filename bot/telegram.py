@@ -134,7 +134,7 @@ class TelegramTransport:
             return
         lang = self.conversation.language_of(user)
         commands = [BotCommand(c.command, text(lang, c.description_key))
-                    for c in self.conversation.commands_for(user.pack)]
+                    for c in self.conversation.commands_for(user.pack, user.role)]
         for chat_id in user.telegram_ids:
             try:
                 await self.application.bot.set_my_commands(commands, scope=BotCommandScopeChat(chat_id))

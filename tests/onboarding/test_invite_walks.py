@@ -23,6 +23,7 @@ from bot.store import Base, Database
 from bot.telegram import TelegramTransport
 from bot.whatsapp import create_app
 from bot.whatsapp_transport import WhatsAppTransport
+from handlers.legal.registers import CaseRegisters
 from tests.conftest import make_settings
 from tests.fakes.telegram import TOKEN, FakeTelegram
 from tests.fakes.twilio import FakeTwilio
@@ -217,3 +218,34 @@ async def test_whatsapp_an_admin_invites_a_lawyer_who_joins_with_join_code_and_i
     await stop_whatsapp(whatsapp)
     refused_numbers = [n.lstrip("+").encode() for n in (SECOND_WA, TYPO_WA, TYPO_WA + "9")]
     assert files_holding(tmp_path, *refused_numbers, code.encode(), other.code.encode()) == []
+
+
+@pytest.mark.own_registers
+async def test_whatsapp_an_admin_imports_cases_by_numbered_apply(whatsapp: WhatsApp) -> None:
+    [help_text] = await say(whatsapp, SUDHA_WA, "/help")
+    assert "/invite - invite someone" in help_text and "/import - import a register" in help_text
+    [officer_help] = await say(whatsapp, SRINIVAS_WA, "/help")
+    assert "/invite" not in officer_help and "/import" not in officer_help
+
+    cases = ("Cause Title,Case No,Court,Our Ref\n"
+             "Gaddam Narsimha v Bollam Yellaiah,O.S. 57/2023,Principal Junior Civil Judge Shadnagar,GN-57\n"
+             "Boya Lingamma v State of Telangana,W.P. 2231/2025,High Court,\n"
+             ",,,\n"
+             ",A.S. 12/2024,District Court Mahabubnagar,\n").encode("utf-8")
+    url = whatsapp.fake.add_media(cases, "text/csv")
+    before = len(whatsapp.fake.bodies_to(SUDHA_WA))
+    await whatsapp.say(SUDHA_WA, "/import cases", media=[(url, "text/csv")])
+    while len(whatsapp.fake.bodies_to(SUDHA_WA)) <= before:
+        await whatsapp.fake.wait_sent(len(whatsapp.fake.sent()) + 1, timeout=60)
+    dry = whatsapp.fake.bodies_to(SUDHA_WA)[-1]
+    assert dry.startswith("Import of cases: what Apply would do") and "add 2," in dry
+    assert "row 5: missing Title" in dry and dry.endswith("1. Apply\n2. Discard")
+    register = CaseRegisters(whatsapp.app.services.database)
+    assert len(register.for_tenant("nyaya")) == 0
+
+    [applied] = await say(whatsapp, SUDHA_WA, "1")
+    assert applied.startswith("Imported cases:") and "add 2" in applied
+    case = register.for_tenant("nyaya").get("gn-57")
+    assert case is not None and case.numbers == ["O.S. 57/2023"]
+    mention = register.for_tenant("nyaya").only("hearing in WP 2231/25 adjourned to next month")
+    assert mention is not None and "Boya Lingamma" in register.for_tenant("nyaya").get(mention.case_id).title  # type: ignore[union-attr]
