@@ -9,6 +9,7 @@ unused for the person it was meant for.
 
 import logging
 import re
+
 from bot.i18n import text
 from bot.invites import InviteRequest, InviteStore, normalise_code, pack_for, telegram_link, whatsapp_link
 from bot.messages import Incoming, Reply

@@ -79,15 +79,15 @@ def test_a_code_cannot_take_an_address_that_belongs_to_someone(database: Databas
 def test_two_redemptions_of_one_code_at_once_exactly_one_wins(database: Database) -> None:
     store = InviteStore(database)
     for _ in range(3):
-        issued = store.create(officer_invite(tenant="race"))
+        code = store.create(officer_invite(tenant="race")).code
         barrier = threading.Barrier(4)
         results: list[User | None] = []
 
-        def redeem(address: str) -> None:
+        def redeem(address: str, code: str, barrier: threading.Barrier, results: list[User | None]) -> None:
             barrier.wait()
-            results.append(store.redeem(issued.code, "telegram", address))
+            results.append(store.redeem(code, "telegram", address))
 
-        threads = [threading.Thread(target=redeem, args=(f"8800{i}",)) for i in range(4)]
+        threads = [threading.Thread(target=redeem, args=(f"8800{i}", code, barrier, results)) for i in range(4)]
         for thread in threads:
             thread.start()
         for thread in threads:
