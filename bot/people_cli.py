@@ -4,7 +4,9 @@ Works without the memory server. A running bot sees a change on the person's nex
 """
 
 import argparse
+import csv
 import sys
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -13,7 +15,7 @@ from pydantic import ValidationError
 from bot.i18n import LANGUAGES, text
 from bot.invites import InviteRequest, InviteStore, pack_for, telegram_link, whatsapp_link
 from bot.people import ChannelTaken, import_people, import_people_file, load_people, remove_person, tenant_of
-from bot.registers.kinds import split_list
+from bot.people_table import import_people_table, territory_slugs
 from bot.registry import User
 from bot.settings import Settings
 from bot.store import Database
@@ -43,7 +45,7 @@ def register(sub: argparse._SubParsersAction, open_database: Callable[[Settings]
     invite.add_argument("--hours", type=float, default=72.0, help="how long the code stays valid (default 72)")
     invite.add_argument("--bot-username", default=None, help="the Telegram bot's username, for the link")
 
-    load = actions.add_parser("import", help="add or update people from a registry JSON file")
+    load = actions.add_parser("import", help="add or update people from a CSV, Excel .xlsx or registry JSON file")
     load.add_argument("file", type=Path)
 
     for action in (add, invite, load, *[actions.choices[n] for n in ("list", "remove")]):
@@ -82,9 +84,7 @@ def run(args: argparse.Namespace, database: Database, settings: Settings) -> int
             print(text(lang, "people.removed", user=args.user, tenant=args.tenant))
             return 0
         if args.action == "import":
-            count = import_people_file(database, args.file.expanduser(), args.tenant)
-            print(text(lang, "people.imported", count=count, tenant=args.tenant))
-            return 0
+            return _import(lang, database, args.file.expanduser(), args.tenant)
         pack = pack_for(args.role, args.pack)
         if pack is None:
             print(text(lang, "people.pack_needed", role=args.role), file=sys.stderr)
@@ -97,9 +97,24 @@ def run(args: argparse.Namespace, database: Database, settings: Settings) -> int
         print(text(lang, "people.invalid", field=".".join(str(p) for p in first["loc"]), reason=first["msg"]),
               file=sys.stderr)
         return 2
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, UnicodeDecodeError, zipfile.BadZipFile, csv.Error) as exc:
         print(text(lang, "people.failed", reason=str(exc)), file=sys.stderr)
         return 2
+
+
+def _import(lang: str, database: Database, path: Path, tenant: str) -> int:
+    if path.suffix.lower() == ".json":
+        print(text(lang, "people.imported", count=import_people_file(database, path, tenant), tenant=tenant))
+        return 0
+    try:
+        report = import_people_table(database, path, tenant, load_people(database))
+    except ChannelTaken:
+        print(text(lang, "people.channel_taken"), file=sys.stderr)
+        return 2
+    print(text(lang, "people.imported", count=len(report.written), tenant=tenant))
+    for rejected in report.rejected:
+        print(text(lang, "people.rejected_row", row=rejected.row, reason=rejected.reason))
+    return 0
 
 
 def _add(lang: str, database: Database, args: argparse.Namespace, pack: str) -> int:
@@ -108,7 +123,7 @@ def _add(lang: str, database: Database, args: argparse.Namespace, pack: str) -> 
         print(text(lang, "people.other_tenant", user=args.user), file=sys.stderr)
         return 2
     user = User(user_id=args.user, name=args.name, role=args.role, pack=pack, tenant=args.tenant,  # type: ignore[arg-type]
-                lang=args.language, officer_id=args.officer_id, territories=split_list(args.territories),
+                lang=args.language, officer_id=args.officer_id, territories=territory_slugs(args.territories),
                 telegram_ids=args.telegram, whatsapp_numbers=args.whatsapp)
     try:
         import_people(database, [user])
@@ -141,7 +156,7 @@ def _list(lang: str, database: Database, tenant: str) -> int:
 def _invite(lang: str, database: Database, settings: Settings, args: argparse.Namespace, pack: str) -> int:
     request = InviteRequest(tenant=args.tenant, role=args.role, pack=pack, name=args.name,  # type: ignore[arg-type]
                             lang=args.language, officer_id=args.officer_id,
-                            territories=split_list(args.territories), hours=args.hours)
+                            territories=territory_slugs(args.territories), hours=args.hours)
     issued = InviteStore(database).create(request, created_by="cli")
     code = issued.code
     print(text(lang, "people.invite_made", role=request.role, pack=request.pack, tenant=request.tenant,

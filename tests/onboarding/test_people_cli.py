@@ -94,3 +94,37 @@ def test_import_puts_a_registry_file_into_the_tenant(home: Settings, tmp_path: P
         assert ravi.tenant == "dhan-books" and ravi.whatsapp_numbers == ["+919811100000"]
     finally:
         database.dispose()
+
+
+def test_import_a_messy_people_sheet_row_by_row(home: Settings, tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    smriti(home, capsys, "people", "add", "gowri", "--tenant", "nyaya", "--name", "Gowri", "--role", "lawyer",
+           "--whatsapp", "+919866600000")
+    path = tmp_path / "staff.csv"
+    path.write_bytes(("\ufeffEmployee Name,Designation,Mobile,Telegram ID,Villages,Language,Emp ID\n"
+                      "Bhavani Prasad,Officer,98480 22110,5501; 5502,Kothur; Yacharam,Telugu,\n"
+                      ",,,,,,\n"
+                      "Sunitha,admin,,,,English,\n"
+                      "Nagaraju,clerk,+91 98666 00000,,,,\n"
+                      "Bhavani Prasad,officer,98480 22110,,,,\n"
+                      "వెంకటమ్మ,officer,,,,తెలుగు,\n"
+                      "Hemalatha,lawyer,12345,,,,\n"
+                      "Gowri,lawyer,,,,,gowri\n"
+                      "Ramesh Babu,Officer,+1 (555) 010-2000,,,english,RB-7\n").encode("utf-8"))
+    code, out, _ = smriti(home, capsys, "people", "import", "--tenant", "kisan-seva", str(path))
+    assert code == 0 and "2 people added or updated in tenant kisan-seva" in out
+    rows = re.findall(r"row (\d+): (.*)", out)
+    assert [int(r) for r, _ in rows] == [4, 5, 6, 7, 8, 9]
+    reasons = dict((int(r), reason) for r, reason in rows)
+    assert "admin" in reasons[4] and "already belongs to someone else" in reasons[5]
+    assert reasons[6] == "bhavani-prasad is already on row 2" and "give an ID" in reasons[7]
+    assert "country code" in reasons[8] and reasons[9] == "gowri is another tenant's id"
+    database = open_database(home)
+    try:
+        people = {u.user_id: u for u in load_people(database) if u.tenant == "kisan-seva"}
+    finally:
+        database.dispose()
+    bhavani, ramesh = people["bhavani-prasad"], people["rb-7"]
+    assert (bhavani.role, bhavani.pack, bhavani.lang, bhavani.telegram_ids, bhavani.whatsapp_numbers,
+            bhavani.territories) == ("officer", "agri", "te", [5501, 5502], ["+919848022110"], ["kothur", "yacharam"])
+    assert ramesh.whatsapp_numbers == ["+15550102000"] and ramesh.lang == "en"
