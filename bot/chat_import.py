@@ -128,6 +128,8 @@ class ChatImports:
             return [Reply(text=turn.t("core.card_gone"))]
         if row.user_id != turn.user.user_id or row.tenant_id != turn.user.tenant:
             return [Reply(text=turn.t("core.card_not_yours"))]
+        if turn.user.role != "admin":  # no longer an admin since the dry run
+            return [Reply(text=turn.t("join.admins_only"))]
         if parts[1] == "d":
             if not self._move(row.import_id, "open", "discarded"):
                 return [Reply(text=turn.t("imports.already", status=row.status))]
