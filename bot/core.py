@@ -1,11 +1,12 @@
 """The conversation core: every transport hands it an Incoming and sends back the Replies it returns.
 
-It checks who is speaking (strangers are refused, nothing stored, and answered at most once an hour),
-refuses input over the limits before storing anything (text length, file size, a voice note's stated
-length), records every delivery in the durable intake store before any external call (a duplicate delivery
-is dropped), answers the shared commands, finishes a pending card edit, and otherwise routes to the person's
-pack. A transient failure (Groq or Hindsight down) keeps the item for the IntakeWorker to retry; a permanent
-one (bad input, a refused memory, a bug) fails it at once with a reference the person and the operator share.
+It checks who is speaking (a stranger with a live invite code joins; other strangers are refused, nothing
+stored, and answered at most once an hour), refuses input over the limits before storing anything (text
+length, file size, a voice note's stated length), records every delivery in the durable intake store before
+any external call (a duplicate delivery is dropped), answers the shared commands (and an admin's /invite and
+/import), finishes a pending card edit, and otherwise routes to the person's pack. A transient failure (Groq or
+Hindsight down) keeps the item for the IntakeWorker to retry; a permanent one (bad input, a refused memory, a
+bug) fails it at once with a reference the person and the operator share.
 """
 
 import asyncio
@@ -233,7 +234,8 @@ class Conversation:
                                       pack_name=turn.t(f"core.pack_{turn.user.pack}")))]
         if command == "help":
             lines = [turn.t("core.help_header")]
-            lines += [f"/{c.command} - {turn.t(c.description_key)}" for c in self.commands_for(turn.user.pack, turn.user.role)]
+            lines += [f"/{c.command} - {turn.t(c.description_key)}"
+                      for c in self.commands_for(turn.user.pack, turn.user.role)]
             return [Reply(text="\n".join(lines))]
         if command == "memory":
             return [Reply(text=await self._memory_status(turn))]

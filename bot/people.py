@@ -1,8 +1,8 @@
 """People in the one database: who may use the bot, in which tenant, pack and role, reached on which channels.
 
-`import_people` writes them (from `smriti seed`, and later the onboarding's CSV and invites); `PeopleRegistry`
-is the Registry a running bot reads, so a person added from the command line is known on their next message
-without a restart (it re-reads when the table's version changes, checked at most once a second).
+`import_people` writes them (from `smriti seed` and `smriti people`; an invite adds one, bot/invites.py);
+`PeopleRegistry` is the Registry a running bot reads, so a person added from the command line is known on their
+next message without a restart (it re-reads when the table's version changes, checked at most once a second).
 """
 
 import time
