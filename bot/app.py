@@ -15,6 +15,7 @@ from bot.llm import ChatModel
 from bot.ocr import TextReader
 from bot.outbound import Outbound
 from bot.people import PeopleRegistry
+from bot.registers.cli import all_kinds
 from bot.registry import Registry
 from bot.scheduler import FollowUpScheduler
 from bot.settings import Settings
@@ -125,7 +126,7 @@ class App:
         packs = load_packs(services, pack_names)
         # Started after the packs registered their composers, so jobs missed while down find them.
         await scheduler.start()
-        return cls(settings=settings, services=services, packs=packs, conversation=Conversation(services, packs))
+        return cls(settings=settings, services=services, packs=packs, conversation=Conversation(services, packs, all_kinds(PACK_MODULES)))
 
     async def ensure_banks(self, tenant: str) -> None:
         """Create or update the tenant's bank for every pack, with its mission and directives."""

@@ -38,3 +38,11 @@ def too_large(lang: str, size: int, limit: int) -> Reply:
     """The refusal for a file over the limit, sizes in MB as phones show them."""
     mib = 1024 * 1024
     return Reply(text=text(lang, "transport.too_large", size_mb=f"{size / mib:.1f}", limit_mb=f"{limit / mib:.0f}"))
+
+
+def split_command(body: str) -> tuple[str, str] | None:
+    """Return (command, arguments) for `/cmd args` (also `/cmd@botname`), or None for plain text."""
+    if not body.startswith("/"):
+        return None
+    head, _, rest = body.partition(" ")
+    return head[1:].split("@", 1)[0].lower(), rest.strip()

@@ -7,7 +7,7 @@ import json
 import sys
 from collections.abc import Awaitable, Callable
 
-from bot import access_cli, queue_cli, speech_cli, subjects_cli
+from bot import access_cli, people_cli, queue_cli, speech_cli, subjects_cli
 from bot.registers import cli as registers_cli
 from bot.app import PACK_MODULES, App, open_database
 from bot.paths import SEEDS_DIR
@@ -223,6 +223,7 @@ def build_parser() -> argparse.ArgumentParser:
     registers_cli.register(sub, PACK_MODULES, open_database)
     queue_cli.register(sub, _with_app)
     access_cli.register(sub)
+    people_cli.register(sub, open_database)
     subjects_cli.register(sub, _with_app)
     speech_cli.register(sub)
     for module_name in PACK_MODULES.values():

@@ -1,11 +1,12 @@
 """The conversation core: every transport hands it an Incoming and sends back the Replies it returns.
 
-It checks who is speaking (strangers are refused, nothing stored, and answered at most once an hour),
-refuses input over the limits before storing anything (text length, file size, a voice note's stated
-length), records every delivery in the durable intake store before any external call (a duplicate delivery
-is dropped), answers the shared commands, finishes a pending card edit, and otherwise routes to the person's
-pack. A transient failure (Groq or Hindsight down) keeps the item for the IntakeWorker to retry; a permanent
-one (bad input, a refused memory, a bug) fails it at once with a reference the person and the operator share.
+It checks who is speaking (a stranger with a live invite code joins; other strangers are refused, nothing
+stored, and answered at most once an hour), refuses input over the limits before storing anything (text
+length, file size, a voice note's stated length), records every delivery in the durable intake store before
+any external call (a duplicate delivery is dropped), answers the shared commands (and an admin's /invite and
+/import), finishes a pending card edit, and otherwise routes to the person's pack. A transient failure (Groq or
+Hindsight down) keeps the item for the IntakeWorker to retry; a permanent one (bad input, a refused memory, a
+bug) fails it at once with a reference the person and the operator share.
 """
 
 import asyncio
@@ -14,10 +15,13 @@ from datetime import datetime
 
 from bot.access import grants_for
 from bot.audio import AudioRejected, check_voice
-from bot.chat_text import too_large
+from bot.chat_import import ChatImports, is_import_callback
+from bot.chat_text import split_command, too_large
 from bot.errors import SpeechUnavailable, is_transient, new_reference
 from bot.i18n import LANGUAGES, show_date, text
+from bot.invite_chat import Invitations
 from bot.messages import Incoming, Reply
+from bot.registers.kinds import RegisterKind
 from bot.registry import User
 from bot.strangers import StrangerGate
 from handlers import cards
@@ -35,6 +39,10 @@ SHARED_COMMANDS = [
     CommandInfo(command="lang", description_key="commands.lang"),
     CommandInfo(command="pending", description_key="commands.pending"),
 ]
+ADMIN_COMMANDS = [
+    CommandInfo(command="invite", description_key="commands.invite"),
+    CommandInfo(command="import", description_key="commands.import"),
+]
 
 
 def show_sent(lang: str, when: datetime) -> str:
@@ -43,23 +51,18 @@ def show_sent(lang: str, when: datetime) -> str:
     return f"{show_date(lang, local.date())} {local:%H:%M}"
 
 
-def split_command(body: str) -> tuple[str, str] | None:
-    """Return (command, arguments) for `/cmd args` (also `/cmd@botname`), or None for plain text."""
-    if not body.startswith("/"):
-        return None
-    head, _, rest = body.partition(" ")
-    return head[1:].split("@", 1)[0].lower(), rest.strip()
-
-
 class Conversation:
     """Routes each Incoming to the right place; one instance serves every transport."""
 
-    def __init__(self, services: Services, packs: dict[str, Pack]) -> None:
+    def __init__(self, services: Services, packs: dict[str, Pack],
+                 kinds: dict[str, RegisterKind] | None = None) -> None:
         self.services = services
         self.packs = packs
         self._ready_banks: set[str] = set()
         self._grants = grants_for(services.database)
         self.strangers = StrangerGate()
+        self.invitations = Invitations(services.database, services.registry, services.settings)
+        self.imports = ChatImports(services.database, kinds or {})
 
     async def _ensure_bank(self, user: User) -> None:
         bank = self.services.bank_for(user)
@@ -70,13 +73,16 @@ class Conversation:
     def language_of(self, user: User) -> str:
         return self.services.state.pref(user.user_id, "lang") or user.lang
 
-    def commands_for(self, pack: str) -> list[CommandInfo]:
-        return SHARED_COMMANDS + self.packs[pack].commands()
+    def commands_for(self, pack: str, role: str | None = None) -> list[CommandInfo]:
+        return SHARED_COMMANDS + self.packs[pack].commands() + (ADMIN_COMMANDS if role == "admin" else [])
 
     async def handle(self, incoming: Incoming) -> list[Reply]:
         """Answer one delivery: refuse strangers and input over the limits, record it durably, drop a duplicate,
         then process it."""
         user = self.services.registry.lookup(incoming.transport, incoming.sender)
+        offered = self.invitations.offered(incoming, user)
+        if offered is not None:
+            return offered
         if user is None:
             if not self.strangers.refuse(incoming.transport, incoming.sender):
                 return []
@@ -174,10 +180,14 @@ class Conversation:
             log.warning("could not prepare bank for %s; continuing without it", user.user_id)
         turn = Turn(user=user, incoming=incoming, services=self.services, lang=self.language_of(user))
         if incoming.callback is not None:
+            if is_import_callback(incoming.callback):
+                return await self.imports.on_callback(turn, incoming.callback)
             if cards.is_card_callback(incoming.callback):
                 return await cards.on_callback(turn, pack.card_specs(user.tenant), incoming.callback)
             return await pack.on_callback(turn, incoming.callback)
         if incoming.media is not None:
+            if self.imports.wants(turn):
+                return await self.imports.on_file(turn, incoming.media)
             return await pack.on_media(turn, incoming.media)
         body = (incoming.text or "").strip()
         command = split_command(body)
@@ -224,7 +234,8 @@ class Conversation:
                                       pack_name=turn.t(f"core.pack_{turn.user.pack}")))]
         if command == "help":
             lines = [turn.t("core.help_header")]
-            lines += [f"/{c.command} - {turn.t(c.description_key)}" for c in self.commands_for(turn.user.pack)]
+            lines += [f"/{c.command} - {turn.t(c.description_key)}"
+                      for c in self.commands_for(turn.user.pack, turn.user.role)]
             return [Reply(text="\n".join(lines))]
         if command == "memory":
             return [Reply(text=await self._memory_status(turn))]
@@ -236,6 +247,10 @@ class Conversation:
             return [Reply(text=text(choice, "core.lang_set"))]
         if command == "pending":
             return self._pending(turn)
+        if command == "invite":
+            return self.invitations.invite(turn.user, turn.lang, turn.incoming.transport, args)
+        if command == "import":
+            return self.imports.command(turn, args)
         answered = await pack.on_command(turn, command, args)
         if answered is not None:
             return answered

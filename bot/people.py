@@ -1,8 +1,8 @@
 """People in the one database: who may use the bot, in which tenant, pack and role, reached on which channels.
 
-`import_people` writes them (from `smriti seed`, and later the onboarding's CSV and invites); `PeopleRegistry`
-is the Registry a running bot reads, so a person added from the command line is known on their next message
-without a restart (it re-reads when the table's version changes, checked at most once a second).
+`import_people` writes them (from `smriti seed` and `smriti people`; an invite adds one, bot/invites.py);
+`PeopleRegistry` is the Registry a running bot reads, so a person added from the command line is known on their
+next message without a restart (it re-reads when the table's version changes, checked at most once a second).
 """
 
 import time
@@ -96,6 +96,18 @@ def load_people(database: Database) -> list[User]:
     return users
 
 
+def remove_person(database: Database, tenant: str, person_id: str) -> bool:
+    """Remove a person of this tenant (their channels and territories with them); False when there is none."""
+    with database.session() as s:
+        result = s.execute(delete(PersonRow).where(PersonRow.tenant_id == tenant, PersonRow.person_id == person_id))
+        return result.rowcount == 1  # type: ignore[attr-defined]
+
+
+def tenant_of(database: Database, person_id: str) -> str | None:
+    with database.session() as s:
+        return s.scalar(select(PersonRow.tenant_id).where(PersonRow.person_id == person_id))
+
+
 def people_version(database: Database) -> tuple[int, datetime | None, int]:
     """Cheap to read; changes whenever a person is added, changed or removed."""
     with database.session() as s:
@@ -113,6 +125,9 @@ class PeopleRegistry(Registry):
         self._checked_at = float("-inf")
         self._version: tuple[int, datetime | None, int] | None = None
         self._cached: dict[str, User] = {}
+
+    def refresh(self) -> None:
+        self._checked_at = float("-inf")
 
     @property
     def _by_id(self) -> dict[str, User]:  # type: ignore[override]

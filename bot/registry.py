@@ -64,6 +64,9 @@ class Registry:
         number = sender.removeprefix("whatsapp:")
         return next((u for u in self._by_id.values() if number in u.whatsapp_numbers), None)
 
+    def refresh(self) -> None:
+        """Read the people again before the next lookup (someone just joined); a fixed list has nothing to read."""
+
     def first_for_pack(self, pack: Pack, tenant: str | None = None) -> User | None:
         return next(
             (u for u in self._by_id.values() if u.pack == pack and (tenant is None or u.tenant == tenant)), None

@@ -48,6 +48,8 @@ class Settings(BaseModel):
     telegram_bot_token: SecretStr | None = None
     telegram_base_url: str | None = None
     telegram_webhook_secret: SecretStr | None = None
+    telegram_bot_username: str | None = None
+    """For invite links (https://t.me/<username>?start=<code>); a running bot learns it from Telegram."""
 
     twilio_account_sid: str | None = None
     twilio_auth_token: SecretStr | None = None
@@ -132,6 +134,7 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
         "telegram_bot_token": _secret(source, "TELEGRAM_BOT_TOKEN"),
         "telegram_base_url": _text(source, "SMRITI_TELEGRAM_BASE_URL"),
         "telegram_webhook_secret": _secret(source, "SMRITI_TELEGRAM_WEBHOOK_SECRET"),
+        "telegram_bot_username": _text(source, "SMRITI_TELEGRAM_BOT_USERNAME"),
         "twilio_account_sid": _text(source, "TWILIO_ACCOUNT_SID"),
         "twilio_auth_token": _secret(source, "TWILIO_AUTH_TOKEN"),
         "twilio_whatsapp_from": _text(source, "TWILIO_WHATSAPP_FROM"),

@@ -17,16 +17,17 @@ from telegram.error import TelegramError
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, CallbackQueryHandler, ContextTypes, \
     MessageHandler, filters
 
-from bot.core import SHARED_COMMANDS, Conversation, split_command
+from bot.core import SHARED_COMMANDS, Conversation
 from bot.errors import new_reference
 from bot.i18n import text
+from bot.invite_chat import offers_code
 from bot.media_download import MediaFetchFailed, MediaTooLarge
 from bot.messages import Incoming, Reply
 from bot.registry import User
 from bot.telegram_inbox import DurableUpdateQueue
 from bot.telegram_media import MediaRef, download, is_unsupported, media_of
 from bot.telegram_send import TelegramNotifier, TelegramSender
-from bot.chat_text import too_large
+from bot.chat_text import split_command, too_large
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +50,7 @@ class TelegramTransport:
             raise TelegramNotConfigured("TELEGRAM_BOT_TOKEN is not set")
         self.conversation = conversation
         self.poll_timeout_s = poll_timeout_s
-        self.inbox = DurableUpdateQueue(services.state, self._is_registered)
+        self.inbox = DurableUpdateQueue(services.state, self._kept)
         builder = (
             ApplicationBuilder()
             .token(settings.telegram_bot_token.get_secret_value())
@@ -100,6 +101,8 @@ class TelegramTransport:
 
     async def _start(self) -> None:
         await self.application.initialize()
+        invitations = self.conversation.invitations
+        invitations.telegram_username = invitations.telegram_username or self.application.bot.username
         await self.register_commands()
         await self.application.start()
         self.inbox.requeue_pending(self.application.bot)
@@ -131,7 +134,7 @@ class TelegramTransport:
             return
         lang = self.conversation.language_of(user)
         commands = [BotCommand(c.command, text(lang, c.description_key))
-                    for c in self.conversation.commands_for(user.pack)]
+                    for c in self.conversation.commands_for(user.pack, user.role)]
         for chat_id in user.telegram_ids:
             try:
                 await self.application.bot.set_my_commands(commands, scope=BotCommandScopeChat(chat_id))
@@ -149,6 +152,11 @@ class TelegramTransport:
         person = update.effective_user
         return person is None or self.conversation.services.registry.lookup("telegram", str(person.id)) is not None
 
+    def _kept(self, update: Update) -> bool:
+        """Whether the update is kept durably: a registered person's, and not an invite code offered."""
+        message = update.effective_message
+        return self._is_registered(update) and not (message is not None and offers_code(message.text))
+
     def _lang_of(self, telegram_user_id: int) -> str:
         user = self.conversation.services.registry.lookup("telegram", str(telegram_user_id))
         return self.conversation.language_of(user) if user is not None else "en"
@@ -164,7 +172,7 @@ class TelegramTransport:
         self._handled(update)
 
     def _handled(self, update: Update) -> None:
-        if self._is_registered(update):
+        if self._kept(update):
             self.inbox.handled(update)
         else:
             self.inbox.forget(update)
@@ -193,8 +201,10 @@ class TelegramTransport:
                         incoming.media.path.unlink(missing_ok=True)
             await self.sender.send(chat_id, replies)
             command = split_command((incoming.text or "").strip())
-            if user is not None and command is not None and command[0] == "lang":
-                await self.register_commands_for(user)
+            joined = None if user is not None else \
+                self.conversation.services.registry.lookup("telegram", str(person.id))
+            if joined is not None or (user is not None and command is not None and command[0] == "lang"):
+                await self.register_commands_for(joined or user)  # type: ignore[arg-type]
 
     async def _incoming(self, update: Update, message: Message, user: User | None) -> Incoming | Reply:
         """Build the Incoming; a Reply instead when the message cannot be taken (too large, unsupported)."""

@@ -31,7 +31,7 @@ def kind_of(content_type: str) -> MediaKind | None:
         return "audio"
     if base.startswith("image/"):
         return "photo"
-    if base == "text/plain" or base.startswith("application/"):
+    if base in ("text/plain", "text/csv", "text/comma-separated-values") or base.startswith("application/"):
         return "document"
     return None
 

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from bot.core import Conversation
 from bot.errors import new_reference
 from bot.i18n import text
+from bot.invite_chat import offers_code
 from bot.messages import CleanText, Incoming, Reply
 from bot.chat_text import too_large
 from bot.whatsapp_media import InboundMedia, MediaFetcher, MediaFetchFailed, MediaTooLarge, kind_of
@@ -106,9 +107,9 @@ class WhatsAppTransport:
 
     def accept(self, inbound: TwilioInbound) -> bool:
         """Keep a validated delivery durably, then queue it; False for a MessageSid seen before (a retry).
-        A stranger's delivery is queued in memory only."""
+        A stranger's delivery, and an invite code offered, are queued in memory only."""
         state = self.conversation.services.state
-        if not self._is_registered(inbound):
+        if not self._is_registered(inbound) or offers_code(inbound.body):
             self._queue.put_nowait(inbound)
             return True
         if not state.inbox_put(INBOX, inbound.message_sid, inbound.model_dump_json()):
@@ -131,7 +132,7 @@ class WhatsAppTransport:
                 log.exception("whatsapp message %s failed, reference %s", inbound.message_sid, reference)
                 await self._tell_failed(inbound, reference)
             else:
-                if self._is_registered(inbound):
+                if self._is_registered(inbound) and not offers_code(inbound.body):
                     self.conversation.services.state.inbox_done(INBOX, inbound.message_sid)
                 else:
                     self.conversation.services.state.inbox_forget(INBOX, inbound.message_sid)
@@ -153,6 +154,9 @@ class WhatsAppTransport:
         if user is None:
             # The core refuses strangers; their media is never fetched.
             replies = await self.conversation.handle(self._incoming(inbound, text=inbound.body))
+            joined = self.conversation.services.registry.lookup("whatsapp", inbound.sender)
+            if joined is not None:  # they joined with an invite code: their window is open from now
+                self.window.record_inbound(inbound.number, joined.user_id)
             await self.sender.send(inbound.number, replies, "en", remember=False)
             return
         self.window.record_inbound(inbound.number, user.user_id)
