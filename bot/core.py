@@ -19,6 +19,7 @@ from bot.errors import SpeechUnavailable, is_transient, new_reference
 from bot.i18n import LANGUAGES, show_date, text
 from bot.messages import Incoming, Reply
 from bot.registry import User
+from bot import subject_chat
 from bot.strangers import StrangerGate
 from handlers import cards
 from bot.intake import RETRYABLE, IntakeItem
@@ -176,6 +177,8 @@ class Conversation:
         if incoming.callback is not None:
             if cards.is_card_callback(incoming.callback):
                 return await cards.on_callback(turn, pack.card_specs(user.tenant), incoming.callback)
+            if subject_chat.is_subject_callback(incoming.callback):
+                return await subject_chat.on_callback(turn, self.packs, incoming.callback)
             return await pack.on_callback(turn, incoming.callback)
         if incoming.media is not None:
             return await pack.on_media(turn, incoming.media)
@@ -236,6 +239,8 @@ class Conversation:
             return [Reply(text=text(choice, "core.lang_set"))]
         if command == "pending":
             return self._pending(turn)
+        if command in subject_chat.COMMANDS:
+            return await subject_chat.on_command(turn, self.packs, command, args)
         answered = await pack.on_command(turn, command, args)
         if answered is not None:
             return answered

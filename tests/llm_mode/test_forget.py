@@ -9,6 +9,7 @@ import pytest
 
 from bot.app import App
 from bot.registry import Registry
+from bot.subject_audit import SubjectAudit
 from bot.subjects_cli import export, forget
 from memory import MemoryClient, RecallRequest
 from memory.subjects import Subject
@@ -71,7 +72,7 @@ async def test_export_then_forget_one_farmer(app: App, capsys: pytest.CaptureFix
     everything = await memory.recall(bank, RecallRequest(query="Ravinder armyworm bollworm Coragen Proclaim"))
     assert not [m for m in everything if "Ravinder" in m.text]
     assert await memory.documents_about(bank, "farmer:f013"), "another farmer's memory was erased"
-    log = (app.settings.state_dir / "audit" / "subjects.jsonl").read_text().splitlines()
-    outcomes = [(json.loads(line)["action"], json.loads(line)["outcome"]) for line in log]
-    assert outcomes == [("export", "done"), ("forget", "declined"), ("forget", "done")]
-    assert "armyworm" not in "".join(log)  # the audit says how much, never what
+    log = SubjectAudit(app.services.database).entries(CAPTURE_TENANT)
+    assert [(e.action, e.outcome) for e in log] == [("export", "done"), ("forget", "declined"), ("forget", "done")]
+    assert log[-1].held["memory:document"] == 2
+    assert "armyworm" not in "".join(e.model_dump_json() for e in log)  # the audit says how much, never what
