@@ -5,12 +5,18 @@ row last, so the ids and names that find records are still there while records a
 audited in the database (counts, never content).
 """
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from bot.subject_audit import AuditEntry, Outcome, SubjectAudit
 from bot.subject_match import SubjectTerms
-from bot.subject_stores import CardStore, FollowUpStore, InboxStore, PersonStore, QueuedItemStore
+from bot.subject_stores import (
+    CardStore,
+    FollowUpStore,
+    InboxStore,
+    PersonStore,
+    QueuedItemStore,
+)
 from handlers.base import Pack, Services
 from memory.errors import MemoryLayerError
 from memory.subjects import HeldItem, MemorySubjectStore, Subject, SubjectStore
@@ -84,7 +90,7 @@ class SubjectRequests:
 
     def audit(self, action: str, subject: Subject, held: list[HeldItem], outcome: Outcome) -> None:
         self._audit.record(AuditEntry(
-            at=datetime.now(timezone.utc), action=action, by=self.by, via=self.via,  # type: ignore[arg-type]
+            at=datetime.now(UTC), action=action, by=self.by, via=self.via,  # type: ignore[arg-type]
             tenant=subject.tenant, kind=subject.kind, subject_id=subject.subject_id, held=counts(held),
             kept=sum(1 for i in held if i.kept_because is not None), outcome=outcome))
 
@@ -104,7 +110,7 @@ class SubjectRequests:
 
     async def export(self, subject: Subject) -> dict[str, Any]:
         held = await self.preview(subject)
-        result = {"subject": subject.model_dump(), "exported_at": datetime.now(timezone.utc).isoformat(),
+        result = {"subject": subject.model_dump(), "exported_at": datetime.now(UTC).isoformat(),
                   "stores": {store.name: await store.export(subject) for store in self.stores}}
         self.audit("export", subject, held, "done" if held else "nothing held")
         return result

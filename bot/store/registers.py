@@ -97,7 +97,7 @@ class RegisterStore:
             for kind, key in keys:
                 result = session.execute(delete(self._rows).where(
                     self._rows.tenant_id == tenant, self._rows.kind == kind, self._rows.key == key))
-                removed += int(result.rowcount)
+                removed += int(result.rowcount)  # type: ignore[attr-defined]
             self._bump(session, tenant)
         return removed
 

@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import delete, select
 
 from bot.store import Database
-from bot.store.registers import RegisterStore
+from bot.store.registers import RegisterStore, StoredRecord
 from bot.store.sql import utc
 from bot.subject_match import SubjectTerms, unique_names
 from bot.subject_registers import Records, RegisterSubjectStore, find_rows, same_id
@@ -36,7 +36,10 @@ def vendor_rows(records: Records, vendor_id: str) -> list[tuple[str, str]]:
     vendors = [k for k, r in records.get("vendors", {}).items()
                if same_id(k, vendor_id) or same_id(str(r.data.get("vendor_id", "")), vendor_id)]
     ids = {str(records["vendors"][k].data.get("vendor_id", k)) for k in vendors} | {vendor_id}
-    owned = lambda r: any(same_id(str(r.data.get("vendor_id", "")), i) for i in ids)  # noqa: E731
+
+    def owned(record: StoredRecord) -> bool:
+        return any(same_id(str(record.data.get("vendor_id", "")), i) for i in ids)
+
     pos = [k for k, r in records.get("purchase-orders", {}).items() if owned(r)]
     po_numbers = {str(records["purchase-orders"][k].data.get("po_number", "")).upper() for k in pos}
     grns = [k for k, r in records.get("goods-receipts", {}).items()

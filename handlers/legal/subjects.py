@@ -1,6 +1,8 @@
 """The legal pack's part in forget and export: how a case is recognised (its id, numbers, CNR, title and
 aliases), and the case's register row."""
 
+from typing import Any
+
 from bot.store.registers import RegisterStore
 from bot.subject_match import SubjectTerms, unique_names
 from bot.subject_registers import Records, RegisterSubjectStore, find_rows, same_id
@@ -8,13 +10,13 @@ from handlers.legal.registers import case_slug
 from memory.subjects import Subject
 
 
-def _ids(data: dict[str, object]) -> list[str]:
+def _ids(data: dict[str, Any]) -> list[str]:
     numbers = data.get("numbers") or []
-    return [str(data.get("case_id") or ""), *(str(n) for n in numbers), str(data.get("cnr") or "")]  # type: ignore[union-attr]
+    return [str(data.get("case_id") or ""), *(str(n) for n in numbers), str(data.get("cnr") or "")]
 
 
-def _names(data: dict[str, object]) -> list[str]:
-    return [str(data.get("title") or ""), *(str(a) for a in data.get("aliases") or [])]  # type: ignore[union-attr]
+def _names(data: dict[str, Any]) -> list[str]:
+    return [str(data.get("title") or ""), *(str(a) for a in data.get("aliases") or [])]
 
 
 def case_rows(records: Records, case_id: str) -> list[tuple[str, str]]:

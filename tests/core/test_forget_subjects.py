@@ -8,7 +8,7 @@ never the seeds, and imported through the customers' CSV import path.
 
 import json
 from collections.abc import AsyncIterator
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -98,7 +98,7 @@ def leave_traces(app: App, user: str, pack: str, farmer_id: str, words: str, day
     assert services.scheduler is not None
     services.scheduler.schedule(FollowUp(
         followup_id=f"agri-v{day}", pack=pack, user_id=user,
-        due_at=datetime(2026, 12, 20, 4, 0, tzinfo=timezone.utc) + timedelta(days=day),
+        due_at=datetime(2026, 12, 20, 4, 0, tzinfo=UTC) + timedelta(days=day),
         subject={"visit": json.dumps({"id": f"v{day}", "farmer_id": farmer_id})}))
 
 
