@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.store.registers import RegisterStore, StoredRecord
+from bot.subject_match import SubjectTerms, fold, unique_names
 from memory.subjects import HeldItem, Subject, SubjectKind
 
 Records = dict[str, dict[str, StoredRecord]]
@@ -49,8 +50,6 @@ def find_rows(rows: dict[str, StoredRecord], query: str, ids_of: Callable[[dict[
               names_of: Callable[[dict[str, Any]], list[str]]) -> list[tuple[str, str]]:
     """(id, label) of the rows a person means by `query`: an id, else a whole name, else a name containing it
     as a whole phrase; several when it is ambiguous, so the caller asks again."""
-    from bot.subject_match import fold
-
     wanted = fold(" ".join(query.split()))
     by_id = [r for r in rows.values() if any(i and same_id(i, query) for i in ids_of(r.data))]
     by_name = [r for r in rows.values() if any(fold(n) == wanted for n in names_of(r.data) if n)]
@@ -58,3 +57,18 @@ def find_rows(rows: dict[str, StoredRecord], query: str, ids_of: Callable[[dict[
               if any(re.search(rf"(?<!\w){re.escape(wanted)}(?!\w)", fold(n)) for n in names_of(r.data) if n)]
     found = by_id or by_name or inside
     return [(ids_of(r.data)[0] or r.key, names_of(r.data)[0] or r.label) for r in found]
+
+
+def terms_from(rows: dict[str, StoredRecord], kind: str, subject: Subject, rows_about: RowsAbout,
+               ids_of: Callable[[dict[str, Any]], list[str]],
+               names_of: Callable[[dict[str, Any]], list[str]]) -> SubjectTerms:
+    """The subject's terms from its register row (its first id is the canonical one); its id alone, matched only
+    as a whole value, when no row is its."""
+    mine = [key for found_kind, key in rows_about({kind: rows}, subject.subject_id) if found_kind == kind]
+    if not mine:
+        return SubjectTerms(exact=[subject.subject_id])
+    record = rows[mine[0]]
+    names, others = unique_names(names_of(record.data),
+                                 [names_of(r.data) for key, r in rows.items() if key != record.key])
+    ids = [i for i in dict.fromkeys([subject.subject_id, *ids_of(record.data)]) if i]
+    return SubjectTerms(canonical=ids_of(record.data)[0] or record.key, ids=ids, names=names, others=others)

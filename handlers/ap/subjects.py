@@ -18,8 +18,14 @@ from sqlalchemy import delete, select
 from bot.store import Database
 from bot.store.registers import RegisterStore, StoredRecord
 from bot.store.sql import utc
-from bot.subject_match import SubjectTerms, unique_names
-from bot.subject_registers import Records, RegisterSubjectStore, find_rows, same_id
+from bot.subject_match import SubjectTerms
+from bot.subject_registers import (
+    Records,
+    RegisterSubjectStore,
+    find_rows,
+    same_id,
+    terms_from,
+)
 from handlers.ap.audit import AuditRow, RunRow
 from handlers.ap.ledger_store import ActionRow, EntryRow, PendingReasonRow
 from memory.subjects import HeldItem, Subject
@@ -49,23 +55,20 @@ def vendor_rows(records: Records, vendor_id: str) -> list[tuple[str, str]]:
             + [("goods-receipts", k) for k in grns] + [("payments", k) for k in payments])
 
 
+def _ids(data: dict[str, Any]) -> list[str]:
+    return [str(data.get("vendor_id") or ""), str(data.get("gstin") or "")]
+
+
 def vendor_terms(registers: RegisterStore, subject: Subject) -> SubjectTerms | None:
     if subject.kind != "vendor":
         return None
-    vendors = registers.records(subject.tenant, "vendors").get("vendors", {})
-    mine = vendor_rows({"vendors": vendors}, subject.subject_id)
-    if not mine:
-        return SubjectTerms(exact=[subject.subject_id])  # not registered: no token matching
-    record = vendors[mine[0][1]]
-    names, others = unique_names(_names(record.data), [_names(r.data) for k, r in vendors.items() if k != record.key])
-    canonical = str(record.data.get("vendor_id") or record.key)
-    ids = [i for i in dict.fromkeys([subject.subject_id, canonical, str(record.data.get("gstin") or "")]) if i]
-    return SubjectTerms(canonical=canonical, ids=ids, names=names, others=others)
+    return terms_from(registers.records(subject.tenant, "vendors").get("vendors", {}), "vendors", subject,
+                      vendor_rows, _ids, _names)
 
 
 def find_vendors(registers: RegisterStore, tenant: str, query: str) -> list[tuple[str, str]]:
     vendors = registers.records(tenant, "vendors").get("vendors", {})
-    return find_rows(vendors, query, lambda d: [str(d.get("vendor_id") or ""), str(d.get("gstin") or "")], _names)
+    return find_rows(vendors, query, _ids, _names)
 
 
 def vendor_store(registers: RegisterStore) -> RegisterSubjectStore:

@@ -4,8 +4,14 @@ aliases), and the case's register row."""
 from typing import Any
 
 from bot.store.registers import RegisterStore
-from bot.subject_match import SubjectTerms, unique_names
-from bot.subject_registers import Records, RegisterSubjectStore, find_rows, same_id
+from bot.subject_match import SubjectTerms
+from bot.subject_registers import (
+    Records,
+    RegisterSubjectStore,
+    find_rows,
+    same_id,
+    terms_from,
+)
 from handlers.legal.registers import case_slug
 from memory.subjects import Subject
 
@@ -27,14 +33,8 @@ def case_rows(records: Records, case_id: str) -> list[tuple[str, str]]:
 def case_terms(registers: RegisterStore, subject: Subject) -> SubjectTerms | None:
     if subject.kind != "case":
         return None
-    cases = registers.records(subject.tenant, "cases").get("cases", {})
-    mine = case_rows({"cases": cases}, subject.subject_id)
-    if not mine:
-        return SubjectTerms(exact=[subject.subject_id])  # not registered: no token matching
-    record = cases[mine[0][1]]
-    names, others = unique_names(_names(record.data), [_names(r.data) for k, r in cases.items() if k != record.key])
-    ids = [i for i in dict.fromkeys([subject.subject_id, *_ids(record.data)]) if i]
-    return SubjectTerms(canonical=record.key, ids=ids, names=names, others=others)
+    return terms_from(registers.records(subject.tenant, "cases").get("cases", {}), "cases", subject, case_rows,
+                      _ids, _names)
 
 
 def case_store(registers: RegisterStore) -> RegisterSubjectStore:
