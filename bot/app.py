@@ -22,6 +22,7 @@ from bot.settings import Settings
 from bot.speech import build_speech
 from bot.state import StateStore
 from bot.store import Database, upgrade
+from bot.subject_audit import import_legacy_audit
 from handlers.base import Pack, Services
 from memory import MemoryClient
 from memory import local as local_memory
@@ -102,6 +103,7 @@ class App:
         speech = build_speech(settings)
         database = open_database(settings)
         moved = import_legacy_state(database, settings.state_dir)
+        import_legacy_audit(database, settings.state_dir)
         state = StateStore(database)
         registry = registry or PeopleRegistry(database)
         outbound = Outbound(state)

@@ -23,6 +23,7 @@ from bot.invite_chat import Invitations
 from bot.messages import Incoming, Reply
 from bot.registers.kinds import RegisterKind
 from bot.registry import User
+from bot import subject_chat
 from bot.strangers import StrangerGate
 from handlers import cards
 from bot.intake import RETRYABLE, IntakeItem
@@ -184,6 +185,8 @@ class Conversation:
                 return await self.imports.on_callback(turn, incoming.callback)
             if cards.is_card_callback(incoming.callback):
                 return await cards.on_callback(turn, pack.card_specs(user.tenant), incoming.callback)
+            if subject_chat.is_subject_callback(incoming.callback):
+                return await subject_chat.on_callback(turn, self.packs, incoming.callback)
             return await pack.on_callback(turn, incoming.callback)
         if incoming.media is not None:
             if self.imports.wants(turn):
@@ -251,6 +254,8 @@ class Conversation:
             return self.invitations.invite(turn.user, turn.lang, turn.incoming.transport, args)
         if command == "import":
             return self.imports.command(turn, args)
+        if command in subject_chat.COMMANDS:
+            return await subject_chat.on_command(turn, self.packs, command, args)
         answered = await pack.on_command(turn, command, args)
         if answered is not None:
             return answered

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel
-from sqlalchemy import Column, DateTime, Integer, String, Table, Text, or_, select, update
+from sqlalchemy import Column, DateTime, Integer, String, Table, Text, delete, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.sql.elements import ColumnElement
 
@@ -236,6 +236,22 @@ class IntakeStore:
                 _items.c.state == "held", _items.c.next_attempt_at.is_(None)
             ).values(next_attempt_at=datetime.now(timezone.utc), updated_at=datetime.now(timezone.utc)))
             return int(result.rowcount)
+
+    def items_of(self, user_ids: list[str]) -> list[IntakeItem]:
+        """Every item (any state) these people sent, oldest first."""
+        query = select(_items).where(_items.c.user_id.in_(user_ids)).order_by(_items.c.received_at)
+        with self._engine.connect() as db:
+            return [self._row_to_item(r) for r in db.execute(query).all()]
+
+    def erase(self, intake_ids: list[str]) -> None:
+        """Remove items and their kept media for good (forget). The delivery keys stay: they hold no content
+        and keep a redelivered message from being taken as new."""
+        if not intake_ids:
+            return
+        with self._engine.begin() as db:
+            db.execute(delete(_items).where(_items.c.intake_id.in_(intake_ids)))
+        for intake_id in intake_ids:
+            shutil.rmtree(self._media_dir / intake_id, ignore_errors=True)
 
     def unprocessed_for(self, user_id: str) -> list[IntakeItem]:
         """One person's items not processed yet (kept, waiting or failed), oldest first."""

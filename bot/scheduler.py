@@ -273,6 +273,22 @@ class FollowUpScheduler:
         if status in ("answered", "cancelled") and self._jobs.get_job(followup_id) is not None:
             self._jobs.remove_job(followup_id)
 
+    def all_of(self, user_ids: list[str]) -> list[FollowUp]:
+        """Every follow-up (any status) of these people."""
+        with self._db.session() as s:
+            rows = s.scalars(select(FollowUpRow).where(FollowUpRow.user_id.in_(user_ids)).order_by(FollowUpRow.due_at))
+            return [_row(r) for r in rows]
+
+    def forget(self, followup_ids: list[str]) -> None:
+        """Remove follow-ups and their jobs for good (forget): they are never asked."""
+        if not followup_ids:
+            return
+        with self._db.session() as s:
+            s.execute(delete(FollowUpRow).where(FollowUpRow.followup_id.in_(followup_ids)))
+        for followup_id in followup_ids:
+            if self._jobs.get_job(followup_id) is not None:
+                self._jobs.remove_job(followup_id)
+
     async def fire(self, followup_id: str) -> bool:
         """Ask one follow-up now; return True when it reached the person."""
         followup = self.get(followup_id)

@@ -170,6 +170,13 @@ class StateStore:
                                .values(status=new, updated_at=_now()))
             return result.rowcount == 1  # type: ignore[attr-defined]
 
+    def drop_card(self, card_id: str) -> None:
+        """Remove a card altogether (a finished forget request, whose payload names its subject)."""
+        with self._db.session() as s:
+            s.execute(delete(PendingEditRow).where(PendingEditRow.card_id == card_id))
+            s.execute(delete(CardMessageRow).where(CardMessageRow.card_id == card_id))
+            s.execute(delete(CardRow).where(CardRow.card_id == card_id))
+
     def open_cards(self, user_id: str | None = None) -> list[Card]:
         query = select(CardRow).where(CardRow.status.in_(("open", "saving")))
         if user_id is not None:

@@ -24,7 +24,9 @@ if TYPE_CHECKING:
     from bot.scheduler import FollowUpScheduler
     from bot.speech import SpeechEngine
     from bot.store import Database
+    from bot.subject_match import SubjectTerms
     from handlers.cards import CardSpec
+    from memory.subjects import Subject, SubjectStore
 
 
 class SeedReport(BaseModel):
@@ -123,6 +125,19 @@ class Pack(ABC):
 
     async def demo(self, tenant: str, write: Write) -> None:
         """Print this pack's part of `smriti demo`."""
+
+    def subject_terms(self, subject: "Subject") -> "SubjectTerms | None":
+        """How records about one of this pack's subjects are recognised (ids, names); None when the subject is
+        not of this pack's kind. Core stores (cards, queued items, follow-ups) match with these."""
+        return None
+
+    def find_subjects(self, tenant: str, kind: str, query: str) -> list[tuple[str, str]]:
+        """(id, name) of this pack's subjects of `kind` that `query` (an id or a name) means; [] if none."""
+        return []
+
+    def subject_stores(self) -> list["SubjectStore"]:
+        """The pack's own stores of data about subjects (its registers, its logs), for forget and export."""
+        return []
 
     async def on_callback(self, turn: Turn, data: str) -> list[Reply]:
         """Answer a button of the pack's own (not a card button); unknown data is answered harmlessly."""

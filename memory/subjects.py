@@ -15,15 +15,23 @@ from pydantic import BaseModel, ConfigDict
 
 from memory import tags
 from memory.client import MemoryClient
+from memory.errors import BankNotFound
+from memory.models import SubjectExport
 from memory.outbox import Outbox
 
-SubjectKind = Literal["farmer", "case", "vendor"]
+SubjectKind = Literal["farmer", "case", "vendor", "person"]
 _PACK_OF: dict[SubjectKind, str] = {"farmer": "agri", "case": "legal", "vendor": "ap"}
-_TAG_OF: dict[SubjectKind, Callable[[str], str]] = {"farmer": tags.farmer, "case": tags.case, "vendor": tags.vendor}
+_TAG_OF: dict[SubjectKind, Callable[[str], str]] = {
+    "farmer": tags.farmer, "case": tags.case, "vendor": tags.vendor,
+    "person": lambda person_id: tags.tag(tags.TagPrefix.AUTHOR, person_id),
+}
+PERSON_MEMORIES_KEPT = ("memories a person recorded are the organisation's records about its farmers, cases and "
+                        "vendors; forget those subjects to erase them")
 
 
 class Subject(BaseModel):
-    """Whom a request is about, in which tenant: `farmer F017`, `case OS 112/2024`, `vendor V-03`."""
+    """Whom a request is about, in which tenant: `farmer F017`, `case OS 112/2024`, `vendor V-03`, or `person
+    ravi` (a user of the bot: their own rows, not the memories they recorded)."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -32,8 +40,9 @@ class Subject(BaseModel):
     subject_id: str
 
     @property
-    def pack(self) -> str:
-        return _PACK_OF[self.kind]
+    def pack(self) -> str | None:
+        """The pack whose bank and registers hold the subject; None for a person, who is the core's."""
+        return _PACK_OF.get(self.kind)
 
     @property
     def tag(self) -> str:
@@ -48,6 +57,8 @@ class HeldItem(BaseModel):
     key: str
     kind: str
     day: date | None = None
+    kept_because: str | None = None
+    """Set when forgetting keeps this item (exported, never erased), and why: the law or the books need it."""
 
 
 class SubjectStore(Protocol):
@@ -73,6 +84,7 @@ class MemorySubjectStore:
         self.memory, self.outbox, self.bank_of = memory, outbox, bank_of
 
     def _bank(self, subject: Subject) -> str:
+        assert subject.pack is not None
         return self.bank_of(subject.tenant, subject.pack)
 
     def _waiting(self, subject: Subject) -> list[HeldItem]:
@@ -81,26 +93,42 @@ class MemorySubjectStore:
                 for q in self.outbox.pending(self._bank(subject)) if subject.tag in q.item.tags]
 
     async def list_held(self, subject: Subject) -> list[HeldItem]:
+        if subject.pack is None:
+            return [HeldItem(store=self.name, key="*", kind="memories recorded", kept_because=PERSON_MEMORIES_KEPT)]
         bank = self._bank(subject)
-        documents = await self.memory.documents_about(bank, subject.tag)
+        try:
+            documents = await self.memory.documents_about(bank, subject.tag)
+            units = await self.memory.list_memories(bank, subject.tag)
+        except BankNotFound:
+            return self._waiting(subject)  # a tenant that never stored anything here
         held = [HeldItem(store=self.name, key=d.document_id, kind="document", day=d.event_date) for d in documents]
-        observations = [m for m in await self.memory.list_memories(bank, subject.tag) if m.type == "observation"]
+        observations = [m for m in units if m.type == "observation"]
         held += [HeldItem(store=self.name, key=m.memory_id, kind="observation", day=m.event_date)
                  for m in observations]
         return held + self._waiting(subject)
 
     async def export(self, subject: Subject) -> dict[str, Any]:
-        exported = await self.memory.export_subject(self._bank(subject), subject.tag)
+        if subject.pack is None:
+            return {"kept": PERSON_MEMORIES_KEPT}
+        try:
+            exported = await self.memory.export_subject(self._bank(subject), subject.tag)
+        except BankNotFound:
+            exported = SubjectExport(bank_id=self._bank(subject), tag=subject.tag)
         waiting = [q.item.model_dump(mode="json") for q in self.outbox.pending(self._bank(subject))
                    if subject.tag in q.item.tags]
         return {**exported.model_dump(mode="json"), "waiting_to_be_stored": waiting}
 
     async def delete(self, subject: Subject) -> list[HeldItem]:
+        if subject.pack is None:
+            return []
         bank = self._bank(subject)
         held = await self.list_held(subject)
         # The outbox first, so a flush racing this cannot store the subject again afterwards.
         self.outbox.forget(bank, subject.tag)
-        report = await self.memory.forget_subject(bank, subject.tag)
+        try:
+            report = await self.memory.forget_subject(bank, subject.tag)
+        except BankNotFound:
+            return held
         if report.left:
             raise RuntimeError(f"{len(report.left)} memories about {subject.kind} {subject.subject_id} remain")
         await self._refresh_summaries(bank)

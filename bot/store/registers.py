@@ -88,6 +88,19 @@ class RegisterStore:
                     row.label, row.data, row.updated_at = record.label, record.data, now
             self._bump(session, tenant)
 
+    def erase(self, tenant: str, keys: list[tuple[str, str]]) -> int:
+        """Remove the given (kind, key) records of the tenant; return how many there were."""
+        if not keys:
+            return 0
+        removed = 0
+        with self.database.session() as session:
+            for kind, key in keys:
+                result = session.execute(delete(self._rows).where(
+                    self._rows.tenant_id == tenant, self._rows.kind == kind, self._rows.key == key))
+                removed += int(result.rowcount)  # type: ignore[attr-defined]
+            self._bump(session, tenant)
+        return removed
+
     def _bump(self, session: Session, tenant: str) -> None:
         row = session.get(self._versions, tenant, with_for_update=True)
         if row is None:

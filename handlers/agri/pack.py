@@ -24,6 +24,7 @@ from handlers.agri.narrative import season_memories
 from handlers.agri.register import PACK_DATA, FieldBook
 from handlers.agri.registers import FieldBooks, seed_registers
 from handlers.agri.render import brief_text
+from handlers.agri.subjects import farmer_store, farmer_terms, find_farmers
 from handlers.agri.structure import structure_outcome, structure_visit
 from handlers.agri.textmatch import parse_day
 from bot.core import show_sent
@@ -31,6 +32,8 @@ from handlers.base import CommandInfo, Pack, SeedReport, Services, Turn, Write
 from handlers.cards import CardSpec, open_card
 from memory import BankProfile
 from memory.asof import IST
+from memory.subjects import Subject, SubjectStore
+from bot.subject_match import SubjectTerms
 
 log = logging.getLogger(__name__)
 
@@ -79,6 +82,15 @@ class AgriPack(Pack):
         self._readers: dict[str, FieldReader] = {}
         if services.scheduler is not None:
             services.scheduler.register(self.name, self.compose_followup)
+
+    def subject_terms(self, subject: Subject) -> SubjectTerms | None:
+        return farmer_terms(self.books.store, subject)
+
+    def find_subjects(self, tenant: str, kind: str, query: str) -> list[tuple[str, str]]:
+        return find_farmers(self.books.store, tenant, query) if kind == "farmer" else []
+
+    def subject_stores(self) -> list[SubjectStore]:
+        return [farmer_store(self.books.store)]
 
     def commands(self) -> list[CommandInfo]:
         return [CommandInfo(command=c, description_key=f"agri.cmd_{c}")

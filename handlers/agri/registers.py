@@ -197,7 +197,8 @@ class FieldBooks:
     """The repository: one FieldBook per tenant, rebuilt when that tenant's registers change."""
 
     def __init__(self, database: Database) -> None:
-        self._cache = TenantCache(RegisterStore(database, *TABLES), build_book)
+        self.store = RegisterStore(database, *TABLES)
+        self._cache = TenantCache(self.store, build_book)
 
     def for_tenant(self, tenant: str) -> FieldBook:
         return self._cache.for_tenant(tenant)

@@ -23,10 +23,14 @@ from handlers.ap.models import Invoice, Policy
 from handlers.ap.money import masked
 from handlers.ap.payments import account_record
 from handlers.ap.pipeline import PACK, Decider, DecideRequest
-from handlers.ap.registers import Ledgers
+from bot.store.registers import RegisterStore
+from bot.subject_match import SubjectTerms
+from handlers.ap.registers import TABLES, Ledgers
+from handlers.ap.subjects import APRecordsStore, find_vendors, vendor_store, vendor_terms
 from handlers.base import CommandInfo, Pack, SeedReport, Services, Turn, Write
 from handlers.cards import CardSpec
 from memory import BankProfile, MemoryClient
+from memory.subjects import Subject, SubjectStore
 
 _AUDIT_SHOWN = 12
 REASON_WAIT = timedelta(hours=1)
@@ -76,6 +80,17 @@ class APPack(Pack):
         """A decider over the tenant's own registers and its recorded ledger of decisions and payments."""
         books = self.ledgers.for_tenant(tenant)
         return Decider(self.services, books.ledger, books.policy, self.audit, book=self.book)
+
+    def subject_terms(self, subject: Subject) -> SubjectTerms | None:
+        return vendor_terms(RegisterStore(self.services.database, *TABLES), subject)
+
+    def find_subjects(self, tenant: str, kind: str, query: str) -> list[tuple[str, str]]:
+        return find_vendors(RegisterStore(self.services.database, *TABLES), tenant, query) if kind == "vendor" else []
+
+    def subject_stores(self) -> list[SubjectStore]:
+        registers = RegisterStore(self.services.database, *TABLES)
+        return [vendor_store(registers),
+                APRecordsStore(self.services.database, lambda tenant: self.services.bank_of(tenant, self.name))]
 
     def commands(self) -> list[CommandInfo]:
         return [CommandInfo(command="vendors", description_key="ap.cmd_vendors"),

@@ -35,10 +35,13 @@ from handlers.legal.question import looks_like_question
 from handlers.legal.records import chat_memory
 from handlers.legal.register import CaseRegister
 from handlers.legal.registers import CaseRegisters
+from handlers.legal.subjects import case_store, case_terms, find_cases
 from handlers.legal.timeline import timeline_chart
 from handlers.legal.today import cause_list, render_cause_list
 from memory import BankProfile, MemoryUnavailable
 from memory.asof import IST
+from memory.subjects import Subject, SubjectStore
+from bot.subject_match import SubjectTerms
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +66,15 @@ class LegalPack(Pack):
     def register_for(self, tenant: str) -> CaseRegister:
         """Return a tenant's own case register (cached until its cases change)."""
         return self.registers.for_tenant(tenant)
+
+    def subject_terms(self, subject: Subject) -> SubjectTerms | None:
+        return case_terms(self.registers.store, subject)
+
+    def find_subjects(self, tenant: str, kind: str, query: str) -> list[tuple[str, str]]:
+        return find_cases(self.registers.store, tenant, query) if kind == "case" else []
+
+    def subject_stores(self) -> list[SubjectStore]:
+        return [case_store(self.registers.store)]
 
     def commands(self) -> list[CommandInfo]:
         return [CommandInfo(command=c, description_key=f"legal.command_{c}")

@@ -6,9 +6,12 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from sqlalchemy import select
 
 from bot.app import App
 from bot.registry import Registry
+from bot.state import Card, CardRow
+from bot.subject_audit import SubjectAudit
 from bot.subjects_cli import export, forget
 from memory import MemoryClient, RecallRequest
 from memory.subjects import Subject
@@ -58,6 +61,10 @@ async def test_export_then_forget_one_farmer(app: App, capsys: pytest.CaptureFix
     assert all(d["text"] for d in held["documents"])
     assert any(m["type"] == "observation" for m in held["memories"])
 
+    assert exported["stores"]["agri registers"]["farmers"][0]["key"] == "F017"
+    assert {c["payload"]["visit"]["farmer_id"] for c in exported["stores"]["cards"]["cards"]} == {"F017"}
+    assert len(exported["stores"]["follow-ups"]["followups"]) == 2
+
     assert await forget(app, RAVINDER, confirm=lambda _: False, by="test") == 1
     assert await recalled_about(memory, bank, RAVINDER.tag) == recalled  # declined: nothing erased
 
@@ -71,7 +78,25 @@ async def test_export_then_forget_one_farmer(app: App, capsys: pytest.CaptureFix
     everything = await memory.recall(bank, RecallRequest(query="Ravinder armyworm bollworm Coragen Proclaim"))
     assert not [m for m in everything if "Ravinder" in m.text]
     assert await memory.documents_about(bank, "farmer:f013"), "another farmer's memory was erased"
-    log = (app.settings.state_dir / "audit" / "subjects.jsonl").read_text().splitlines()
-    outcomes = [(json.loads(line)["action"], json.loads(line)["outcome"]) for line in log]
-    assert outcomes == [("export", "done"), ("forget", "declined"), ("forget", "done")]
-    assert "armyworm" not in "".join(log)  # the audit says how much, never what
+    # No row about him in the bot's own records either; Bhaskar Rao's (F013) are all there.
+    book = app.packs["agri"].book_for(CAPTURE_TENANT)  # type: ignore[attr-defined]
+    assert "F017" not in book.farmers and "F013" in book.farmers
+    cards = _all_cards(app)
+    assert {c.payload["visit"]["farmer_id"] for c in cards} == {"F013"}
+    assert app.services.scheduler is not None
+    assert [json.loads(f.subject["visit"])["farmer_id"] for f in app.services.scheduler.pending()] == ["F013"]
+    notes = [i.incoming.text or "" for i in app.services.intake.items_of(["ravi"])]
+    assert notes and not [n for n in notes if "Ravinder" in n] and [n for n in notes if "Bhaskar" in n]
+    assert (await export(app, RAVINDER, by="test"))["stores"]["cards"] == {"cards": []}
+    log = SubjectAudit(app.services.database).entries(CAPTURE_TENANT)
+    assert [(e.action, e.outcome) for e in log] == [("export", "done"), ("forget", "declined"), ("forget", "done"),
+                                                    ("export", "nothing held")]
+    assert log[2].held["memory:document"] == 2
+    assert "armyworm" not in "".join(e.model_dump_json() for e in log)  # the audit says how much, never what
+
+
+def _all_cards(app: App) -> list[Card]:
+    """Every card, saved ones included (a saved card's payload still says what was noted)."""
+    with app.services.database.session() as session:
+        ids = list(session.scalars(select(CardRow.card_id)))
+    return [c for c in (app.services.state.card(i) for i in ids) if c is not None]
