@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pydantic import BaseModel
 
 from handlers.agri.extract import FieldReader
+from handlers.agri.models import Visit
 from handlers.agri.textmatch import normalise
 from handlers.agri.translit import is_telugu, latin_to_telugu, sound_key, to_latin_name
 
@@ -31,6 +32,9 @@ _ANE = {"ane", "anu", "అనే"}
 _VISIT_BEFORE = {"visited", "met", "meet", "meeting", "visit", "visiting", "spoke", "talked", "called"}
 _JOIN = {"to", "with", "on"}
 _OF_FROM = {"of", "from"}
+# What a person does in a note ("Ganta Srinu called me", "Y asked for ..."): its subject is a person.
+_PERSON_VERBS = {"called", "asked", "said", "told", "wants", "wanted", "complained", "agreed", "refused",
+                 "bought", "purchased", "showed", "requested", "phoned", "enquired", "inquired"}
 _VILLAGE_WORDS = {"village", "gramam", "gramamlo", "gaon", "ooru", "oorlo", "గ్రామం", "గ్రామంలో", "ఊరు", "ఊర్లో",
                   "ఊరిలో"}
 _STOP = {
@@ -111,43 +115,51 @@ class FarmerSpotter:
         hits = self.reader.terms.find(normalise(word))
         return any(not h.category.startswith("farmer") for h in hits)
 
-    def _name_word(self, token: _Token, lowercase_ok: bool) -> bool:
+    def _name_word(self, token: _Token, lowercase_ok: bool, place_ok: bool = False) -> bool:
         word = token.folded
         if len(word) < 2 or not re.search(r"[a-z\u0c00-\u0c7f]", word) or word in _STOP:
             return False
         if word in _HONORIFIC_AFTER | _FIELD_AFTER | _TITLE_BEFORE | _VILLAGE_WORDS | _ANE:
             return False
-        if word.endswith(_PLACE_ENDINGS) or self._known_term(token.bare):
+        # Surnames are often village names (Kothapalli Yadaiah): a place-like word is a name only beside one.
+        if (word.endswith(_PLACE_ENDINGS) and not place_ok) or self._known_term(token.bare):
             return False
         if not is_telugu(word) and not token.bare[:1].isupper() and not lowercase_ok:
             return False
         return True
 
-    def _run_before(self, tokens: list[_Token], end: int, lowercase_ok: bool) -> tuple[_Token, ...]:
-        """The name words just before tokens[end]: up to three capitalised (or Telugu) words, or one lowercase."""
+    def _run_before(self, tokens: list[_Token], end: int, lowercase: int) -> tuple[_Token, ...]:
+        """The name words just before tokens[end]: up to three capitalised (or Telugu) words, or up to
+        `lowercase` words where the note is written in lowercase."""
         words: list[_Token] = []
-        i = end - 1
-        while i >= 0 and len(words) < _MAX_NAME_WORDS and self._name_word(tokens[i], lowercase_ok):
+        i, lower = end - 1, 0
+        while i >= 0 and len(words) < _MAX_NAME_WORDS and self._name_word(tokens[i], lowercase > 0, bool(words)):
             if words and tokens[i].possessive:
                 break  # "Ravi's brother Somu garu": the owner is another person
+            latin_lower = not is_telugu(tokens[i].text) and not tokens[i].bare[:1].isupper()
+            if latin_lower and (lower >= lowercase or (words and not words[0].bare[:1].islower())):
+                break
             words.insert(0, tokens[i])
-            if not is_telugu(tokens[i].text) and not tokens[i].bare[:1].isupper():
-                break  # lowercase writing: one word, never a run back into the sentence
+            lower += int(latin_lower)
             i -= 1
         return tuple(words)
 
-    def _run_after(self, tokens: list[_Token], start: int, lowercase_ok: bool) -> tuple[_Token, ...]:
+    def _run_after(self, tokens: list[_Token], start: int, lowercase: int) -> tuple[_Token, ...]:
         words: list[_Token] = []
-        i = start
+        i, lower = start, 0
         while i < len(tokens) and tokens[i].folded in _NAMED:
             i += 1
-        while i < len(tokens) and len(words) < _MAX_NAME_WORDS and self._name_word(tokens[i], lowercase_ok):
+        while i < len(tokens) and len(words) < _MAX_NAME_WORDS and self._name_word(tokens[i], lowercase > 0, True):
+            latin_lower = not is_telugu(tokens[i].text) and not tokens[i].bare[:1].isupper()
+            if latin_lower and (lower >= lowercase or (words and words[0].bare[:1].isupper())):
+                break
             words.append(tokens[i])
+            lower += int(latin_lower)
             if tokens[i].possessive:
                 break
-            if not tokens[i].bare[:1].isupper() and not is_telugu(tokens[i].text):
-                break  # lowercase writing: one word, never a run into the sentence
             i += 1
+        while words and words[-1].folded.endswith(_PLACE_ENDINGS):
+            words.pop()
         return tuple(words)
 
     def _candidates(self, text: str) -> list[_Candidate]:
@@ -157,19 +169,27 @@ class FarmerSpotter:
         for i, token in enumerate(tokens):
             word = token.folded
             if word in _HONORIFIC_AFTER or word in _ANE:
-                found.append(_Candidate(self._run_before(tokens, i, True), 3))
+                found.append(_Candidate(self._run_before(tokens, i, 2), 3))
             elif word in _FIELD_AFTER:
-                found.append(_Candidate(self._run_before(tokens, i, True), 2))
-            elif word in _FIELD_OWNED and i and tokens[i - 1].possessive:
-                found.append(_Candidate(self._run_before(tokens, i, lowered), 2))
+                found.append(_Candidate(self._run_before(tokens, i, 2), 2))
             elif word in _TITLE_BEFORE:
-                found.append(_Candidate(self._run_after(tokens, i + 1, True), 3))
+                found.append(_Candidate(self._run_after(tokens, i + 1, 2), 3))
             elif word in _VISIT_BEFORE:
                 j = i + 1 + int(i + 1 < len(tokens) and tokens[i + 1].folded in _JOIN)
-                found.append(_Candidate(self._run_after(tokens, j, lowered), 1))
+                found.append(_Candidate(self._run_after(tokens, j, 1 if lowered else 0), 1))
             elif word in _OF_FROM and i + 1 < len(tokens) and self._village_after(tokens, i + 1):
-                found.append(_Candidate(self._run_before(tokens, i, lowered), 2))
+                found.append(_Candidate(self._run_before(tokens, i, 1 if lowered else 0), 2))
+            if word in _OF_FROM | _PERSON_VERBS and i + 1 < len(tokens) and not lowered:
+                # "Muthyam Reddy from Maripeda", "Ganta Srinu called me": a capitalised name as the subject.
+                found.append(_Candidate(self._run_before(tokens, i, 0), 1))
+            if token.possessive and i + 1 < len(tokens) and self._owned(tokens[i + 1]):
+                found.append(_Candidate(self._run_before(tokens, i + 1, 2 if lowered else 0), 2))
         return [c for c in found if c.words and not self._beside_neighbour(text, c)]
+
+    def _owned(self, token: _Token) -> bool:
+        """A field word or a crop after a possessive name: "Y's plot", "Y's chilli"."""
+        return token.folded in _FIELD_OWNED or any(h.category == "crop" for h in
+                                                  self.reader.terms.find(normalise(token.bare)))
 
     def _village_after(self, tokens: list[_Token], i: int) -> bool:
         following = tokens[i + 1].folded if i + 1 < len(tokens) else ""
@@ -203,8 +223,11 @@ def written_village(reader: FieldReader, text: str, name: str) -> str | None:
     for i, token in enumerate(tokens):
         word = token.folded
         place = None
-        if word in _VILLAGE_WORDS and i:
+        if word in _VILLAGE_WORDS and i and re.search(r"[A-Za-z\u0c00-\u0c7f]", tokens[i - 1].text):
             place = tokens[i - 1]
+        elif word in _VILLAGE_WORDS and i + 1 < len(tokens):
+            j = i + 1 + int(tokens[i + 1].text in (":", "-") and i + 2 < len(tokens))
+            place = tokens[j] if tokens[j].bare[:1].isupper() or is_telugu(tokens[j].text) else None
         elif word in _OF_FROM | {"in", "at"} and i + 1 < len(tokens) and tokens[i + 1].bare[:1].isupper():
             following = tokens[i + 2].folded if i + 2 < len(tokens) else ""
             place = tokens[i + 1] if (following in _VILLAGE_WORDS or word in _OF_FROM
@@ -227,3 +250,16 @@ def propose_farmer(reader: FieldReader, text: str, village: str | None, territor
     if village is None and unknown is None and len(territories) == 1:
         village = territories[0]
     return NewFarmer(name=name, other_script=other_script_of(name), village=village, village_written=unknown)
+
+
+def new_farmer_in(reader: FieldReader, note: str, visit: Visit, territories: list[str],
+                  officer_name: str = "") -> NewFarmer | None:
+    """The farmer a note visits who is not in the register, or None when the note names a registered farmer
+    by the name it gives (a first name alone is theirs: "Ramesh garu"); a fuller name that is not the
+    matched farmer's ("Ramesh Naik garu" when the register has Ramesh Goud) is someone new."""
+    known = reader.book.farmers.get(visit.farmer_id or "")
+    new = propose_farmer(reader, note, visit.village, territories, officer_name)
+    if new is None or known is None:
+        return new
+    said = normalise(note)
+    return None if any(normalise(n) in said for n in (known.name, known.name_te)) else new

@@ -22,12 +22,12 @@ from handlers.agri.farmer_add import NEW_FARMER
 from handlers.agri.insights import insights_text, village_insights
 from handlers.agri.models import Farmer, Visit
 from handlers.agri.narrative import season_memories
-from handlers.agri.newfarmer import NewFarmer, propose_farmer
+from handlers.agri.newfarmer import NewFarmer, new_farmer_in
 from handlers.agri.register import PACK_DATA, FieldBook
 from handlers.agri.registers import FieldBooks, seed_registers
 from handlers.agri.render import brief_text
 from handlers.agri.structure import structure_outcome, structure_visit
-from handlers.agri.textmatch import normalise, parse_day
+from handlers.agri.textmatch import parse_day
 from bot.core import show_sent
 from handlers.base import CommandInfo, Pack, SeedReport, Services, Turn, Write
 from handlers.cards import CardSpec, open_card
@@ -236,17 +236,9 @@ class AgriPack(Pack):
         return [open_card(turn, self.card_specs(turn.user.tenant)["visit"], payload, intro="\n".join(intro))]
 
     def _new_farmer(self, turn: Turn, note: str, visit: Visit) -> NewFarmer | None:
-        """The farmer the note visits who is not in the register, proposed with the visit; None when the note
-        names a registered farmer by the name it gives (a first name alone is theirs: "Ramesh garu")."""
         book = self.book_for(turn.user.tenant)
-        known = book.farmers.get(visit.farmer_id or "")
         officer = f"{turn.user.name} {book.officer_name(self._officer(turn.user))}"
-        new = propose_farmer(self.reader_for(turn.user.tenant), note, visit.village, turn.user.territories, officer)
-        if new is None or known is None:
-            return new
-        said = normalise(note)
-        # The reader matched a first name; a fuller name the note gives that is not this farmer's is someone new.
-        return None if any(normalise(n) in said for n in (known.name, known.name_te)) else new
+        return new_farmer_in(self.reader_for(turn.user.tenant), note, visit, turn.user.territories, officer)
 
     async def _outcome(self, turn: Turn, followup_id: str, answer: str, heard: bool = False) -> list[Reply] | None:
         """Turn an answer to a follow-up into an outcome card; None when the follow-up is gone."""
