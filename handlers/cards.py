@@ -186,12 +186,14 @@ async def _save(turn: Turn, spec: CardSpec, card: Card) -> list[Reply]:
         payload = await _registered(turn, spec, card)
         items = spec.memories(turn, payload)
         outcome = await turn.services.outbox.retain_or_queue(turn.services.memory, turn.bank_id, items,
-                                                             origin=card_origin(card.card_id))
+                                                             origin=card_origin(card.card_id)) if items else None
     except BaseException:
         state.move_card(card.card_id, "saving", "open")
         raise
     state.move_card(card.card_id, "saving", "saved")
-    if not outcome.fully_stored:
+    if outcome is None:
+        note = turn.t("core.card_saved_register")  # a card that only adds to a register (a new case)
+    elif not outcome.fully_stored:
         note = turn.t("core.card_saved_offline")
     elif outcome.saving:
         note = turn.t("core.card_saving")
@@ -250,7 +252,9 @@ async def resume_saving(services: Services, packs: dict[str, Pack]) -> int:
                     incoming=Incoming(transport="cli", sender=user.user_id, delivery_id=f"resume:{card.card_id}"))
         bank = services.bank_for(user)
         payload = await _registered(turn, spec, card)
-        await services.outbox.retain_or_queue(services.memory, bank, spec.memories(turn, payload))
+        items = spec.memories(turn, payload)
+        if items:
+            await services.outbox.retain_or_queue(services.memory, bank, items)
         services.state.move_card(card.card_id, "saving", "saved")
         resumed += 1
     return resumed
