@@ -43,7 +43,7 @@ _STOP = {
     "has", "had", "have", "this", "that", "these", "there", "here", "today", "yesterday", "morning", "evening",
     "visited", "met", "saw", "went", "said", "told", "says", "asked", "advised", "recommended", "suggested",
     "sprayed", "applied", "gave", "checked", "found", "new", "old", "young", "small", "big", "good", "bad",
-    "farmer", "farmers", "field", "farm", "plot", "crop", "village", "visit", "note", "his", "sir", "madam",
+    "farmer", "farmers", "field", "farm", "plot", "crop", "village", "visit", "note", "sir", "madam",
     "mr", "sri", "smt", "rythu", "raithu", "garu", "gari", "polam", "chenu", "kharif", "rabi", "season",
     "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "next", "last", "week",
     "also", "again", "very", "not", "no", "yes", "ok", "okay", "mandal", "district", "near", "beside",
@@ -124,9 +124,7 @@ class FarmerSpotter:
         # Surnames are often village names (Kothapalli Yadaiah): a place-like word is a name only beside one.
         if (word.endswith(_PLACE_ENDINGS) and not place_ok) or self._known_term(token.bare):
             return False
-        if not is_telugu(word) and not token.bare[:1].isupper() and not lowercase_ok:
-            return False
-        return True
+        return is_telugu(word) or token.bare[:1].isupper() or lowercase_ok
 
     def _run_before(self, tokens: list[_Token], end: int, lowercase: int) -> tuple[_Token, ...]:
         """The name words just before tokens[end]: up to three capitalised (or Telugu) words, or up to
@@ -197,7 +195,7 @@ class FarmerSpotter:
 
     def _beside_neighbour(self, text: str, candidate: _Candidate) -> bool:
         before = normalise(text[max(0, candidate.words[0].start - 24):candidate.words[0].start])
-        return any(before.endswith(cue) or before.endswith(cue + " ") for cue in self._neighbour)
+        return before.endswith(tuple(self._neighbour))
 
     def spot(self, text: str, officer_name: str = "") -> str | None:
         """Return the name (as written) of the person the note visits who is not in the register, or None."""

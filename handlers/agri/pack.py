@@ -9,6 +9,7 @@ from pydantic import BaseModel
 
 from bot.audio import AudioRejected, prepare_voice
 from bot.charts import advice_outcomes
+from bot.core import show_sent
 from bot.i18n import show_date, text
 from bot.messages import Button, Media, Reply
 from bot.registry import User
@@ -28,7 +29,6 @@ from handlers.agri.registers import FieldBooks, seed_registers
 from handlers.agri.render import brief_text
 from handlers.agri.structure import structure_outcome, structure_visit
 from handlers.agri.textmatch import parse_day
-from bot.core import show_sent
 from handlers.base import CommandInfo, Pack, SeedReport, Services, Turn, Write
 from handlers.cards import CardSpec, open_card
 from memory import BankProfile

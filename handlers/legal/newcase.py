@@ -15,7 +15,7 @@ from handlers.legal.registers import case_slug
 _APPLICATIONS = {"IA", "EA", "CMP", "MP", "CRLMP", "REP", "IANO"}
 _PARTIES = re.compile(r"([A-Z][\w.&'’-]*(?:\s+[A-Z][\w.&'’-]*){0,4})\s+(?:v|vs|v/s|versus)\.?\s+"
                       r"([A-Z][\w.&'’-]*(?:\s+[A-Z][\w.&'’-]*){0,4})")
-_COURT = re.compile(r"\b(?:court|judge|magistrate|tribunal|forum|jcj|scj|jfcm|pdj|asj|mact|munsif|bench)\b", re.I)
+_COURT = re.compile(r"\b(?:court|judge|magistrate|tribunal|forum|jcj|scj|jfcm|pdj|asj|mact|munsif|bench)\b", re.IGNORECASE)
 _SEPARATORS = re.compile(r"\s*(?:,|;|\||\s-\s|\s–\s)\s*")
 _MAX_COURT = 80
 

@@ -20,6 +20,7 @@ from handlers.legal.cards import (
     save_all,
     save_all_button,
 )
+from handlers.legal.case_card import NewCaseCard, case_card_payload
 from handlers.legal.dates import parse_day
 from handlers.legal.extract import ReadCache, extract_file, split
 from handlers.legal.ingest import (
@@ -30,7 +31,6 @@ from handlers.legal.ingest import (
     load_backlog_dir,
     progress_bar,
 )
-from handlers.legal.case_card import NewCaseCard, case_card_payload
 from handlers.legal.models import CaseRecord, ProposedEntry, Upload
 from handlers.legal.newcase import NewCase, cited_case, parse_case
 from handlers.legal.question import looks_like_question
