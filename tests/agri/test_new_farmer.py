@@ -6,12 +6,20 @@ farmers only in their own villages. Names and villages here are not from seeds/.
 import pytest
 
 from bot.app import App
+from bot.messages import Reply
 from bot.store import Database
 from handlers.agri.pack import AgriPack
 from handlers.agri.registers import FieldBooks
 from tests.agri.conftest import CAPTURE_TENANT, button, say
 
 pytestmark = pytest.mark.hindsight
+
+
+async def _edit(app: App, user: str, card: Reply, edit: str, field: str, value: str) -> list[Reply]:
+    """Edit -> field -> value on a card, as a person taps and types it; the replies to the value."""
+    [choose] = await app.conversation.handle(say(user, callback=button(card, edit)))
+    await app.conversation.handle(say(user, callback=button(choose, field)))
+    return await app.conversation.handle(say(user, value))
 
 
 def _farmers_named(pack: AgriPack, name: str) -> list[str]:
@@ -58,9 +66,7 @@ async def test_a_new_farmer_in_a_village_outside_the_territory_is_refused_on_the
     assert "Gundala Yellamma" in card.text
     [refused] = await conv.handle(say("ravi", callback=button(card, "Save")))
     assert "not one of your villages" in refused.text and "Tandur" in refused.text and "Moinabad" in refused.text
-    [choose] = await conv.handle(say("ravi", callback=button(card, "Edit")))
-    await conv.handle(say("ravi", callback=button(choose, "Village")))
-    [bad] = await conv.handle(say("ravi", "Tandur"))
+    [bad] = await _edit(agri_app, "ravi", card, "Edit", "Village", "Tandur")
     assert "not one of your villages" in bad.text
     assert set(pack.book_for(CAPTURE_TENANT).farmers) == before
     [mine] = await conv.handle(say("ravi", "Chevella"))
@@ -75,9 +81,7 @@ async def test_a_new_farmer_in_a_village_outside_the_territory_is_refused_on_the
     assert "Pittala Narsamma" in unknown.text and "Gollaguda" in unknown.text
     [refused] = await conv.handle(say("ravi", callback=button(unknown, "Save")))
     assert "not in the village register" in refused.text and "Shankarpally" in refused.text
-    [choose] = await conv.handle(say("ravi", callback=button(unknown, "Edit")))
-    await conv.handle(say("ravi", callback=button(choose, "Village")))
-    [fixed] = await conv.handle(say("ravi", "Shankarpally"))
+    [fixed] = await _edit(agri_app, "ravi", unknown, "Edit", "Village", "Shankarpally")
     assert "Village: Shankarpally\n" in fixed.text
     replies = await conv.handle(say("ravi", callback=button(fixed, "Save")))
     assert "Saved to memory" in replies[0].text
@@ -92,13 +96,9 @@ async def test_telugu_note_proposes_a_new_farmer_and_edit_changes_name_and_villa
     assert "కొమ్మిరెడ్డి యాదమ్మ" in card.text
     [blocked] = await conv.handle(say("sita", callback=button(card, "సేవ్")))
     assert "గ్రామం" in blocked.text  # three villages: she must choose one
-    [choose] = await conv.handle(say("sita", callback=button(card, "మార్చు")))
-    await conv.handle(say("sita", callback=button(choose, "రైతు")))
-    [renamed] = await conv.handle(say("sita", "కొమ్మిరెడ్డి యాదమ్మ దేవి"))
+    [renamed] = await _edit(agri_app, "sita", card, "మార్చు", "రైతు", "కొమ్మిరెడ్డి యాదమ్మ దేవి")
     assert "కొమ్మిరెడ్డి యాదమ్మ దేవి" in renamed.text
-    [choose] = await conv.handle(say("sita", callback=button(renamed, "మార్చు")))
-    await conv.handle(say("sita", callback=button(choose, "గ్రామం")))
-    [placed] = await conv.handle(say("sita", "వికారాబాద్"))
+    [placed] = await _edit(agri_app, "sita", renamed, "మార్చు", "గ్రామం", "వికారాబాద్")
     replies = await conv.handle(say("sita", callback=button(placed, "సేవ్")))
     assert "రిజిస్టర్‌లో ఉన్నారు" in replies[1].text
     [added] = _farmers_named(pack, "కొమ్మిరెడ్డి యాదమ్మ దేవి")
@@ -106,3 +106,18 @@ async def test_telugu_note_proposes_a_new_farmer_and_edit_changes_name_and_villa
     assert farmer.village == "vikarabad" and farmer.crops == ["chilli"] and farmer.name.isascii()
     [brief] = await conv.handle(say("sita", "/brief Kommireddy Yadamma Devi"))
     assert f"({added})" in brief.text
+
+
+async def test_a_granted_village_is_the_officers_own_for_adding_farmers(agri_app: App, pack: AgriPack) -> None:
+    from bot.access import TerritoryGrants
+
+    note = "Visited Maloth Bhaskar Naik garu of Tandur, paddy, blast on leaves"
+    [card] = await agri_app.conversation.handle(say("ravi", note))
+    [refused] = await agri_app.conversation.handle(say("ravi", callback=button(card, "Save")))
+    assert "not one of your villages" in refused.text
+    TerritoryGrants(agri_app.services.database).grant("ravi", "tandur")
+    [card] = await agri_app.conversation.handle(say("ravi", note))
+    replies = await agri_app.conversation.handle(say("ravi", callback=button(card, "Save")))
+    assert "Saved to memory" in replies[0].text
+    [added] = _farmers_named(pack, "Maloth Bhaskar Naik")
+    assert pack.book_for(CAPTURE_TENANT).farmers[added].village == "tandur"

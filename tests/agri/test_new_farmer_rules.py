@@ -1,16 +1,18 @@
 """New farmers, over generated names and the new-farmer corpus: nothing reaches the register before Save, a
 farmer added is found again by the name as written (either script), and the corpus is read as the bench says."""
 
+from datetime import date
 from functools import cache
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bench.agri_corpus import corpus_book
 from bench.new_farmers import score
 from bot.app import App
 from handlers.agri.extract import FieldReader
 from handlers.agri.farmer_add import farmer_record
-from handlers.agri.newfarmer import NewFarmer, other_script_of
+from handlers.agri.newfarmer import NewFarmer, new_farmer_in, other_script_of
 from handlers.agri.pack import AgriPack
 from handlers.agri.register import FieldBook
 from handlers.agri.registers import FieldBooks
@@ -87,3 +89,17 @@ def test_the_new_farmer_corpus_is_read_as_the_bench_reports() -> None:
     assert report.scores["name"].accuracy >= 0.9, report.scores["name"].misses
     assert report.scores["village"].accuracy >= 0.9, report.scores["village"].misses
     assert report.false_proposals <= 2
+
+
+def test_a_fuller_name_than_a_registered_first_name_is_someone_new() -> None:
+    reader = FieldReader(corpus_book())
+    territories = ["miryalaguda", "nakrekal", "devarakonda", "chityal"]
+    for note, expected in [("Ramulu Yadav garu, cotton, jassids on lower leaves", "Ramulu Yadav"),
+                           ("రాములు యాదవ్ గారి పత్తి చేనులో పేనుబంక", "రాములు యాదవ్"),
+                           ("Ramulu garu, cotton, jassids on lower leaves", None),
+                           ("Ramulu Naik garu, cotton, jassids", None),
+                           ("రాములు నాయక్ గారి పత్తి", None)]:
+        visit = reader.read_visit(note, "O101", date(2026, 10, 1), territories)
+        new = new_farmer_in(reader, note, visit, territories, "Shiva Prasad")
+        assert (new.name if new else None) == expected, note
+        assert new is None or visit.farmer_id is None or reader.book.farmers[visit.farmer_id].name != new.name
