@@ -158,9 +158,10 @@ class StateStore:
             row = s.get(CardRow, card_id)
             return _card(row) if row is not None else None
 
-    def update_payload(self, card_id: str, payload: dict[str, Any]) -> None:
+    def update_payload(self, card_id: str, payload: dict[str, Any], status: CardStatus = "open") -> None:
+        """Change a card's payload while it is in `status` (open for edits; saving for what Save registered)."""
         with self._db.session() as s:
-            s.execute(update(CardRow).where(CardRow.card_id == card_id, CardRow.status == "open").values(
+            s.execute(update(CardRow).where(CardRow.card_id == card_id, CardRow.status == status).values(
                 payload=json.dumps(payload, ensure_ascii=False), updated_at=_now()))
 
     def move_card(self, card_id: str, expected: CardStatus, new: CardStatus) -> bool:

@@ -42,6 +42,12 @@ class CardSpec(ABC):
     def memories(self, turn: Turn, payload: dict[str, Any]) -> list[MemoryItem]:
         """Return what Save retains."""
 
+    async def before_retain(self, turn: Turn, payload: dict[str, Any]) -> dict[str, Any]:
+        """On Save, before the memories are built: write what the card adds to the tenant's registers (a new
+        farmer, a new case) and return the payload to retain. Must be idempotent: a save a crash interrupted
+        runs it again. Nothing by default."""
+        return payload
+
     async def after_save(self, turn: Turn, payload: dict[str, Any]) -> list[Reply]:
         """Do what follows a save (schedule a follow-up, say what comes next); nothing by default."""
         return []
@@ -177,22 +183,33 @@ async def _save(turn: Turn, spec: CardSpec, card: Card) -> list[Reply]:
         return [Reply(text=turn.t("core.card_already_saved"))]
     state.clear_edit(turn.user.user_id)
     try:
-        items = spec.memories(turn, card.payload)
+        payload = await _registered(turn, spec, card)
+        items = spec.memories(turn, payload)
         outcome = await turn.services.outbox.retain_or_queue(turn.services.memory, turn.bank_id, items,
-                                                             origin=card_origin(card.card_id))
+                                                             origin=card_origin(card.card_id)) if items else None
     except BaseException:
         state.move_card(card.card_id, "saving", "open")
         raise
     state.move_card(card.card_id, "saving", "saved")
-    if not outcome.fully_stored:
+    if outcome is None:
+        note = turn.t("core.card_saved_register")  # a card that only adds to a register (a new case)
+    elif not outcome.fully_stored:
         note = turn.t("core.card_saved_offline")
     elif outcome.saving:
         note = turn.t("core.card_saving")
     else:
         note = turn.t("core.card_saved")
-    replies = [Reply(text=f"{spec.render(turn.lang, card.payload)}\n\n{note}", card_id=card.card_id,
+    replies = [Reply(text=f"{spec.render(turn.lang, payload)}\n\n{note}", card_id=card.card_id,
                      replaces_card=True)]
-    return replies + await spec.after_save(turn, card.payload)
+    return replies + await spec.after_save(turn, payload)
+
+
+async def _registered(turn: Turn, spec: CardSpec, card: Card) -> dict[str, Any]:
+    """Run the card's register writes; keep the payload they return, so a resumed save retains the same."""
+    payload = await spec.before_retain(turn, card.payload)
+    if payload != card.payload:
+        turn.services.state.update_payload(card.card_id, payload, status="saving")
+    return payload
 
 
 CARD_ORIGIN = "card:"
@@ -234,7 +251,10 @@ async def resume_saving(services: Services, packs: dict[str, Pack]) -> int:
         turn = Turn(user=user, services=services, lang=user.lang,
                     incoming=Incoming(transport="cli", sender=user.user_id, delivery_id=f"resume:{card.card_id}"))
         bank = services.bank_for(user)
-        await services.outbox.retain_or_queue(services.memory, bank, spec.memories(turn, card.payload))
+        payload = await _registered(turn, spec, card)
+        items = spec.memories(turn, payload)
+        if items:
+            await services.outbox.retain_or_queue(services.memory, bank, items)
         services.state.move_card(card.card_id, "saving", "saved")
         resumed += 1
     return resumed

@@ -70,9 +70,10 @@ async def build_brief(memory: MemoryClient, bank: str, book: FieldBook, farmer: 
     elif context.unavailable:
         # Never "no history": memory could not be asked. Say so, and what the register knows.
         notes.append(text(lang, "agri.memory_unavailable"))
-        notes.append(text(lang, "agri.brief_register_only", farmer=book.farmer_name(farmer.id, lang),
+        key = "agri.brief_register_only" if farmer.acres else "agri.brief_register_only_no_acres"
+        notes.append(text(lang, key, farmer=book.farmer_name(farmer.id, lang),
                           crops=", ".join(text(lang, f"agri.crop_{c}") for c in farmer.crops),
-                          acres=f"{farmer.acres:g}", village=book.village_name(farmer.village, lang)))
+                          acres=f"{farmer.acres or 0:g}", village=book.village_name(farmer.village, lang)))
     if not context.own and not context.unavailable:
         notes.append(text(lang, "agri.no_history"))
     draft = Composer(book, lang, farmer, own, similar, as_of).draft()

@@ -35,7 +35,8 @@ async def llm_draft(chat: ChatModel, book: FieldBook, farmer: Farmer, as_of: dat
     prompt = render(
         "agri", "brief",
         language="Telugu" if lang == "te" else "English",
-        farmer=f"{farmer.name} ({farmer.id}), {village.name}, crops: {', '.join(farmer.crops)}, {farmer.acres} acres",
+        farmer=f"{farmer.name} ({farmer.id}), {village.name}, crops: {', '.join(farmer.crops)}"
+               + (f", {farmer.acres:g} acres" if farmer.acres else ""),
         as_of=as_of.isoformat(),
         farmer_memories=_memory_lines(own),
         similar_memories=_memory_lines(similar),

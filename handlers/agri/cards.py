@@ -1,5 +1,6 @@
 """The visit and outcome cards: shown before anything is stored, edited field by field, retained on Save."""
 
+from collections.abc import Callable
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
@@ -16,8 +17,19 @@ from handlers.agri.card_edits import (
     recheck_doses,
 )
 from handlers.agri.extract import FieldReader
+from handlers.agri.farmer_add import (
+    NEW_FARMER,
+    farmer_line,
+    farmer_record,
+    name_edit,
+    new_farmer_blocked,
+    new_farmer_of,
+    village_edit,
+    village_line,
+    visit_of_new_farmer,
+)
 from handlers.agri.measures import measure
-from handlers.agri.models import Outcome, Visit
+from handlers.agri.models import Farmer, Outcome, Visit
 from handlers.agri.narrative import note_in_narrative, outcome_memory, visit_memory
 from handlers.agri.textmatch import normalise, parse_day
 from handlers.base import Turn
@@ -79,6 +91,11 @@ class _Shared:
 class VisitCard(_Shared, CardSpec):
     kind = "visit"
 
+    def __init__(self, reader: FieldReader, add_farmer: Callable[[Farmer], FieldReader] | None = None) -> None:
+        super().__init__(reader)
+        self.add_farmer = add_farmer
+        """Writes a confirmed new farmer into the tenant's register and returns the reader of the new book."""
+
     def fields(self, payload: dict[str, Any]) -> list[str]:
         return VISIT_FIELDS
 
@@ -88,14 +105,18 @@ class VisitCard(_Shared, CardSpec):
     def render(self, lang: str, payload: dict[str, Any]) -> str:
         visit = Visit.model_validate(payload["visit"])
         book = self.book
+        new = new_farmer_of(payload)
         farmer = f"{book.farmer_name(visit.farmer_id, lang)} ({visit.farmer_id})" if visit.farmer_id else None
+        if new is not None and not visit.farmer_id:
+            farmer = farmer_line(lang, new)
+        village = village_line(book, lang, new) if new is not None else book.village_name(visit.village, lang)
         severity = (f"{_t(lang, f'severity_{visit.severity}')}" if visit.severity else "") + (
             f" ({visit.severity_pct}%)" if visit.severity_pct is not None else "")
         problems = ", ".join(book.issue_name(p, lang) for p in visit.problems)
         rows = [
             _t(lang, "visit_card_title", extractor=_t(lang, f"extractor_{payload.get('extractor', 'rules')}")),
             f"{self.field_label(lang, 'farmer')}: {self._dash(farmer)}",
-            f"{self.field_label(lang, 'village')}: {self._dash(book.village_name(visit.village, lang))}",
+            f"{self.field_label(lang, 'village')}: {self._dash(village)}",
             f"{self.field_label(lang, 'crop')}: {self._dash(_t(lang, f'crop_{visit.crop}') if visit.crop else None)}",
             f"{self.field_label(lang, 'stage')}: {self._dash(_t(lang, f'stage_{visit.stage}') if visit.stage else None)}",
             f"{self.field_label(lang, 'issue')}: {self._dash(problems)}",
@@ -120,8 +141,11 @@ class VisitCard(_Shared, CardSpec):
         hits = self.reader.terms.find(norm)
         update: dict[str, Any] = {}
         cleared = norm in CLEAR
+        lang = payload.get("lang", "en")
         if field == "farmer":
             farmers = self.reader.farmers_named(value, territories)
+            if not farmers and not cleared:
+                return name_edit(self.reader, payload, value)
             if not farmers:
                 raise ValueError("agri.edit_unknown_farmer")
             if len(farmers) > 1:
@@ -129,6 +153,10 @@ class VisitCard(_Shared, CardSpec):
                                     names=", ".join(f"{self.book.farmer_name(f.id, payload.get('lang', 'en'))} "
                                                     f"({f.id})" for f in farmers)))
             update = {"farmer_id": farmers[0].id, "village": farmers[0].village}
+            payload = {**payload, NEW_FARMER: None}
+        elif field == "village" and new_farmer_of(payload) is not None:
+            found = next((h.key for h in hits if h.category == "village"), None)
+            return village_edit(self.book, payload, found, value, lang)
         elif field == "issue":
             update = edit_problems(self.reader, norm)
         elif field == "objection":
@@ -175,20 +203,49 @@ class VisitCard(_Shared, CardSpec):
     def save_allowed(self, payload: dict[str, Any]) -> str | None:
         visit = Visit.model_validate(payload["visit"])
         lang = payload.get("lang", "en")
+        new = new_farmer_of(payload) if not visit.farmer_id else None
+        if new is not None and (blocked := new_farmer_blocked(self.book, payload, new, lang)):
+            return blocked
+        village = new.village if new is not None else visit.village
         missing = [self.field_label(lang, f) for f, v in
-                   (("farmer", visit.farmer_id), ("village", visit.village), ("crop", visit.crop)) if not v]
+                   (("farmer", visit.farmer_id or new), ("village", village), ("crop", visit.crop)) if not v]
         if missing:
             return _t(lang, "card_missing", fields=", ".join(missing))
+        if new is not None:
+            return None
         farmer = self.book.farmers[visit.farmer_id or ""]
         if payload.get("territories") and farmer.village not in payload["territories"]:
             return _t(lang, "not_your_farmer", farmer=farmer.name)
         return None
+
+    async def before_retain(self, turn: Turn, payload: dict[str, Any]) -> dict[str, Any]:
+        """Add the new farmer to the tenant's register (checked again against the territory) and file the
+        visit under them. Saving the same card again finds the same row, so nothing is added twice."""
+        new = new_farmer_of(payload)
+        visit = Visit.model_validate(payload["visit"])
+        if new is None or visit.farmer_id or self.add_farmer is None:
+            return payload
+        blocked = new_farmer_blocked(self.book, payload, new, payload.get("lang", "en"))
+        if blocked or not visit.crop:
+            raise ValueError(blocked or "a new farmer needs a crop")
+        farmer = farmer_record(self.book, new, visit.crop)
+        self.reader = self.add_farmer(farmer)
+        self.book = self.reader.book
+        filed = visit_of_new_farmer(visit, farmer, payload.get("transcript") or visit.note or "")
+        return {**payload, "visit": filed.model_dump(mode="json"), NEW_FARMER: None, "added_farmer": farmer.id}
 
     def memories(self, turn: Turn, payload: dict[str, Any]) -> list[MemoryItem]:
         return [visit_memory(self.book, Visit.model_validate(payload["visit"]), payload.get("transcript"),
                              note_in_narrative(payload.get("lang", "en"), payload.get("extractor", "rules")))]
 
     async def after_save(self, turn: Turn, payload: dict[str, Any]) -> list[Reply]:
+        added = self.book.farmers.get(payload.get("added_farmer") or "")
+        replies = [Reply(text=turn.t("agri.new_farmer_added", name=self.book.farmer_name(added.id, turn.lang),
+                                     village=self.book.village_name(added.village, turn.lang), id=added.id))
+                   ] if added is not None else []
+        return replies + self._schedule(turn, payload)
+
+    def _schedule(self, turn: Turn, payload: dict[str, Any]) -> list[Reply]:
         scheduler = turn.services.scheduler
         if scheduler is None:
             return []

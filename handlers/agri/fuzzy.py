@@ -1,6 +1,7 @@
 """Near matches for names a speech model mishears: "litox 50" for Blitox 50, "Ramesh Gowd" for Ramesh Goud.
 
-Only names (products, farmers' full names) are matched this way, only where no exact term was found, and the
+A name is also found written in the other script ("రాములు" for Ramulu) or spelt another way, by comparing sound
+keys (handlers.agri.translit). Only names (products, farmers' full names) are matched this way, only where no exact term was found, and the
 card still shows what was matched for the officer to confirm. Short words are left alone: one letter changes
 too much of them.
 """
@@ -9,6 +10,8 @@ import re
 from dataclasses import dataclass
 
 from rapidfuzz import fuzz
+
+from handlers.agri.translit import sound_key
 
 FUZZY_CATEGORIES = frozenset({"product", "farmer"})
 MIN_SCORE = 85.0
@@ -24,6 +27,8 @@ class NearTerm:
     key: str
     text: str
     """Normalised: lowercase words joined by single spaces."""
+    sound: str = ""
+    """The name's sound key, the same in either script."""
 
     @property
     def words(self) -> int:
@@ -43,6 +48,7 @@ def near_hits(text: str, terms: list[NearTerm], taken: list[tuple[int, int]]) ->
     """Return the best near match for each run of words in `text` (normalised) that no exact hit covers."""
     words = [(m.start(), m.end()) for m in _WORD.finditer(text)]
     best: dict[tuple[int, int], NearHit] = {}
+    keys: dict[str, str] = {}
     for term in terms:
         if len(term.text.replace(" ", "")) < MIN_CHARS:
             continue
@@ -52,9 +58,13 @@ def near_hits(text: str, terms: list[NearTerm], taken: list[tuple[int, int]]) ->
             if any(start < t_end and end > t_start for t_start, t_end in taken):
                 continue
             said = " ".join(text[s:e] for s, e in words[i:i + n])
-            if abs(len(said) - len(term.text)) > 2:
-                continue
-            score = fuzz.ratio(said, term.text)
+            score = fuzz.ratio(said, term.text) if abs(len(said) - len(term.text)) <= 2 else 0.0
+            if term.sound and score < MIN_SCORE:
+                said_key = keys.get(said)
+                if said_key is None:
+                    said_key = keys[said] = sound_key(said)
+                if abs(len(said_key) - len(term.sound)) <= 2:
+                    score = max(score, fuzz.ratio(said_key, term.sound))
             if score >= MIN_SCORE and score > best.get((start, end), NearHit("", "", 0, 0, 0.0)).score:
                 best[(start, end)] = NearHit(term.category, term.key, start, end, score)
     return sorted(best.values(), key=lambda h: (-h.score, h.start))

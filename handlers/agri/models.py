@@ -69,7 +69,8 @@ class Farmer(BaseModel):
     name_te: str
     village: str
     crops: list[str] = Field(min_length=1)
-    acres: float = Field(gt=0)
+    acres: float | None = Field(default=None, gt=0)
+    """None until known: a farmer added from a visit card has no acreage yet."""
     phone: str | None = None
 
 

@@ -9,6 +9,7 @@ from pydantic import BaseModel
 
 from bot.audio import AudioRejected, prepare_voice
 from bot.charts import advice_outcomes
+from bot.core import show_sent
 from bot.i18n import show_date, text
 from bot.messages import Button, Media, Reply
 from bot.registry import User
@@ -18,16 +19,17 @@ from handlers.agri.brief import build_brief
 from handlers.agri.cards import OutcomeCard, VisitCard
 from handlers.agri.demo import run_demo
 from handlers.agri.extract import FieldReader
+from handlers.agri.farmer_add import NEW_FARMER
 from handlers.agri.insights import insights_text, village_insights
 from handlers.agri.models import Farmer, Visit
 from handlers.agri.narrative import season_memories
+from handlers.agri.newfarmer import NewFarmer, new_farmer_in
 from handlers.agri.register import PACK_DATA, FieldBook
 from handlers.agri.registers import FieldBooks, seed_registers
 from handlers.agri.render import brief_text
 from handlers.agri.subjects import farmer_store, farmer_terms, find_farmers
 from handlers.agri.structure import structure_outcome, structure_visit
 from handlers.agri.textmatch import parse_day
-from bot.core import show_sent
 from handlers.base import CommandInfo, Pack, SeedReport, Services, Turn, Write
 from handlers.cards import CardSpec, open_card
 from memory import BankProfile
@@ -113,7 +115,14 @@ class AgriPack(Pack):
 
     def card_specs(self, tenant: str) -> dict[str, CardSpec]:
         reader = self.reader_for(tenant)
-        return {"visit": VisitCard(reader), "outcome": OutcomeCard(reader)}
+        return {"visit": VisitCard(reader, add_farmer=lambda farmer: self._add_farmer(tenant, farmer)),
+                "outcome": OutcomeCard(reader)}
+
+    def _add_farmer(self, tenant: str, farmer: Farmer) -> FieldReader:
+        """Write a farmer confirmed on a card into the tenant's register; return the reader of the new book."""
+        self.books.add_farmer(tenant, farmer)
+        log.info("a new farmer was added to a tenant's register from a visit card")
+        return self.reader_for(tenant)
 
     def today(self) -> date:
         return self.services.clock().astimezone(IST).date()
@@ -220,18 +229,28 @@ class AgriPack(Pack):
         structured = await structure_visit(self.services.chat, self.reader_for(turn.user.tenant), note, self._officer(turn.user),
                                            day, turn.user.territories)
         visit = structured.visit
-        if not (visit.farmer_id or visit.crop or visit.products or visit.issue):
+        new = self._new_farmer(turn, note, visit)
+        if new is not None:
+            visit = visit.model_copy(update={"farmer_id": None, "village": new.village or visit.village})
+        if not (visit.farmer_id or new or visit.crop or visit.products or visit.issue):
             return [Reply(text=turn.t("agri.not_a_note"))]
         if visit.farmer_id and not self.may_see(turn.user, self.book_for(turn.user.tenant).farmers[visit.farmer_id]):
             return [Reply(text=turn.t("agri.not_your_farmer", farmer=self.book_for(turn.user.tenant).farmer_name(visit.farmer_id)))]
         payload = {"visit": visit.model_dump(mode="json"), "territories": turn.user.territories,
                    "extractor": structured.extractor, "lang": turn.lang, "today": day.isoformat(),
-                   "transcript": note}
+                   "transcript": note, NEW_FARMER: new.model_dump() if new else None}
         intro = self._heard(turn, note) if heard else []
         if structured.model_failed:
             intro.append(turn.t("agri.model_failed_rules"))
+        if new is not None:
+            intro.append(turn.t("agri.visit_intro_new_farmer", name=new.name))
         intro.append(turn.t("agri.visit_intro"))
         return [open_card(turn, self.card_specs(turn.user.tenant)["visit"], payload, intro="\n".join(intro))]
+
+    def _new_farmer(self, turn: Turn, note: str, visit: Visit) -> NewFarmer | None:
+        book = self.book_for(turn.user.tenant)
+        officer = f"{turn.user.name} {book.officer_name(self._officer(turn.user))}"
+        return new_farmer_in(self.reader_for(turn.user.tenant), note, visit, turn.user.territories, officer)
 
     async def _outcome(self, turn: Turn, followup_id: str, answer: str, heard: bool = False) -> list[Reply] | None:
         """Turn an answer to a follow-up into an outcome card; None when the follow-up is gone."""

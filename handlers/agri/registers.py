@@ -68,12 +68,18 @@ def _farmer(cells: Cells) -> Farmer:
     written = cells.get("id") or f"{slug(name)}-{village}"
     return Farmer(id=written, name=name, name_te=cells.get("name_te") or name, village=village,
                   crops=list(dict.fromkeys(_crop(c, lexicon) for c in split_list(cells.get("crops")))),
-                  acres=float(number_text(cells.get("acres")) or 0), phone=cells.get("phone") or None)
+                  acres=_acres(number_text(cells.get("acres"))), phone=cells.get("phone") or None)
+
+
+def _acres(written: str | None) -> float | None:
+    """An acreage cell; empty is "not known yet" (a farmer added in the field), zero or less is refused."""
+    return None if written is None else float(written)
 
 
 def _farmer_cells(farmer: Farmer) -> Cells:
     return {"id": farmer.id, "name": farmer.name, "name_te": farmer.name_te, "village": farmer.village,
-            "crops": join_list(farmer.crops), "acres": f"{farmer.acres:g}", "phone": farmer.phone or ""}
+            "crops": join_list(farmer.crops), "acres": f"{farmer.acres:g}" if farmer.acres else "",
+            "phone": farmer.phone or ""}
 
 
 def _officer(cells: Cells) -> Officer:
@@ -197,13 +203,24 @@ class FieldBooks:
     """The repository: one FieldBook per tenant, rebuilt when that tenant's registers change."""
 
     def __init__(self, database: Database) -> None:
+        self.database = database
         self.store = RegisterStore(database, *TABLES)
         self._cache = TenantCache(self.store, build_book)
 
     def for_tenant(self, tenant: str) -> FieldBook:
         return self._cache.for_tenant(tenant)
 
+    def add_farmer(self, tenant: str, farmer: Farmer) -> None:
+        """Upsert one farmer (a new farmer confirmed on a visit card); the tenant's version moves, so every
+        process's cached book sees the farmer on its next read."""
+        from bot.store.tenants import ensure_tenant
 
+        if farmer.village not in self.for_tenant(tenant).villages:
+            raise ValueError(f"unknown village {farmer.village}")
+        ensure_tenant(self.database, tenant)
+        key, label = KINDS["farmers"].key_of(farmer)
+        self.store.write(tenant, "farmers", {key: StoredRecord(key=key, label=label,
+                                                               data=farmer.model_dump(mode="json"))})
 
 
 SEED_FILES = [("villages", "agri/villages.json"), ("issues", "agri/issues.json"),

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from handlers.agri.fuzzy import FUZZY_CATEGORIES, NearTerm, near_hits
+from handlers.agri.translit import sound_key
 
 _LETTER = "a-z0-9\u0c00-\u0c7f"
 _TELUGU = re.compile("[\u0c00-\u0c7f]")
@@ -54,7 +55,7 @@ class TermMatcher:
             if term.strip():
                 self._terms.append((category, key, re.compile(_pattern(term))))
                 if category in self._fuzzy:
-                    self._near.append(NearTerm(category, key, normalise(term)))
+                    self._near.append(NearTerm(category, key, normalise(term), sound_key(term)))
 
     def find(self, text: str) -> list[Hit]:
         """Return non-overlapping hits in text order; `text` must already be normalised."""

@@ -13,7 +13,8 @@ from bot.messages import Button, Reply
 from handlers.base import Turn
 from handlers.cards import CardSpec, on_callback
 from handlers.legal.dates import parse_day
-from handlers.legal.models import ProposedEntry, Upload
+from handlers.legal.models import CaseRecord, ProposedEntry, Upload
+from handlers.legal.newcase import NewCase, case_record, parse_case
 from handlers.legal.records import hearing_memory
 from handlers.legal.register import CaseRegister
 from memory import MemoryItem
@@ -24,20 +25,37 @@ _FIELDS = ["case", "hearing_date", "next_date", "text"]
 _NONE_WORDS = {"none", "-", "no", "nil", "లేదు"}
 
 
-def card_payload(upload: Upload, entry: ProposedEntry, tenant: str, batch: str, lang: str) -> dict[str, Any]:
+NEW_CASE = "new_case"
+
+
+def card_payload(upload: Upload, entry: ProposedEntry, tenant: str, batch: str, lang: str,
+                 new_case: NewCase | None = None) -> dict[str, Any]:
     return {"upload": upload.model_dump(mode="json"), "entry": entry.model_dump(mode="json"), "tenant": tenant,
-            "batch": batch, "lang": lang}
+            "batch": batch, "lang": lang, NEW_CASE: new_case.model_dump() if new_case else None}
 
 
 def entry_of(payload: dict[str, Any]) -> ProposedEntry:
     return ProposedEntry.model_validate(payload["entry"])
 
 
+def new_case_of(payload: dict[str, Any]) -> NewCase | None:
+    found = payload.get(NEW_CASE)
+    return NewCase.model_validate(found) if found else None
+
+
+def new_case_line(lang: str, new: NewCase) -> str:
+    return text(lang, "legal.card_new_case", number=new.number, title=new.shown_title,
+                court=new.court or "-")
+
+
 class HearingCard(CardSpec):
     kind = KIND
 
-    def __init__(self, register_for: Callable[[str], CaseRegister]) -> None:
+    def __init__(self, register_for: Callable[[str], CaseRegister],
+                 add_case: Callable[[str, CaseRecord], None] | None = None) -> None:
         self.register_for = register_for
+        self.add_case = add_case
+        """Writes a confirmed new case into a tenant's register."""
 
     def fields(self, payload: dict[str, Any]) -> list[str]:
         return list(_FIELDS)
@@ -49,7 +67,9 @@ class HearingCard(CardSpec):
         entry = entry_of(payload)
         upload = Upload.model_validate(payload["upload"])
         case = self.register_for(payload["tenant"]).get(entry.case_id or "")
-        lines = [text(lang, "legal.card", case=case.label if case else text(lang, "legal.card_no_case_name"),
+        new = new_case_of(payload) if case is None else None
+        named = case.label if case else new.shown_title if new else text(lang, "legal.card_no_case_name")
+        lines = [text(lang, "legal.card", case=named,
                       date=show_date(lang, entry.hearing_date),
                       source=text(lang, f"legal.date_source_{entry.date_source}"),
                       next=show_date(lang, entry.next_date) if entry.next_date else "-",
@@ -60,7 +80,9 @@ class HearingCard(CardSpec):
             lines.append(text(lang, "legal.card_guessed"))
         if entry.doubt is not None:
             lines.append(text(lang, "legal.card_doubt_next"))
-        if case is None:
+        if new is not None:
+            lines.append(new_case_line(lang, new))
+        elif case is None:
             lines.append(text(lang, "legal.card_no_case"))
         return "\n".join(lines)
 
@@ -72,9 +94,15 @@ class HearingCard(CardSpec):
             register = self.register_for(payload["tenant"])
             mention = register.get(value.strip().lower()) or register.first(value)
             if mention is None:
-                raise ValueError(text(lang, "legal.edit_bad_case"))
+                proposed = parse_case(value)
+                if proposed is None:
+                    raise ValueError(text(lang, "legal.edit_bad_case"))
+                # A case number the register does not know: proposed as a new case, added on Save.
+                return {**payload, NEW_CASE: proposed.model_dump(),
+                        "entry": entry.model_copy(update={"case_id": None}).model_dump(mode="json")}
             case_id = mention.case_id
             updated = entry.model_copy(update={"case_id": case_id})
+            payload = {**payload, NEW_CASE: None}
         elif field == "hearing_date":
             try:
                 day = parse_day(value, upload.uploaded_at.date())
@@ -108,13 +136,30 @@ class HearingCard(CardSpec):
     def save_allowed(self, payload: dict[str, Any]) -> str | None:
         entry = entry_of(payload)
         lang = payload.get("lang", "en")
-        if entry.case_id is None or self.register_for(payload["tenant"]).get(entry.case_id) is None:
+        known = entry.case_id is not None and self.register_for(payload["tenant"]).get(entry.case_id) is not None
+        if not known and new_case_of(payload) is None:
             return text(lang, "legal.card_needs_case")
         if entry.guessed:
             return text(lang, "legal.card_needs_date")
         if entry.doubt is not None:
             return text(lang, "legal.card_needs_next")
         return None
+
+    async def before_retain(self, turn: Turn, payload: dict[str, Any]) -> dict[str, Any]:
+        """Add the proposed case to the register and file the entry under it (the same row if saved again)."""
+        new, entry = new_case_of(payload), entry_of(payload)
+        if new is None or entry.case_id is not None or self.add_case is None:
+            return payload
+        record = case_record(new, self.register_for(payload["tenant"]))
+        self.add_case(payload["tenant"], record)
+        filed = entry.model_copy(update={"case_id": record.case_id})
+        return {**payload, "entry": filed.model_dump(mode="json"), NEW_CASE: None, "added_case": record.case_id}
+
+    async def after_save(self, turn: Turn, payload: dict[str, Any]) -> list[Reply]:
+        case = self.register_for(payload["tenant"]).get(payload.get("added_case") or "")
+        if case is None:
+            return []
+        return [Reply(text=turn.t("legal.case_added", number=", ".join(case.numbers), title=case.title))]
 
     def memories(self, turn: Turn, payload: dict[str, Any]) -> list[MemoryItem]:
         entry = entry_of(payload)
@@ -135,7 +180,8 @@ async def save_all(turn: Turn, spec: HearingCard, batch: str) -> list[Reply]:
     for card in turn.services.state.open_cards(turn.user.user_id):
         if card.kind != KIND or card.payload.get("batch") != batch or card.status != "open":
             continue
-        if spec.save_allowed(card.payload) is not None:
+        # A card proposing a new case is saved on its own: the person confirms the case, not just the date.
+        if spec.save_allowed(card.payload) is not None or new_case_of(card.payload) is not None:
             held += 1
             continue
         saved += await on_callback(turn, {KIND: spec}, f"c:s:{card.card_id}")

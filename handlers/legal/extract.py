@@ -48,6 +48,8 @@ class Extraction(BaseModel):
     entries: list[ProposedEntry]
     read_method: str
     split_method: Literal["rules", "llm"]
+    text: str = ""
+    """The text the entries were read from (a case the register does not know is proposed from it)."""
 
 
 def is_image(path: Path, mime_type: str | None) -> bool:
@@ -140,8 +142,8 @@ async def split(services: Services, text: str, register: CaseRegister, upload: U
         else:
             guarded = check_model_split(model, text, register, upload, rules)
             if guarded is not None:
-                return Extraction(entries=guarded, read_method="", split_method="llm")
-    return Extraction(entries=rules, read_method="", split_method="rules")
+                return Extraction(entries=guarded, read_method="", split_method="llm", text=text)
+    return Extraction(entries=rules, read_method="", split_method="rules", text=text)
 
 
 class ReadCache:

@@ -20,6 +20,7 @@ from handlers.legal.cards import (
     save_all,
     save_all_button,
 )
+from handlers.legal.case_card import NewCaseCard, case_card_payload
 from handlers.legal.dates import parse_day
 from handlers.legal.extract import ReadCache, extract_file, split
 from handlers.legal.ingest import (
@@ -30,7 +31,8 @@ from handlers.legal.ingest import (
     load_backlog_dir,
     progress_bar,
 )
-from handlers.legal.models import ProposedEntry, Upload
+from handlers.legal.models import CaseRecord, ProposedEntry, Upload
+from handlers.legal.newcase import NewCase, cited_case, parse_case
 from handlers.legal.question import looks_like_question
 from handlers.legal.records import chat_memory
 from handlers.legal.register import CaseRegister
@@ -61,7 +63,13 @@ class LegalPack(Pack):
     def __init__(self, services: Services) -> None:
         super().__init__(services)
         self.registers = CaseRegisters(services.database)
-        self._card = HearingCard(self.register_for)
+        self._card = HearingCard(self.register_for, self._add_case)
+        self._case_card = NewCaseCard(self.register_for, self._add_case)
+
+    def _add_case(self, tenant: str, case: CaseRecord) -> None:
+        """Write a case confirmed on a card into the tenant's register (every process sees it on its next read)."""
+        self.registers.add(tenant, [case])
+        log.info("a case was added to a tenant's register from a card")
 
     def register_for(self, tenant: str) -> CaseRegister:
         """Return a tenant's own case register (cached until its cases change)."""
@@ -78,13 +86,13 @@ class LegalPack(Pack):
 
     def commands(self) -> list[CommandInfo]:
         return [CommandInfo(command=c, description_key=f"legal.command_{c}")
-                for c in ("today", "ask", "history", "timeline", "remember", "cases")]
+                for c in ("today", "ask", "history", "timeline", "remember", "cases", "case")]
 
     def bank_profile(self, bank_id: str) -> BankProfile:
         return BankProfile(bank_id=bank_id, mission=_MISSION, directives=_DIRECTIVES)
 
     def card_specs(self, tenant: str) -> dict[str, CardSpec]:
-        return {self._card.kind: self._card}
+        return {self._card.kind: self._card, self._case_card.kind: self._case_card}
 
     async def on_command(self, turn: Turn, command: str, args: str) -> list[Reply] | None:
         register = self.register_for(turn.user.tenant)
@@ -104,6 +112,8 @@ class LegalPack(Pack):
             return [await self._timeline(turn, register, args)]
         if command == "remember":
             return [await self._remember(turn, register, args)]
+        if command == "case":
+            return [self._case_add(turn, args)]
         if command == "cases":
             lines = [turn.t("legal.cases_header", count=len(register))]
             lines += [turn.t("legal.case_line", case=c.label, number=", ".join(c.numbers), title=c.title,
@@ -123,9 +133,11 @@ class LegalPack(Pack):
                         source_file=f"chat message {turn.incoming.received_at.astimezone(IST):%d %b %Y %H:%M}",
                         uploaded_at=turn.incoming.received_at, author=turn.user.name, author_id=turn.user.user_id)
         extraction = await split(self.services, body, register, upload)
-        if not extraction.entries or all(e.case_id is None for e in extraction.entries):
+        proposals = self._proposals(register, extraction.entries, extraction.text)
+        if not extraction.entries or all(e.case_id is None and proposals.get(i) is None
+                                         for i, e in enumerate(extraction.entries)):
             return [Reply(text=turn.t("legal.text_not_understood"))]
-        return self._cards(turn, upload, extraction.entries)
+        return self._cards(turn, upload, extraction.entries, proposals)
 
     async def on_media(self, turn: Turn, media: Media) -> list[Reply]:
         if media.kind in ("voice", "audio"):
@@ -140,18 +152,37 @@ class LegalPack(Pack):
             return [Reply(text=turn.t("legal.upload_unreadable", reason=str(exc)))]
         if not extraction.entries:
             return [Reply(text=turn.t("legal.upload_no_entries"))]
-        return self._cards(turn, upload, extraction.entries)
+        return self._cards(turn, upload, extraction.entries,
+                           self._proposals(register, extraction.entries, extraction.text))
 
     async def on_callback(self, turn: Turn, data: str) -> list[Reply]:
         if data.startswith(SAVE_ALL_PREFIX):
             return await save_all(turn, self._card, data[len(SAVE_ALL_PREFIX):])
         return await super().on_callback(turn, data)
 
-    def _cards(self, turn: Turn, upload: Upload, entries: list[ProposedEntry]) -> list[Reply]:
+    @staticmethod
+    def _proposals(register: CaseRegister, entries: list[ProposedEntry], page: str) -> dict[int, NewCase | None]:
+        """For each entry filed under no case: the case number it (or its page) cites that the register does
+        not know, proposed on its card instead of dropping the entry."""
+        return {i: cited_case(e.text, page, register) for i, e in enumerate(entries) if e.case_id is None}
+
+    def _case_add(self, turn: Turn, args: str) -> Reply:
+        """`/case add O.S. 311/2024 Pendyala v Kommineni, Vikarabad`: a card; Save adds the case."""
+        verb, _, rest = args.strip().partition(" ")
+        new = parse_case(rest) if verb.lower() == "add" else None
+        if new is None:
+            return Reply(text=turn.t("legal.case_usage"))
+        payload = case_card_payload(new, turn.user.tenant, turn.lang)
+        return open_card(turn, self._case_card, payload, intro=turn.t("legal.case_intro"))
+
+    def _cards(self, turn: Turn, upload: Upload, entries: list[ProposedEntry],
+               proposals: dict[int, NewCase | None] | None = None) -> list[Reply]:
         batch = secrets.token_hex(4)
         replies = [Reply(text=turn.t("legal.upload_found", count=len(entries), file=upload.source_file))]
-        for entry in sorted(entries, key=lambda e: (e.hearing_date, e.case_id or "")):
-            payload = card_payload(upload, entry, turn.user.tenant, batch, turn.lang)
+        order = sorted(range(len(entries)), key=lambda i: (entries[i].hearing_date, entries[i].case_id or ""))
+        for index in order:
+            new = (proposals or {}).get(index)
+            payload = card_payload(upload, entries[index], turn.user.tenant, batch, turn.lang, new)
             replies.append(open_card(turn, self._card, payload))
         ready = sum(1 for e in entries if not e.needs_review)
         if len(entries) > 1 and ready:
