@@ -5,6 +5,7 @@ from typing import Any
 
 from bot.messages import Media, Reply
 from bot.prompts import Prompt
+from bot.registry import Registry
 from handlers.base import CommandInfo, Pack, Turn
 from handlers.cards import CardSpec, open_card
 from memory import BankProfile, MemoryItem, RecallRequest

@@ -2,7 +2,6 @@
 written (people, channels, intake, raw inbox, invites), whatever the text looks like."""
 
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
