@@ -9,6 +9,7 @@ from handlers.agri.doses import above_label, find_doses
 from handlers.agri.models import Advice, Farmer, Outcome, Visit
 from handlers.agri.reactions import advice_from, farmer_cues, refused
 from handlers.agri.register import FieldBook
+from handlers.agri.results import result_of
 from handlers.agri.textmatch import Hit, TermMatcher, find_dates, normalise
 from handlers.agri.timing import followup_days
 from memory.ids import content_digest
@@ -223,12 +224,11 @@ class FieldReader:
         """Return the outcome an answer to a follow-up describes, linked to the visit it follows."""
         norm = normalise(text)
         hits = self.terms.find(norm)
-        # The last word on the result is the final state: "spread at first, then stopped" is controlled.
-        results = [h.key for h in hits if h.category == "result"]
-        result = results[-1] if results else None
+        result = result_of(norm, hits, subject.issue)
         product_hits = self._product_hits(norm, hits)
         named = list(dict.fromkeys(h.key for h in product_hits))
-        not_applied = refused(norm, product_hits, [h for h in hits if h.category in ("reaction", "no_spray")])
+        not_applied = refused(norm, product_hits, [h for h in hits if h.category in ("reaction", "no_spray",
+                                                                                     "objection")])
         applied = [pid for pid in named if pid not in not_applied]
         if not named and not any(h.category == "no_spray" for h in hits):
             applied = [a.product_id for a in subject.products if a.reaction == "accepted"]

@@ -13,6 +13,20 @@ _CLAUSE_END = re.compile(r"[.!?।\n;,]|\s(?:but|then|kani|kaani|aithe|కాన
 _NEGATED = re.compile(r"(?:\bnot|n't|\bdidnt|\bnever|\bno(?:\s+\w+)?|\bledu|లేదు)\s+(?:\w+\s+)?$")
 # Products joined by a list ("Tilt, Kavach rendu", "Actara and Tilt both") share a cue said of the list.
 _LIST_JOIN = re.compile(r"^\s*(?:,|\+|&|/|and|or|mariyu|మరియు)?\s*$")
+# An acceptance under a condition is not yet one: "credit lo istey teeskuntanu", "డబ్బులు వస్తే కొంటా",
+# "will buy if the dealer gives credit". Telugu conditionals end in -తే (ఇస్తే, వస్తే, ఉంటే, దొరికితే).
+_CONDITIONAL = re.compile(r"(?<![a-z])(?:if|unless|istey|iste|isthe|ichhte|ichte|vaste|vastey|vasthe|unte|untey|"
+                          r"dorikite|dorikithe|dorikte|cheste|chesthe|ayite|ayithe)(?![a-z])|"
+                          r"[\u0c00-\u0c7f]+తే(?![\u0c00-\u0c7f])")
+# "not now" is later: "ippudu konanu", "ఇప్పుడు కొనను", "now no" defer rather than refuse.
+_NOW = re.compile(r"(?:(?<![a-z])(?:now|ippudu|ipudu|ippatiki|for now)|ఇప్పుడు|ఇప్పటికి)\s+(?:\S+\s+)?$")
+# A cue said of an earlier season or spray is history, not the answer to this advice: "Pegasus mundu kottadu",
+# "last time vesina", "ఇంతకు ముందు వాడలేదు".
+_PAST = re.compile(r"(?<![a-z])(?:mundu|last\s+(?:time|year|season|sari|saari)|previous\s+(?:time|year|season)|"
+                   r"poyina\s+(?:sari|saari|edadi|season|pantalo)|ago)(?![a-z])|ముందు|పోయిన\s+సారి|గతంలో|గత\s")
+# "used neem oil instead": a cue about something put in the product's place is not about the product.
+_INSTEAD = re.compile(r"(?<![a-z])(?:instead|badulu|badhulu)(?![a-z])|బదులు")
+_POSITIVE_RESULTS = {"controlled", "partial"}
 
 
 def _bounds(text: str, position: int, pattern: re.Pattern[str]) -> tuple[int, int]:
@@ -67,10 +81,24 @@ def farmer_cues(text: str, cues: list[Hit], plans: list[tuple[int, int]]) -> lis
 
 
 def reaction_of(text: str, cue: Hit) -> str:
-    """Return what a reaction cue says once a negation just before it is read."""
-    if cue.key == "accepted" and _NEGATED.search(text[max(0, cue.start - 24):cue.start]):
+    """Return what a reaction cue says once the words before it in its clause are read: a negation refuses
+    ("did not buy"), a condition leaves it open ("istey teeskuntanu"), "now" defers a refusal ("ippudu konanu")."""
+    low, _ = _bounds(text, cue.start, _CLAUSE_END)
+    before = text[max(0, cue.start - 24):cue.start]
+    key = "accepted" if cue.key == "own" else cue.key
+    if key == "accepted" and _NEGATED.search(before):
         return "rejected"
-    return cue.key
+    if key == "accepted" and _CONDITIONAL.search(text[low:cue.start]):
+        return "undecided"
+    if key == "rejected" and _NOW.search(before):
+        return "undecided"
+    return key
+
+
+def _history(text: str, cue: Hit) -> bool:
+    """Return True when a cue tells of an earlier season or spray, or of something used in the product's place."""
+    low, high = _bounds(text, cue.start, _CLAUSE_END)
+    return bool(_PAST.search(text[low:cue.start]) or _INSTEAD.search(text[low:high]))
 
 
 def advice_from(text: str, products: list[Hit], cues: list[Hit]) -> list[Advice]:
@@ -80,15 +108,20 @@ def advice_from(text: str, products: list[Hit], cues: list[Hit]) -> list[Advice]
     order = list(dict.fromkeys(h.key for h in products))
     reaction: dict[str, str] = {}
     objection: dict[str, str] = {}
+    own: set[str] = set()
     for cue in cues:
         target, close = _nearest(text, products, cue)
         if target is None:
             continue
+        if cue.category in ("result", "reaction") and _history(text, cue):
+            continue
         if cue.category == "result":
-            # "control ayyindi Takumi tho": a product said to have worked was applied.
-            if close and target not in reaction:
+            # "control ayyindi Takumi tho": a product said to have worked was applied ("did not work" is doubt).
+            if close and target not in reaction and cue.key in _POSITIVE_RESULTS:
                 reaction[target] = "accepted"
             continue
+        if cue.category == "reaction" and cue.key == "own":
+            own.add(target)
         if cue.category == "objection":
             # A reason (price, doubt, stock) says more than "will wait" said beside it.
             if target not in objection or (objection[target] == "wait" and cue.key != "wait"):
@@ -104,6 +137,11 @@ def advice_from(text: str, products: list[Hit], cues: list[Hit]) -> list[Advice]
                     reaction[pid] = reaction[said[0]]
                 if said[0] in objection:
                     objection[pid] = objection[said[0]]
+    if own:
+        # "already has Actara at home": the officer's product he gave no answer on is not taken.
+        for pid in order:
+            if pid not in own and pid not in reaction and pid not in objection:
+                reaction[pid] = "rejected"
     advice = []
     for pid in order:
         said_of = reaction.get(pid)
@@ -114,11 +152,16 @@ def advice_from(text: str, products: list[Hit], cues: list[Hit]) -> list[Advice]
     return advice
 
 
+_NOT_BEFORE = re.compile(r"(?<![a-z])(?:no|not|without|never|minus)\s+$")
+
+
 def refused(text: str, products: list[Hit], cues: list[Hit]) -> set[str]:
-    """Return the products an outcome answer says were not bought or not applied."""
-    out: set[str] = set()
+    """Return the products an outcome answer says were not bought or not applied: refused, not sprayed, not to
+    be had ("Nativo dorakaledu"), or named with a negation ("no Pegasus")."""
+    out: set[str] = {p.key for p in products if _NOT_BEFORE.search(text[max(0, p.start - 10):p.start])}
     for cue in cues:
-        if cue.category in ("reaction", "no_spray") and (cue.category == "no_spray" or reaction_of(text, cue) == "rejected"):
+        said_no = cue.category == "no_spray" or (cue.category == "reaction" and reaction_of(text, cue) == "rejected")
+        if said_no or (cue.category == "objection" and cue.key == "availability"):
             target, _ = _nearest(text, products, cue)
             if target is not None:
                 out.add(target)
