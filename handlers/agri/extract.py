@@ -11,7 +11,7 @@ from handlers.agri.reactions import advice_from, farmer_cues, refused
 from handlers.agri.register import FieldBook
 from handlers.agri.results import result_of
 from handlers.agri.textmatch import Hit, TermMatcher, find_dates, normalise
-from handlers.agri.timing import followup_days
+from handlers.agri.timing import followup_days, says_followup
 from memory.ids import content_digest
 
 _SENTENCE_END = re.compile(r"[.!?।\n;]")
@@ -58,8 +58,13 @@ class FieldReader:
         self.terms.add("no_spray", "yes", lex.no_spray)
         self.terms.add("next", "yes", lex.next_step_cues)
         self.terms.add("yesterday", "yes", lex.yesterday)
+        firsts = [p.name.split()[0].lower() for p in book.products.values()]
         for product in book.products.values():
-            self.terms.add("product", product.id, [product.name, *product.aliases])
+            # "zinc matram teeskunnadu": a product called by its first word, when that word names nothing else.
+            first = product.name.split()[0].lower()
+            short = [first] if (len(product.name.split()) > 1 and first.isalpha() and len(first) >= 4
+                                and firsts.count(first) == 1 and not self.terms.find(first)) else []
+            self.terms.add("product", product.id, [product.name, *product.aliases, *short])
         for village in book.villages.values():
             self.terms.add("village", village.slug, [village.name, village.name_te])
         for farmer in book.farmers.values():
@@ -171,7 +176,7 @@ class FieldReader:
             neighbour_evidence=self._neighbour_result(norm, hits),
             next_step=self._next_step(text),
             note=_note(text),
-            followup_days=followup_days(norm),
+            followup_days=followup_days(norm, day),
         )
 
     def _neighbour_result(self, norm: str, hits: list[Hit]) -> bool:
@@ -211,7 +216,7 @@ class FieldReader:
 
     def _advice(self, text: str, hits: list[Hit]) -> list[Advice]:
         cues = [h for h in hits if h.category in ("reaction", "objection", "result")]
-        plans = [(a, b) for a, b in _spans(text) if followup_days(text[a:b]) is not None]
+        plans = [(a, b) for a, b in _spans(text) if says_followup(text[a:b])]
         return advice_from(text, self._product_hits(text, hits), farmer_cues(text, cues, plans))
 
     def _next_step(self, text: str) -> str | None:

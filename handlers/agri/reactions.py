@@ -121,7 +121,10 @@ def advice_from(text: str, products: list[Hit], cues: list[Hit]) -> list[Advice]
                 reaction[target] = "accepted"
             continue
         if cue.category == "reaction" and cue.key == "own":
+            # Having it at home is a reason, weaker than an answer: "zinc no need, already applied zinc".
             own.add(target)
+            reaction.setdefault(target, "accepted")
+            continue
         if cue.category == "objection":
             # A reason (price, doubt, stock) says more than "will wait" said beside it.
             if target not in objection or (objection[target] == "wait" and cue.key != "wait"):
@@ -129,7 +132,8 @@ def advice_from(text: str, products: list[Hit], cues: list[Hit]) -> list[Advice]
         elif close or target not in reaction:
             # A reaction said in the product's own clause wins; of those said further off, the nearest does.
             reaction[target] = reaction_of(text, cue)
-    for group in _lists(text, products):
+    # The latest list a product is in is the one a later cue was said of ("Oberon and Nativo later").
+    for group in reversed(_lists(text, products)):
         said = [pid for pid in group if pid in reaction or pid in objection]
         for pid in group:
             if said and pid not in said:
