@@ -4,6 +4,7 @@ for the crop: a dose above the label is flagged, never dropped. A dose that cann
 tank of unknown size) is kept as said and never flagged."""
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from handlers.agri.models import Product
@@ -16,7 +17,7 @@ _WORD_NUMBERS = {"half": 0.5, "ardha": 0.5, "arda": 0.5, "అర": 0.5, "వం�
                  "moodu": 3.0, "మూడు": 3.0, "four": 4.0, "nalugu": 4.0, "నాలుగు": 4.0}
 
 
-def _alternatives(words: list[str] | dict[str, object]) -> str:
+def _alternatives(words: Iterable[str]) -> str:
     return "|".join(sorted(map(re.escape, words), key=len, reverse=True))
 
 

@@ -10,7 +10,7 @@ from handlers.agri.models import Advice, Farmer, Outcome, Visit
 from handlers.agri.reactions import advice_from, farmer_cues, refused
 from handlers.agri.register import FieldBook
 from handlers.agri.results import result_of
-from handlers.agri.textmatch import Hit, TermMatcher, find_dates, normalise
+from handlers.agri.textmatch import Hit, TermMatcher, absent, find_dates, normalise
 from handlers.agri.timing import followup_days, says_followup
 from memory.ids import content_digest
 
@@ -19,6 +19,7 @@ _PERCENT = re.compile(r"(\d{1,3})\s*(?:%|percent|per cent|శాతం|shatam|sa
 _FARMER_ID = re.compile(r"(?<![a-z0-9])f(\d{3})(?![0-9])")
 _PRODUCT_ID = re.compile(r"(?<![a-z0-9])p(\d{3})(?![0-9])")
 _MAX_NOTE = 400
+_OTHERS_RESULT = re.compile(r"result|yield|plot|field|polam|photo|video|ఫలితం|దిగుబడి|పొలం|ఫోటో|వీడియో")
 
 
 def visit_id(farmer_id: str | None, day: date, text: str) -> str:
@@ -155,7 +156,7 @@ class FieldReader:
         if farmer is not None:
             crops = [c for c in crops if c in farmer.crops] or crops
         crop = crops[0] if crops else (farmer.crops[0] if farmer and len(farmer.crops) == 1 else None)
-        problems = list(dict.fromkeys(h.key for h in hits if h.category == "issue"))
+        problems = list(dict.fromkeys(h.key for h in hits if h.category == "issue" and not absent(norm, h.start, h.end)))
         pct = self.percent(norm)
         severity = severity_of(pct) if pct is not None else next(
             (h.key for h in hits if h.category == "severity"), None)
@@ -173,17 +174,20 @@ class FieldReader:
             severity=severity,  # type: ignore[arg-type]
             severity_pct=pct,
             products=self._dosed(norm, self._advice(norm, hits), crop),
-            neighbour_evidence=self._neighbour_result(norm, hits),
+            neighbour_evidence=self._neighbour_result(norm, hits, farmer_id),
             next_step=self._next_step(text),
             note=_note(text),
             followup_days=followup_days(norm, day),
         )
 
-    def _neighbour_result(self, norm: str, hits: list[Hit]) -> bool:
-        """Return True when a neighbour's result was shown, not merely a neighbour mentioned."""
-        for sentence in _spans(norm):
-            inside = [h.category for h in hits if sentence[0] <= h.start < sentence[1]]
-            if "neighbour" in inside and "shown" in inside:
+    def _neighbour_result(self, norm: str, hits: list[Hit], farmer_id: str | None = None) -> bool:
+        """Return True when a neighbour's result was shown, not merely a neighbour mentioned: a neighbour, or
+        another farmer of the register with his field or result ("showed him Pullamma's plot result")."""
+        for a, b in _spans(norm):
+            inside = [h for h in hits if a <= h.start < b]
+            said = {h.category for h in inside}
+            other = any(h.category.startswith("farmer") and h.key != farmer_id for h in inside)
+            if "shown" in said and ("neighbour" in said or (other and _OTHERS_RESULT.search(norm[a:b]))):
                 return True
         return False
 

@@ -4,7 +4,9 @@ kullu taggindi" about mites is no effect), and a reduction that is partial says 
 "50% taggindi", "... ఇంకా కొంచెం ఉంది")."""
 
 import re
+from typing import cast
 
+from handlers.agri.models import Result
 from handlers.agri.textmatch import Hit
 
 _CLAUSE_END = re.compile(r"[.!?।\n;,]|\s(?:but|kani|kaani|కానీ)\s")
@@ -22,7 +24,7 @@ def _clause(text: str, position: int) -> tuple[int, int]:
     return (starts[-1] if starts else 0, ends[0] if ends else len(text))
 
 
-def result_of(text: str, hits: list[Hit], issue: str | None) -> str | None:
+def result_of(text: str, hits: list[Hit], issue: str | None) -> Result | None:
     """Return controlled / partial / no_effect / worse for a normalised answer, or None when it says none."""
     cues = [h for h in hits if h.category == "result"]
     if not cues:
@@ -40,4 +42,4 @@ def result_of(text: str, hits: list[Hit], issue: str | None) -> str | None:
         low, _ = _clause(text, last.start)
         if _SHARE.search(text[low:last.start]) or _RESIDUE.search(text[last.end:]):
             return "partial"
-    return last.key
+    return cast(Result, last.key)
