@@ -84,9 +84,9 @@ def _per(match: re.Match[str]) -> tuple[float, str]:
     number = _number(count) if count else 1.0
     if not said or re.fullmatch(_ACRE, said):
         return number, "acre"
-    if re.match(_LITRE, said) and not re.fullmatch(rf"{_LITRE}{_WATER}\s*{_TANK}", said) or count:
+    if re.match(_LITRE, said):
         return (1.0, "litre") if number == 1.0 else (1.0, f"{number:g} litre")
-    return 1.0, "pump" if re.search(r"pump|పంపు", said) else "tank"
+    return number, "pump" if re.search(r"pump|పంపు", said) else "tank"
 
 
 def find_doses(norm: str) -> list[Dose]:

@@ -17,13 +17,13 @@ _LIST_JOIN = re.compile(r"^\s*(?:,|\+|&|/|and|or|mariyu|మరియు)?\s*$")
 # "will buy if the dealer gives credit". Telugu conditionals end in -తే (ఇస్తే, వస్తే, ఉంటే, దొరికితే).
 _CONDITIONAL = re.compile(r"(?<![a-z])(?:if|unless|istey|iste|isthe|ichhte|ichte|vaste|vastey|vasthe|unte|untey|"
                           r"dorikite|dorikithe|dorikte|cheste|chesthe|ayite|ayithe)(?![a-z])|"
-                          r"[\u0c00-\u0c7f]+తే(?![\u0c00-\u0c7f])")
+                          r"(?<![\u0c00-\u0c7f])(?!అంటే)[\u0c00-\u0c7f]+తే(?![\u0c00-\u0c7f])")
 # "not now" is later: "ippudu konanu", "ఇప్పుడు కొనను", "now no" defer rather than refuse.
 _NOW = re.compile(r"(?:(?<![a-z])(?:now|ippudu|ipudu|ippatiki|for now)|ఇప్పుడు|ఇప్పటికి)\s+(?:\S+\s+)?$")
 # A cue said of an earlier season or spray is history, not the answer to this advice: "Pegasus mundu kottadu",
 # "last time vesina", "ఇంతకు ముందు వాడలేదు".
 _PAST = re.compile(r"(?<![a-z])(?:mundu|last\s+(?:time|year|season|sari|saari)|previous\s+(?:time|year|season)|"
-                   r"poyina\s+(?:sari|saari|edadi|season|pantalo)|ago)(?![a-z])|ముందు|పోయిన\s+సారి|గతంలో|గత\s")
+                   r"poyina\s+(?:sari|saari|edadi|season|pantalo))(?![a-z])|ముందు|పోయిన\s+సారి|గతంలో|గత\s")
 # "used neem oil instead": a cue about something put in the product's place is not about the product.
 _INSTEAD = re.compile(r"(?<![a-z])(?:instead|badulu|badhulu)(?![a-z])|బదులు")
 _POSITIVE_RESULTS = {"controlled", "partial"}

@@ -74,7 +74,8 @@ class TermMatcher:
 
 
 # "no stem borer seen", "kattera purugu ledu", "నల్లి లేదు": a problem named to say it is not there.
-_ABSENT_BEFORE = re.compile(r"(?<![a-z])(?:no|not|without|zero|nil)\s+(?:(?!much\b|many\b|more\b)[a-z]+\s+)?$")
+_ABSENT_BEFORE = re.compile(r"(?<![a-z])(?:no|zero|nil|without|free of|free from|not seen|did not see|didn't see|"
+                            r"no sign of|no signs of)\s+(?:(?!much\b|many\b|more\b|control|spray)[a-z]+\s+)?$")
 _ABSENT_AFTER = re.compile(r"^\s*(?:(?:emi|em|ippudu|inka|asalu|ఏమీ|ఇప్పుడు|అసలు)\s+)?(?:(?<![a-z])(?:ledu|ledhu|levu|"
                            r"kanipinchaledu|kanapadaledu|kanipinchatledu|not seen|not found|nil|absent)(?![a-z])|"
                            r"లేదు|లేవు|కనిపించలేదు|కనబడలేదు)")

@@ -31,6 +31,9 @@ _RELATIVE = [(re.compile(r"(?<![a-z])(?:ellundi|elundi|day after tomorrow)(?![a-
 _FUTURE = re.compile(r"(?:\bin\b|after|within|tarvata|taruvata|తర్వాత|తరువాత|revisit|visit|follow|check|come back|"
                      r"malli|మళ్ళీ|మళ్లీ|chust|చూస్త|vasta|vastha|వస్తా|\blo\b|next|call|phone|ఫోన్|"
                      r"veltanu|veltha|వెళ్తా|adugut|అడుగుతా)")
+# A weekday or "tomorrow" is the follow-up only with a coming-back word: "will buy on Saturday" is not one.
+_COMEBACK = re.compile(r"(?:revisit|visit|follow|check|come back|malli|మళ్ళీ|మళ్లీ|chust|చూస్త|vasta|vastha|వస్తా|call|"
+                       r"phone|ఫోన్|veltanu|veltha|వెళ్తా|adugut|అడుగుతా)")
 _PAST = re.compile(r"(?:\bago\b|kritam|క్రితం|\bsince\b|\bfor the last\b|back then)")
 _SENTENCE = re.compile(r"[^.!?।\n;]+")
 # A sentence that is only a span of time ("1 week.", "after 10 days") is when to come back.
@@ -54,7 +57,7 @@ def _days_in(part: str, today: date | None) -> int | None:
             count = _count(m.group("n")) * unit
             if 0 < count <= 120:
                 return count
-    if not _FUTURE.search(part):
+    if not _COMEBACK.search(part):
         return None
     weekday = _WEEKDAY.search(part)
     if weekday and today is not None:
