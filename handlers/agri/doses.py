@@ -29,7 +29,8 @@ _UNITS = {
     "ml": ["mls", "ml", "మి.లీ.", "మి.లీ", "మిల్లీలీటర్లు", "మిల్లీ"],
     "l": ["litres", "litre", "liters", "liter", "ltrs", "ltr", "lit", "l", "లీటర్లు", "లీటరు", "లీటర్"],
     # A bottle cap: not a fixed measure, kept as said.
-    "cap": ["caps", "cap", "capfuls", "capful", "moothalu", "mootha", "muthalu", "mutha", "మూతలు", "మూత"],
+    "cap": ["caps", "cap", "capfuls", "capful", "moothalu", "mootalu", "mootha", "moota", "muthalu", "mutalu",
+            "mutha", "మూతలు", "మూత"],
 }
 _UNIT_OF = {word: unit for unit, words in _UNITS.items() for word in words}
 _UNIT = f"(?P<unit>{_alternatives(_UNIT_OF)})"

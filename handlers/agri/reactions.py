@@ -109,6 +109,8 @@ def advice_from(text: str, products: list[Hit], cues: list[Hit]) -> list[Advice]
     reaction: dict[str, str] = {}
     objection: dict[str, str] = {}
     own: set[str] = set()
+    # "panta ayyaka konta annadu", "will buy after Dasara": an acceptance put off in its own clause is not yet one.
+    put_off = {_bounds(text, c.start, _CLAUSE_END) for c in cues if c.category == "reaction" and c.key == "undecided"}
     for cue in cues:
         target, close = _nearest(text, products, cue)
         if target is None:
@@ -131,7 +133,9 @@ def advice_from(text: str, products: list[Hit], cues: list[Hit]) -> list[Advice]
                 objection[target] = cue.key
         elif close or target not in reaction:
             # A reaction said in the product's own clause wins; of those said further off, the nearest does.
-            reaction[target] = reaction_of(text, cue)
+            said = reaction_of(text, cue)
+            put_off_here = said == "accepted" and _bounds(text, cue.start, _CLAUSE_END) in put_off
+            reaction[target] = "undecided" if put_off_here else said
     # The latest list a product is in is the one a later cue was said of ("Oberon and Nativo later").
     for group in reversed(_lists(text, products)):
         said = [pid for pid in group if pid in reaction or pid in objection]
