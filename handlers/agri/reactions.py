@@ -18,8 +18,8 @@ _LIST_JOIN = re.compile(r"^\s*(?:,|\+|&|/|and|or|mariyu|మరియు)?\s*$")
 _CONDITIONAL = re.compile(r"(?<![a-z])(?:if|unless|istey|iste|isthe|ichhte|ichte|vaste|vastey|vasthe|unte|untey|"
                           r"dorikite|dorikithe|dorikte|cheste|chesthe|ayite|ayithe)(?![a-z])|"
                           r"(?<![\u0c00-\u0c7f])(?!అంటే)[\u0c00-\u0c7f]+తే(?![\u0c00-\u0c7f])")
-# "not now" is later: "ippudu konanu", "ఇప్పుడు కొనను", "now no" defer rather than refuse.
-_NOW = re.compile(r"(?:(?<![a-z])(?:now|ippudu|ipudu|ippatiki|for now)|ఇప్పుడు|ఇప్పటికి)\s+(?:\S+\s+)?$")
+# "not now" is later: "ippudu konanu", "ఇప్పుడు కొనను" defer rather than refuse ("ippudu emi veyanu" refuses).
+_NOW = re.compile(r"(?:(?<![a-z])(?:now|ippudu|ipudu|ippatiki|for now)|ఇప్పుడు|ఇప్పటికి)\s+$")
 # A cue said of an earlier season or spray is history, not the answer to this advice: "Pegasus mundu kottadu",
 # "last time vesina", "ఇంతకు ముందు వాడలేదు".
 _PAST = re.compile(r"(?<![a-z])(?:mundu|last\s+(?:time|year|season|sari|saari)|previous\s+(?:time|year|season)|"
@@ -27,6 +27,12 @@ _PAST = re.compile(r"(?<![a-z])(?:mundu|last\s+(?:time|year|season|sari|saari)|p
 # "used neem oil instead": a cue about something put in the product's place is not about the product.
 _INSTEAD = re.compile(r"(?<![a-z])(?:instead|badulu|badhulu)(?![a-z])|బదులు")
 _POSITIVE_RESULTS = {"controlled", "partial"}
+# "vesindi already", "ఇప్పటికే కొన్నాడు": taken before the officer spoke, a reason more than an answer.
+_ALREADY = re.compile(r"(?<![a-z])(?:already|ippatike|ippatiki\s+ee)(?![a-z])|ఇప్పటికే")
+# "He took Delegate only": the other products of the list were not taken.
+_ONLY = re.compile(r"(?<![a-z])(?:only|matrame|matrame|okkate)(?![a-z])|మాత్రమే|ఒక్కటే")
+# "ippudu avasaram ledu" is a refusal still: not needing it is no deferral.
+_NEED = re.compile(r"need|avasaram|అవసరం")
 
 
 def _bounds(text: str, position: int, pattern: re.Pattern[str]) -> tuple[int, int]:
@@ -90,7 +96,7 @@ def reaction_of(text: str, cue: Hit) -> str:
         return "rejected"
     if key == "accepted" and _CONDITIONAL.search(text[low:cue.start]):
         return "undecided"
-    if key == "rejected" and _NOW.search(before):
+    if key == "rejected" and _NOW.search(before) and not _NEED.search(text[cue.start:cue.end]):
         return "undecided"
     return key
 
@@ -109,6 +115,9 @@ def advice_from(text: str, products: list[Hit], cues: list[Hit]) -> list[Advice]
     reaction: dict[str, str] = {}
     objection: dict[str, str] = {}
     own: set[str] = set()
+    only: set[str] = set()
+    # Where each reaction came from: a reason (own stock), a cue further off (its sentence), or its own clause.
+    source: dict[str, tuple[str, int]] = {}
     # "panta ayyaka konta annadu", "will buy after Dasara": an acceptance put off in its own clause is not yet one.
     put_off = {_bounds(text, c.start, _CLAUSE_END) for c in cues if c.category == "reaction" and c.key == "undecided"}
     for cue in cues:
@@ -122,25 +131,37 @@ def advice_from(text: str, products: list[Hit], cues: list[Hit]) -> list[Advice]
             if close and target not in reaction and cue.key in _POSITIVE_RESULTS:
                 reaction[target] = "accepted"
             continue
-        if cue.category == "reaction" and cue.key == "own":
+        low, high = _bounds(text, cue.start, _CLAUSE_END)
+        if cue.category == "reaction" and (cue.key == "own" or (
+                cue.key == "accepted" and _ALREADY.search(text[low:high]))):
             # Having it at home is a reason, weaker than an answer: "zinc no need, already applied zinc".
             own.add(target)
-            reaction.setdefault(target, "accepted")
+            if target not in reaction:
+                reaction[target], source[target] = "accepted", ("reason", 0)
             continue
         if cue.category == "objection":
             # A reason (price, doubt, stock) says more than "will wait" said beside it.
             if target not in objection or (objection[target] == "wait" and cue.key != "wait"):
                 objection[target] = cue.key
-        elif close or target not in reaction:
-            # A reaction said in the product's own clause wins; of those said further off, the nearest does.
+            continue
+        sentence = _bounds(text, cue.start, _SENTENCE_END)[0]
+        kind, where = source.get(target, ("none", -1))
+        # A reaction said in the product's own clause wins; of those said further off, the nearest does, unless
+        # the same sentence goes on ("teeskoledu, tarvata chusukuntanu"): its last word is the answer.
+        if close or kind in ("none", "reason") or (kind == "far" and where == sentence):
             said = reaction_of(text, cue)
-            put_off_here = said == "accepted" and _bounds(text, cue.start, _CLAUSE_END) in put_off
+            put_off_here = said == "accepted" and (low, high) in put_off
             reaction[target] = "undecided" if put_off_here else said
+            source[target] = ("close", 0) if close else ("far", sentence)
+            if reaction[target] == "accepted" and _ONLY.search(text[low:high]):
+                only.add(target)
     # The latest list a product is in is the one a later cue was said of ("Oberon and Nativo later").
     for group in reversed(_lists(text, products)):
         said = [pid for pid in group if pid in reaction or pid in objection]
         for pid in group:
-            if said and pid not in said:
+            if said and pid not in said and any(p in only for p in said):
+                reaction[pid] = "rejected"
+            elif said and pid not in said:
                 if said[0] in reaction:
                     reaction[pid] = reaction[said[0]]
                 if said[0] in objection:

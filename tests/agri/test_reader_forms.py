@@ -4,6 +4,7 @@ ways; a problem named as absent; a weekday follow-up; a misspelt product name; o
 
 from datetime import date, timedelta
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -179,3 +180,36 @@ def test_an_outcome_product_not_had_or_negated_is_not_applied(pair, form) -> Non
                               Advice(product_id=other.id, reaction="undecided")])
     outcome = READER.read_outcome(form.format(a=used.name, b=other.name), subject, "O101", TODAY)
     assert outcome.products == [used.id], (form, outcome.products)
+
+
+# Written after reading the reader (so not held out, unlike corpus batch 3): phrasings no batch has.
+_PHRASINGS = [
+    ("O102", "Sammakka mirchi lo thrips. Delegate ki 1150 antunnaru, antha dabbu ledu annadi. Vaddu.", {"P101": "rejected"}, "price", None),
+    ("O102", "Renuka cotton, whitefly. Told Pegasus. She said let me talk to my husband first.", {"P102": "undecided"}, "wait", None),
+    ("O101", "Ramulu Naik patti. tamara purugu. Delegate 180ml/acre. He refused, says spray doesnt work on thrips.", {"P101": "rejected"}, "doubt", None),
+    ("O101", "Kistaiah cotton, pink bollworm. Takumi suggested, he bought one packet on the spot. revisit after 2 weeks.", {"P104": "accepted"}, None, 14),
+    ("O103", "Kavitha Reddy maize FAW. Ampligo not available at Gajwel dealer, she will wait for stock.", {"P109": "undecided"}, "availability", None),
+    ("O101", "సైదులు వరి పొలంలో అగ్గి తెగులు. టిల్ట్ వద్దు, నేటివో కొంటాను అన్నాడు.", {"P105": "rejected", "P106": "accepted"}, None, None),
+    ("O101", "Durgamma paddy. Ferterra chepte, ippudu avasaram ledu annadi, kandam purugu takkuva undi.", {"P110": "rejected"}, None, None),
+    ("O102", "Mogilaiah cotton. jassids. Actara 100 g per acre vesadu. Pegasus suggest chesanu, alochistanu annadu. 4 days lo malli chustanu.", {"P108": "accepted", "P102": "undecided"}, None, 4),
+    ("O104", "Sampath Rao chilli. Nalli. Oberon teeskunnadu, 0.5 ml per litre. Pakka rythu Pullamma polam lo result chupincha.", {"P103": "accepted"}, None, None),
+    ("O103", "Rajamallu kandi. wilt. Bavistin 200 g acre ki. Konanu ani cheppadu, nammakam ledu.", {"P111": "rejected"}, "doubt", None),
+    ("O101", "Swaroopa maize, zinc lopam. Zinc sulphate vesindi already, malli vaddu.", {"P112": "rejected"}, None, None),
+    ("O102", "Lingaiah Goud chilli. Delegate and Oberon both recommended. He took Delegate only.", {"P101": "accepted", "P103": "rejected"}, None, None),
+    ("O104", "Pullamma mirchi. thrips. Delegate 180 ml acre. Konadaniki dabbulu levu, kodukku adigi chepta annadi.", {"P101": "undecided"}, "price", None),
+    ("O101", "Mahender Reddy groundnut. Tikka. Kavach cheppanu. He said he will buy tomorrow.", {"P107": "accepted"}, None, None),
+    ("O103", "Venkanna paddy, BPH at base. Actara 40 g/acre. He already sprayed Confidor from local shop, so said no.", {"P108": "rejected"}, None, None),
+    ("O102", "Bhikshapathi makka lo kattera purugu. Ampligo 0.4 ml/lit. Teeskoledu, tarvata chusukuntanu annadu.", {"P109": "undecided"}, "wait", None),
+    ("O104", "Odelu vari, stem borer. Ferterra 4 kg per acre. He will not take, price too high. next friday veltanu.", {"P110": "rejected"}, "price", 2),
+    ("O101", "Ilaiah groundnut. Leaf spot mild. Tilt 300 ml/acre he sprayed on his own, I told him label is 200.", {"P105": "accepted"}, None, None),
+    ("O102", "Renuka chilli. anthracnose. Nativo 140 g/acre. ఆమె కొనలేదు, ధర ఎక్కువ అంది.", {"P106": "rejected"}, "price", None),
+
+]
+
+
+@pytest.mark.parametrize(("officer", "note", "reactions", "objection", "followup"), _PHRASINGS)
+def test_fresh_phrasings_are_read_right(officer: str, note: str, reactions: dict[str, str], objection: str | None,
+                                        followup: int | None) -> None:
+    visit = READER.read_visit(note, officer, TODAY, BOOK.officers[officer].territories)
+    assert {a.product_id: a.reaction for a in visit.products} == reactions
+    assert (visit.objection, visit.followup_days) == (objection, followup)
