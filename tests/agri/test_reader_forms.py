@@ -213,3 +213,30 @@ def test_fresh_phrasings_are_read_right(officer: str, note: str, reactions: dict
     visit = READER.read_visit(note, officer, TODAY, BOOK.officers[officer].territories)
     assert {a.product_id: a.reaction for a in visit.products} == reactions
     assert (visit.objection, visit.followup_days) == (objection, followup)
+
+
+_ANSWERS = [
+    (("chilli","thrips",{"P101":"accepted"}), "Delegate rendu sarlu kottindi. tamara purtiga taggindi.", "controlled", ["P101"]),
+    (("cotton","pink-bollworm",{"P104":"accepted"}), "Takumi okka spray chesadu, damage 30% takkuva ayyindi kani inka konni kaayallo purugu undi.", "partial", ["P104"]),
+    (("paddy","blast",{"P105":"accepted"}), "టిల్ట్ కొట్టాడు కానీ అగ్గి తెగులు ఇంకా పెరిగింది.", "worse", ["P105"]),
+    (("maize","fall-armyworm",{"P109":"undecided"}), "Ampligo konaledu, kattera purugu alage undi.", "no_effect", []),
+    (("cotton","sucking-pests",{"P102":"accepted","P108":"undecided"}), "Pegasus sprayed twice, whitefly came down a lot, Actara not used.", "controlled", ["P102"]),
+    (("groundnut","leaf-spot",{"P107":"accepted"}), "Farmer did not spray anything, rain washed. Tikka spread to whole field.", "worse", []),
+    (("redgram","wilt",{"P111":"accepted"}), "బావిస్టిన్ వేశాడు, వడలు తెగులు ఆగింది.", "controlled", ["P111"]),
+    (("chilli","mites",{"P103":"accepted"}), "Oberon one spray, mites 50% reduced only.", "partial", ["P103"]),
+    (("paddy","zinc-deficiency",{"P112":"accepted"}), "Zinc vesadu, aakulu malli pachaga ayyayi, no problem now.", "controlled", ["P112"]),
+    (("chilli","anthracnose",{"P106":"rejected","P107":"accepted"}), "Nativo teeskoledu, Kavach kottindi, kaaya kullu konchem taggindi.", "partial", ["P107"]),
+
+]
+
+
+@pytest.mark.parametrize(("visit", "answer", "result", "applied"), _ANSWERS)
+def test_fresh_outcome_answers_are_read_right(visit: tuple[str, str, dict[str, str]], answer: str, result: str,
+                                              applied: list[str]) -> None:
+    crop, issue, advised = visit
+    farmer = next(f for f in BOOK.farmers.values() if crop in f.crops)
+    subject = Visit(id="F101-20261001-abc123", date=date(2026, 10, 1), officer_id="O101", farmer_id=farmer.id,
+                    village=farmer.village, crop=crop, issue=issue,
+                    products=[Advice(product_id=p, reaction=r) for p, r in advised.items()])  # type: ignore[arg-type]
+    outcome = READER.read_outcome(answer, subject, "O101", date(2026, 10, 28))
+    assert (outcome.result, outcome.products) == (result, applied)
