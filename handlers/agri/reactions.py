@@ -101,10 +101,22 @@ def reaction_of(text: str, cue: Hit) -> str:
     return key
 
 
-def _history(text: str, cue: Hit) -> bool:
-    """Return True when a cue tells of an earlier season or spray, or of something used in the product's place."""
+def _history(text: str, cue: Hit, products: list[Hit]) -> bool:
+    """Return True when a cue tells of an earlier season or spray, or of something outside the catalogue used in
+    the product's place ("used neem oil instead")."""
     low, high = _bounds(text, cue.start, _CLAUSE_END)
-    return bool(_PAST.search(text[low:cue.start]) or _INSTEAD.search(text[low:high]))
+    named = any(low <= p.start < high for p in products)
+    return bool(_PAST.search(text[low:cue.start]) or (_INSTEAD.search(text[low:high]) and not named))
+
+
+# "instead of Delegate", "Delegate ki badulu", "డెలిగేట్ కి బదులు": the product named is the one not taken.
+_REPLACED_BEFORE = re.compile(r"(?<![a-z])(?:instead of|in place of)\s+$")
+_REPLACED_AFTER = re.compile(r"^\s*(?:(?:ki|ku|కి|కు)\s*)?(?:badulu|badhulu|బదులు)")
+
+
+def _replaced(text: str, products: list[Hit]) -> set[str]:
+    return {p.key for p in products if _REPLACED_BEFORE.search(text[max(0, p.start - 16):p.start])
+            or _REPLACED_AFTER.match(text[p.end:p.end + 14])}
 
 
 def advice_from(text: str, products: list[Hit], cues: list[Hit]) -> list[Advice]:
@@ -116,6 +128,7 @@ def advice_from(text: str, products: list[Hit], cues: list[Hit]) -> list[Advice]
     objection: dict[str, str] = {}
     own: set[str] = set()
     only: set[str] = set()
+    replaced = _replaced(text, products)
     # Where each reaction came from: a reason (own stock), a cue further off (its sentence), or its own clause.
     source: dict[str, tuple[str, int]] = {}
     # "panta ayyaka konta annadu", "will buy after Dasara": an acceptance put off in its own clause is not yet one.
@@ -124,8 +137,19 @@ def advice_from(text: str, products: list[Hit], cues: list[Hit]) -> list[Advice]
         target, close = _nearest(text, products, cue)
         if target is None:
             continue
-        if cue.category in ("result", "reaction") and _history(text, cue):
+        if cue.category in ("result", "reaction") and _history(text, cue, products):
             continue
+        if target in replaced or (target in own and cue.key in _OFFICER_WAIT):
+            # Said beside a product put aside, or "will see" beside one he has already: it is about another.
+            others = [p for p in products if p.start < cue.start and p.key not in replaced | own]
+            in_clause = [p for p in products if p.key not in replaced and abs(p.start - cue.start) < 40
+                         and _bounds(text, p.start, _CLAUSE_END) == _bounds(text, cue.start, _CLAUSE_END)]
+            if target in replaced and in_clause:
+                target, close = in_clause[0].key, True
+            elif others:
+                target, close = others[-1].key, False
+            else:
+                continue
         if cue.category == "result":
             # "control ayyindi Takumi tho": a product said to have worked was applied ("did not work" is doubt).
             if close and target not in reaction and cue.key in _POSITIVE_RESULTS:
@@ -149,9 +173,9 @@ def advice_from(text: str, products: list[Hit], cues: list[Hit]) -> list[Advice]
         # A reaction said in the product's own clause wins; of those said further off, the nearest does, unless
         # the same sentence goes on ("teeskoledu, tarvata chusukuntanu"): its last word is the answer.
         if close or kind in ("none", "reason") or (kind == "far" and where == sentence):
-            said = reaction_of(text, cue)
-            put_off_here = said == "accepted" and (low, high) in put_off
-            reaction[target] = "undecided" if put_off_here else said
+            answer = reaction_of(text, cue)
+            put_off_here = answer == "accepted" and (low, high) in put_off
+            reaction[target] = "undecided" if put_off_here else answer
             source[target] = ("close", 0) if close else ("far", sentence)
             if reaction[target] == "accepted" and _ONLY.search(text[low:high]):
                 only.add(target)
@@ -166,6 +190,8 @@ def advice_from(text: str, products: list[Hit], cues: list[Hit]) -> list[Advice]
                     reaction[pid] = reaction[said[0]]
                 if said[0] in objection:
                     objection[pid] = objection[said[0]]
+    for pid in replaced:
+        reaction.setdefault(pid, "rejected")
     if own:
         # "already has Actara at home": the officer's product he gave no answer on is not taken.
         for pid in order:

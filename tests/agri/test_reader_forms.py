@@ -204,6 +204,13 @@ _PHRASINGS = [
     ("O101", "Ilaiah groundnut. Leaf spot mild. Tilt 300 ml/acre he sprayed on his own, I told him label is 200.", {"P105": "accepted"}, None, None),
     ("O102", "Renuka chilli. anthracnose. Nativo 140 g/acre. ఆమె కొనలేదు, ధర ఎక్కువ అంది.", {"P106": "rejected"}, "price", None),
 
+    ("O101", "Ramulu Goud chilli. Thrips. Recommended Delegate, but he had already bought Actara last week from Nakrekal and sprayed it. He will see the result first.", {"P101": "undecided", "P108": "accepted"}, "wait", None),
+    ("O104", "Ellamma groundnut, tikka. Her neighbour Yakaiah also grows groundnut. Kavach suggested, she agreed.", {"P107": "accepted"}, None, None),
+    ("O104", "Odelu cotton, whitefly. Pakka polam Sampath Rao Pegasus kotti result vachindi ani video chupinchanu. Odelu Pegasus konnadu.", {"P102": "accepted"}, None, None),
+    ("O102", "Sammakka mirapa. తామర. Delegate కి బదులు Actara కొన్నది, మా మాట వినలేదు.", {"P101": "rejected", "P108": "accepted"}, None, None),
+    ("O102", "Renuka chilli, thrips. Instead of Delegate she bought Actara from the shop.", {"P101": "rejected", "P108": "accepted"}, None, None),
+    ("O103", "Bhavani Rao groundnut. Leaf spot. Tilt 200 ml/acre suggest chesa. Tilt ledu shop lo, Kavach ichcharu, adi kottadu.", {"P105": "undecided", "P107": "accepted"}, "availability", None),
+    ("O101", "Mahender Reddy redgram, pod borer. Ampligo cheppanu. Not now, after Dasara he said.", {"P109": "undecided"}, "wait", None),
 ]
 
 
