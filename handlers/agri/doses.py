@@ -1,7 +1,10 @@
-"""The officer's dose with its unit ("200 g per acre", "2 ml/litre", "అర లీటరు"), read from a note and checked
-against the catalogue's label dose for the crop: a dose above the label is flagged, never dropped."""
+"""The officer's dose with its unit ("200 g per acre", "2 ml/litre", "అర లీటరు", "18 g per 15 litre tank",
+"half litre for two acres", "2 caps per pump"), read from a note and checked against the catalogue's label dose
+for the crop: a dose above the label is flagged, never dropped. A dose that cannot be put per acre (a cap, a
+tank of unknown size) is kept as said and never flagged."""
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from handlers.agri.models import Product
@@ -10,52 +13,81 @@ SPRAY_LITRES_PER_ACRE = 200
 """A knapsack spray volume per acre, to compare a per-litre dose with a per-acre label."""
 
 _WORD_NUMBERS = {"half": 0.5, "ardha": 0.5, "arda": 0.5, "అర": 0.5, "వంద": 100.0, "vanda": 100.0,
-                 "one": 1.0, "okka": 1.0, "two": 2.0, "rendu": 2.0, "రెండు": 2.0, "ఒక": 1.0}
-_NUM = r"(?P<num>\d+(?:\.\d+)?|" + "|".join(sorted(map(re.escape, _WORD_NUMBERS), key=len, reverse=True)) + ")"
+                 "one": 1.0, "okka": 1.0, "two": 2.0, "rendu": 2.0, "రెండు": 2.0, "ఒక": 1.0, "three": 3.0,
+                 "moodu": 3.0, "మూడు": 3.0, "four": 4.0, "nalugu": 4.0, "నాలుగు": 4.0}
+
+
+def _alternatives(words: Iterable[str]) -> str:
+    return "|".join(sorted(map(re.escape, words), key=len, reverse=True))
+
+
+_NUM_RX = r"\d+(?:\.\d+)?|" + _alternatives(_WORD_NUMBERS)
+_NUM = f"(?P<num>{_NUM_RX})"
 _UNITS = {
     "kg": ["kgs", "kg", "kilos", "kilolu", "kilo", "కిలోలు", "కిలో"],
     "g": ["grams", "gram", "grms", "grm", "gms", "gm", "g", "గ్రాములు", "గ్రాము"],
     "ml": ["mls", "ml", "మి.లీ.", "మి.లీ", "మిల్లీలీటర్లు", "మిల్లీ"],
     "l": ["litres", "litre", "liters", "liter", "ltrs", "ltr", "lit", "l", "లీటర్లు", "లీటరు", "లీటర్"],
+    # A bottle cap: not a fixed measure, kept as said.
+    "cap": ["caps", "cap", "capfuls", "capful", "moothalu", "mootalu", "mootha", "moota", "muthalu", "mutalu",
+            "mutha", "మూతలు", "మూత"],
 }
 _UNIT_OF = {word: unit for unit, words in _UNITS.items() for word in words}
-_UNIT = "(?P<unit>" + "|".join(sorted(map(re.escape, _UNIT_OF), key=len, reverse=True)) + ")"
+_UNIT = f"(?P<unit>{_alternatives(_UNIT_OF)})"
 _END = r"(?![a-z\u0c00-\u0c7f])"
-_ACRE = r"(?:acre|acres|ekaram|ekaraniki|ekaraku|ఎకరానికి|ఎకరాకు|ఎకరం)"
-_LITRE = r"(?:litre|liter|ltr|lit|l|లీటరుకు|లీటర్‌కు|లీటర్)"
-_PER = r"\s*(?:/|per\s+|an\s+|a\s+|ki\s+)?\s*"
-_AFTER = re.compile(rf"(?<![\w.]){_NUM}\s*{_UNIT}{_END}(?:{_PER}(?P<basis>{_ACRE}|{_LITRE})(?:\s*(?:ki|ku))?{_END})?")
-_BEFORE = re.compile(rf"(?P<basis>{_ACRE}|acre\s+ki|per\s+acre)\s+{_NUM}\s*{_UNIT}{_END}")
+_ACRE = r"(?:acres|acre|ac|ekaram|ekaraniki|ekaraku|ekaralaki|ఎకరానికి|ఎకరాకు|ఎకరం|ఎకరాలకు)"
+_LITRE = r"(?:litres|litre|liters|liter|ltrs|ltr|lit|l|లీటరుకు|లీటర్‌కు|లీటర్లకు|లీటర్ల|లీటరు|లీటర్)"
+_TANK = r"(?:tank|pump|sprayer|drum|ట్యాంకుకు|ట్యాంకు|ట్యాంక్|పంపుకు|పంపు)"
+_WATER = r"(?:\s*(?:of\s+water|water|neetiki|neellaku|నీళ్ళకు|నీళ్లకు|నీటికి))?"
+# What a dose is per: (a number of) acres, (a number of) litres, or a tank / pump, optionally "N litre tank".
+_BASIS = (rf"(?:(?P<count>{_NUM_RX})\s*)?(?P<basis>{_ACRE}|{_LITRE}{_WATER}(?:\s*{_TANK})?|{_TANK}){_WATER}"
+          r"(?:\s*(?:ki|ku|ke))?")
+_PER = r"\s*(?:/|per\s+|for\s+|an\s+|a\s+|ki\s+|each\s+)?\s*"
+_AFTER = re.compile(rf"(?<![\w.]){_NUM}\s*{_UNIT}{_END}(?:{_PER}{_BASIS}{_END})?")
+_BEFORE = re.compile(rf"(?<![a-z0-9\u0c00-\u0c7f.])(?:per\s+)?{_BASIS}{_END}\s+{_NUM}\s*{_UNIT}{_END}")
 _LABEL_CUE = re.compile(r"(?:label|లేబుల్|recommended dose)\D{0,12}$")
 _BASE = {"kg": ("g", 1000.0), "g": ("g", 1.0), "l": ("ml", 1000.0), "ml": ("ml", 1.0)}
 
 
 @dataclass(frozen=True)
 class Dose:
-    """An amount of product per acre or per litre of spray, where the note says it."""
+    """An amount of product per acre, per litre of spray, per N litres or per tank/pump, as the note says."""
 
     amount: float
     unit: str
     basis: str
+    """"acre", "litre", "<N> litre" (a tank of known size), "tank" or "pump"."""
     start: int
     end: int
 
     def text(self) -> str:
         return f"{self.amount:g} {self.unit}/{self.basis}"
 
-    def per_acre(self) -> tuple[float, str]:
-        """Return the amount per acre in base units (g or ml)."""
+    def per_acre(self) -> tuple[float, str] | None:
+        """Return the amount per acre in base units (g or ml), or None when it cannot be known."""
+        if self.unit not in _BASE or self.basis in ("tank", "pump"):
+            return None
         base, factor = _BASE[self.unit]
         amount = self.amount * factor
-        return (amount * SPRAY_LITRES_PER_ACRE if self.basis == "litre" else amount), base
+        if self.basis == "acre":
+            return amount, base
+        litres = float(self.basis.split()[0]) if " " in self.basis else 1.0
+        return amount / litres * SPRAY_LITRES_PER_ACRE, base
 
 
 def _number(word: str) -> float:
     return _WORD_NUMBERS[word] if word in _WORD_NUMBERS else float(word)
 
 
-def _basis(word: str | None) -> str:
-    return "litre" if word and re.fullmatch(_LITRE, word.split()[0]) else "acre"
+def _per(match: re.Match[str]) -> tuple[float, str]:
+    """Return (how many of the basis the amount is for, the basis) of a matched dose."""
+    said, count = match.group("basis"), match.group("count")
+    number = _number(count) if count else 1.0
+    if not said or re.fullmatch(_ACRE, said):
+        return number, "acre"
+    if re.match(_LITRE, said):
+        return (1.0, "litre") if number == 1.0 else (1.0, f"{number:g} litre")
+    return number, "pump" if re.search(r"pump|పంపు", said) else "tank"
 
 
 def find_doses(norm: str) -> list[Dose]:
@@ -67,8 +99,9 @@ def find_doses(norm: str) -> list[Dose]:
                 continue
             if _LABEL_CUE.search(norm[max(0, m.start() - 20):m.start()]):
                 continue
-            found.append(Dose(_number(m.group("num")), _UNIT_OF[m.group("unit")], _basis(m.group("basis")),
-                              m.start(), m.end()))
+            share, basis = _per(m)
+            # "half litre for two acres" is a quarter litre per acre.
+            found.append(Dose(_number(m.group("num")) / share, _UNIT_OF[m.group("unit")], basis, m.start(), m.end()))
     return sorted(found, key=lambda d: d.start)
 
 
@@ -79,11 +112,15 @@ def parse_dose(text: str) -> Dose | None:
 
 
 def same_dose(left: str | None, right: str | None) -> bool:
-    """Return True when two dose texts are the same amount per acre (500 g/acre == 0.5 kg/acre)."""
+    """Return True when two dose texts are the same amount per acre (500 g/acre == 0.5 kg/acre), or, when one
+    cannot be put per acre, the same dose as said."""
     a, b = parse_dose(left or ""), parse_dose(right or "")
     if a is None or b is None:
         return a is b and not left and not right
-    (x, ux), (y, uy) = a.per_acre(), b.per_acre()
+    pa, pb = a.per_acre(), b.per_acre()
+    if pa is None or pb is None:
+        return a.text() == b.text()
+    (x, ux), (y, uy) = pa, pb
     return ux == uy and abs(x - y) < 1e-6 * max(x, y, 1)
 
 
@@ -91,7 +128,8 @@ def above_label(dose: Dose, product: Product, crop: str | None) -> tuple[bool, s
     """Return (is the dose above the label for this crop, the label dose), comparing like with like only."""
     label_text = product.dosage.get(crop or "")
     label = parse_dose(label_text or "")
-    if label is None or label_text is None:
+    given = dose.per_acre()
+    allowed = label.per_acre() if label is not None else None
+    if label_text is None or given is None or allowed is None:
         return False, label_text
-    (given, unit), (allowed, label_unit) = dose.per_acre(), label.per_acre()
-    return unit == label_unit and given > allowed * 1.05, label_text
+    return given[1] == allowed[1] and given[0] > allowed[0] * 1.05, label_text

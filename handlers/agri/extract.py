@@ -9,8 +9,9 @@ from handlers.agri.doses import above_label, find_doses
 from handlers.agri.models import Advice, Farmer, Outcome, Visit
 from handlers.agri.reactions import advice_from, farmer_cues, refused
 from handlers.agri.register import FieldBook
-from handlers.agri.textmatch import Hit, TermMatcher, find_dates, normalise
-from handlers.agri.timing import followup_days
+from handlers.agri.results import result_of
+from handlers.agri.textmatch import Hit, TermMatcher, absent, find_dates, normalise
+from handlers.agri.timing import followup_days, says_followup
 from memory.ids import content_digest
 
 _SENTENCE_END = re.compile(r"[.!?।\n;]")
@@ -18,6 +19,7 @@ _PERCENT = re.compile(r"(\d{1,3})\s*(?:%|percent|per cent|శాతం|shatam|sa
 _FARMER_ID = re.compile(r"(?<![a-z0-9])f(\d{3})(?![0-9])")
 _PRODUCT_ID = re.compile(r"(?<![a-z0-9])p(\d{3})(?![0-9])")
 _MAX_NOTE = 400
+_OTHERS_RESULT = re.compile(r"result|yield|plot|field|polam|photo|video|ఫలితం|దిగుబడి|పొలం|ఫోటో|వీడియో")
 
 
 def visit_id(farmer_id: str | None, day: date, text: str) -> str:
@@ -57,8 +59,13 @@ class FieldReader:
         self.terms.add("no_spray", "yes", lex.no_spray)
         self.terms.add("next", "yes", lex.next_step_cues)
         self.terms.add("yesterday", "yes", lex.yesterday)
+        firsts = [p.name.split()[0].lower() for p in book.products.values()]
         for product in book.products.values():
-            self.terms.add("product", product.id, [product.name, *product.aliases])
+            # "zinc matram teeskunnadu": a product called by its first word, when that word names nothing else.
+            first = product.name.split()[0].lower()
+            short = [first] if (len(product.name.split()) > 1 and first.isalpha() and len(first) >= 4
+                                and firsts.count(first) == 1 and not self.terms.find(first)) else []
+            self.terms.add("product", product.id, [product.name, *product.aliases, *short])
         for village in book.villages.values():
             self.terms.add("village", village.slug, [village.name, village.name_te])
         for farmer in book.farmers.values():
@@ -149,7 +156,7 @@ class FieldReader:
         if farmer is not None:
             crops = [c for c in crops if c in farmer.crops] or crops
         crop = crops[0] if crops else (farmer.crops[0] if farmer and len(farmer.crops) == 1 else None)
-        problems = list(dict.fromkeys(h.key for h in hits if h.category == "issue"))
+        problems = list(dict.fromkeys(h.key for h in hits if h.category == "issue" and not absent(norm, h.start, h.end)))
         pct = self.percent(norm)
         severity = severity_of(pct) if pct is not None else next(
             (h.key for h in hits if h.category == "severity"), None)
@@ -167,17 +174,20 @@ class FieldReader:
             severity=severity,  # type: ignore[arg-type]
             severity_pct=pct,
             products=self._dosed(norm, self._advice(norm, hits), crop),
-            neighbour_evidence=self._neighbour_result(norm, hits),
+            neighbour_evidence=self._neighbour_result(norm, hits, farmer_id),
             next_step=self._next_step(text),
             note=_note(text),
-            followup_days=followup_days(norm),
+            followup_days=followup_days(norm, day),
         )
 
-    def _neighbour_result(self, norm: str, hits: list[Hit]) -> bool:
-        """Return True when a neighbour's result was shown, not merely a neighbour mentioned."""
-        for sentence in _spans(norm):
-            inside = [h.category for h in hits if sentence[0] <= h.start < sentence[1]]
-            if "neighbour" in inside and "shown" in inside:
+    def _neighbour_result(self, norm: str, hits: list[Hit], farmer_id: str | None = None) -> bool:
+        """Return True when a neighbour's result was shown, not merely a neighbour mentioned: a neighbour, or
+        another farmer of the register with his field or result ("showed him Pullamma's plot result")."""
+        for a, b in _spans(norm):
+            inside = [h for h in hits if a <= h.start < b]
+            said = {h.category for h in inside}
+            other = any(h.category.startswith("farmer") and h.key != farmer_id for h in inside)
+            if "shown" in said and ("neighbour" in said or (other and _OTHERS_RESULT.search(norm[a:b]))):
                 return True
         return False
 
@@ -210,7 +220,7 @@ class FieldReader:
 
     def _advice(self, text: str, hits: list[Hit]) -> list[Advice]:
         cues = [h for h in hits if h.category in ("reaction", "objection", "result")]
-        plans = [(a, b) for a, b in _spans(text) if followup_days(text[a:b]) is not None]
+        plans = [(a, b) for a, b in _spans(text) if says_followup(text[a:b])]
         return advice_from(text, self._product_hits(text, hits), farmer_cues(text, cues, plans))
 
     def _next_step(self, text: str) -> str | None:
@@ -223,12 +233,11 @@ class FieldReader:
         """Return the outcome an answer to a follow-up describes, linked to the visit it follows."""
         norm = normalise(text)
         hits = self.terms.find(norm)
-        # The last word on the result is the final state: "spread at first, then stopped" is controlled.
-        results = [h.key for h in hits if h.category == "result"]
-        result = results[-1] if results else None
+        result = result_of(norm, hits, subject.issue)
         product_hits = self._product_hits(norm, hits)
         named = list(dict.fromkeys(h.key for h in product_hits))
-        not_applied = refused(norm, product_hits, [h for h in hits if h.category in ("reaction", "no_spray")])
+        not_applied = refused(norm, product_hits, [h for h in hits if h.category in ("reaction", "no_spray",
+                                                                                     "objection")])
         applied = [pid for pid in named if pid not in not_applied]
         if not named and not any(h.category == "no_spray" for h in hits):
             applied = [a.product_id for a in subject.products if a.reaction == "accepted"]

@@ -19,6 +19,33 @@ MIN_SCORE = 85.0
 MIN_CHARS = 5
 
 _WORD = re.compile("[a-z0-9\u0c00-\u0c7f]+")
+# Spellings of one sound in Latin-letter Telugu and English: Bavisteen/Bavistin, Takumy/Takumi, Kavatch/Kavach,
+# Acttara/Actara. Both sides are folded before they are compared.
+_SOUNDS = [("tch", "ch"), ("ph", "f"), ("ck", "k"), ("q", "k"), ("ee", "i"), ("oo", "u"), ("y", "i"), ("w", "v"),
+           ("th", "t"), ("dh", "d"), ("kh", "k"), ("bh", "b"), ("gh", "g"), ("sh", "s")]
+_DOUBLED = re.compile(r"([a-z])\1+")
+_VOWELS = set("aeiou")
+
+
+def fold(text: str) -> str:
+    """Return a Latin spelling with sound-alike letter groups made one and doubled letters single."""
+    for said, sound in _SOUNDS:
+        text = text.replace(said, sound)
+    return _DOUBLED.sub(r"\1", text)
+
+
+def _one_inner_vowel(said: str, term: str) -> bool:
+    """Oberan for Oberon: one vowel inside a long name heard as another (not the last letter: native/nativo)."""
+    if len(said) != len(term) or len(term) < 6:
+        return False
+    diff = [i for i, (a, b) in enumerate(zip(said, term, strict=True)) if a != b]
+    return len(diff) == 1 and 0 < diff[0] < len(term) - 1 and {said[diff[0]], term[diff[0]]} <= _VOWELS
+
+
+def closeness(said: str, term: str) -> float:
+    """Return how near a said run of words is to a name (0-100), spelling variants and one inner vowel forgiven."""
+    score = max(fuzz.ratio(said, term), fuzz.ratio(fold(said), fold(term)))
+    return max(score, MIN_SCORE) if _one_inner_vowel(fold(said), fold(term)) else score
 
 
 @dataclass(frozen=True)
@@ -58,7 +85,7 @@ def near_hits(text: str, terms: list[NearTerm], taken: list[tuple[int, int]]) ->
             if any(start < t_end and end > t_start for t_start, t_end in taken):
                 continue
             said = " ".join(text[s:e] for s, e in words[i:i + n])
-            score = fuzz.ratio(said, term.text) if abs(len(said) - len(term.text)) <= 2 else 0.0
+            score = closeness(said, term.text) if abs(len(said) - len(term.text)) <= 2 else 0.0
             if term.sound and score < MIN_SCORE:
                 said_key = keys.get(said)
                 if said_key is None:

@@ -13,6 +13,26 @@ _CLAUSE_END = re.compile(r"[.!?।\n;,]|\s(?:but|then|kani|kaani|aithe|కాన
 _NEGATED = re.compile(r"(?:\bnot|n't|\bdidnt|\bnever|\bno(?:\s+\w+)?|\bledu|లేదు)\s+(?:\w+\s+)?$")
 # Products joined by a list ("Tilt, Kavach rendu", "Actara and Tilt both") share a cue said of the list.
 _LIST_JOIN = re.compile(r"^\s*(?:,|\+|&|/|and|or|mariyu|మరియు)?\s*$")
+# An acceptance under a condition is not yet one: "credit lo istey teeskuntanu", "డబ్బులు వస్తే కొంటా",
+# "will buy if the dealer gives credit". Telugu conditionals end in -తే (ఇస్తే, వస్తే, ఉంటే, దొరికితే).
+_CONDITIONAL = re.compile(r"(?<![a-z])(?:if|unless|istey|iste|isthe|ichhte|ichte|vaste|vastey|vasthe|unte|untey|"
+                          r"dorikite|dorikithe|dorikte|cheste|chesthe|ayite|ayithe)(?![a-z])|"
+                          r"(?<![\u0c00-\u0c7f])(?!అంటే)[\u0c00-\u0c7f]+తే(?![\u0c00-\u0c7f])")
+# "not now" is later: "ippudu konanu", "ఇప్పుడు కొనను" defer rather than refuse ("ippudu emi veyanu" refuses).
+_NOW = re.compile(r"(?:(?<![a-z])(?:now|ippudu|ipudu|ippatiki|for now)|ఇప్పుడు|ఇప్పటికి)\s+$")
+# A cue said of an earlier season or spray is history, not the answer to this advice: "Pegasus mundu kottadu",
+# "last time vesina", "ఇంతకు ముందు వాడలేదు".
+_PAST = re.compile(r"(?<![a-z])(?:mundu|last\s+(?:time|year|season|sari|saari)|previous\s+(?:time|year|season)|"
+                   r"poyina\s+(?:sari|saari|edadi|season|pantalo))(?![a-z])|ముందు|పోయిన\s+సారి|గతంలో|గత\s")
+# "used neem oil instead": a cue about something put in the product's place is not about the product.
+_INSTEAD = re.compile(r"(?<![a-z])(?:instead|badulu|badhulu)(?![a-z])|బదులు")
+_POSITIVE_RESULTS = {"controlled", "partial"}
+# "vesindi already", "ఇప్పటికే కొన్నాడు": taken before the officer spoke, a reason more than an answer.
+_ALREADY = re.compile(r"(?<![a-z])(?:already|ippatike|ippatiki\s+ee)(?![a-z])|ఇప్పటికే")
+# "He took Delegate only": the other products of the list were not taken.
+_ONLY = re.compile(r"(?<![a-z])(?:only|matrame|matrame|okkate)(?![a-z])|మాత్రమే|ఒక్కటే")
+# "ippudu avasaram ledu" is a refusal still: not needing it is no deferral.
+_NEED = re.compile(r"need|avasaram|అవసరం")
 
 
 def _bounds(text: str, position: int, pattern: re.Pattern[str]) -> tuple[int, int]:
@@ -67,10 +87,36 @@ def farmer_cues(text: str, cues: list[Hit], plans: list[tuple[int, int]]) -> lis
 
 
 def reaction_of(text: str, cue: Hit) -> str:
-    """Return what a reaction cue says once a negation just before it is read."""
-    if cue.key == "accepted" and _NEGATED.search(text[max(0, cue.start - 24):cue.start]):
+    """Return what a reaction cue says once the words before it in its clause are read: a negation refuses
+    ("did not buy"), a condition leaves it open ("istey teeskuntanu"), "now" defers a refusal ("ippudu konanu")."""
+    low, _ = _bounds(text, cue.start, _CLAUSE_END)
+    before = text[max(0, cue.start - 24):cue.start]
+    key = "accepted" if cue.key == "own" else cue.key
+    if key == "accepted" and _NEGATED.search(before):
         return "rejected"
-    return cue.key
+    if key == "accepted" and _CONDITIONAL.search(text[low:cue.start]):
+        return "undecided"
+    if key == "rejected" and _NOW.search(before) and not _NEED.search(text[cue.start:cue.end]):
+        return "undecided"
+    return key
+
+
+def _history(text: str, cue: Hit, products: list[Hit]) -> bool:
+    """Return True when a cue tells of an earlier season or spray, or of something outside the catalogue used in
+    the product's place ("used neem oil instead")."""
+    low, high = _bounds(text, cue.start, _CLAUSE_END)
+    named = any(low <= p.start < high for p in products)
+    return bool(_PAST.search(text[low:cue.start]) or (_INSTEAD.search(text[low:high]) and not named))
+
+
+# "instead of Delegate", "Delegate ki badulu", "డెలిగేట్ కి బదులు": the product named is the one not taken.
+_REPLACED_BEFORE = re.compile(r"(?<![a-z])(?:instead of|in place of)\s+$")
+_REPLACED_AFTER = re.compile(r"^\s*(?:(?:ki|ku|కి|కు)\s*)?(?:badulu|badhulu|బదులు)")
+
+
+def _replaced(text: str, products: list[Hit]) -> set[str]:
+    return {p.key for p in products if _REPLACED_BEFORE.search(text[max(0, p.start - 16):p.start])
+            or _REPLACED_AFTER.match(text[p.end:p.end + 14])}
 
 
 def advice_from(text: str, products: list[Hit], cues: list[Hit]) -> list[Advice]:
@@ -80,30 +126,77 @@ def advice_from(text: str, products: list[Hit], cues: list[Hit]) -> list[Advice]
     order = list(dict.fromkeys(h.key for h in products))
     reaction: dict[str, str] = {}
     objection: dict[str, str] = {}
+    own: set[str] = set()
+    only: set[str] = set()
+    replaced = _replaced(text, products)
+    # Where each reaction came from: a reason (own stock), a cue further off (its sentence), or its own clause.
+    source: dict[str, tuple[str, int]] = {}
+    # "panta ayyaka konta annadu", "will buy after Dasara": an acceptance put off in its own clause is not yet one.
+    put_off = {_bounds(text, c.start, _CLAUSE_END) for c in cues if c.category == "reaction" and c.key == "undecided"}
     for cue in cues:
         target, close = _nearest(text, products, cue)
         if target is None:
             continue
+        if cue.category in ("result", "reaction") and _history(text, cue, products):
+            continue
+        if target in replaced or (target in own and cue.key in _OFFICER_WAIT):
+            # Said beside a product put aside, or "will see" beside one he has already: it is about another.
+            others = [p for p in products if p.start < cue.start and p.key not in replaced | own]
+            in_clause = [p for p in products if p.key not in replaced and abs(p.start - cue.start) < 40
+                         and _bounds(text, p.start, _CLAUSE_END) == _bounds(text, cue.start, _CLAUSE_END)]
+            if target in replaced and in_clause:
+                target, close = in_clause[0].key, True
+            elif others:
+                target, close = others[-1].key, False
+            else:
+                continue
         if cue.category == "result":
-            # "control ayyindi Takumi tho": a product said to have worked was applied.
-            if close and target not in reaction:
+            # "control ayyindi Takumi tho": a product said to have worked was applied ("did not work" is doubt).
+            if close and target not in reaction and cue.key in _POSITIVE_RESULTS:
                 reaction[target] = "accepted"
+            continue
+        low, high = _bounds(text, cue.start, _CLAUSE_END)
+        if cue.category == "reaction" and (cue.key == "own" or (
+                cue.key == "accepted" and _ALREADY.search(text[low:high]))):
+            # Having it at home is a reason, weaker than an answer: "zinc no need, already applied zinc".
+            own.add(target)
+            if target not in reaction:
+                reaction[target], source[target] = "accepted", ("reason", 0)
             continue
         if cue.category == "objection":
             # A reason (price, doubt, stock) says more than "will wait" said beside it.
             if target not in objection or (objection[target] == "wait" and cue.key != "wait"):
                 objection[target] = cue.key
-        elif close or target not in reaction:
-            # A reaction said in the product's own clause wins; of those said further off, the nearest does.
-            reaction[target] = reaction_of(text, cue)
-    for group in _lists(text, products):
+            continue
+        sentence = _bounds(text, cue.start, _SENTENCE_END)[0]
+        kind, where = source.get(target, ("none", -1))
+        # A reaction said in the product's own clause wins; of those said further off, the nearest does, unless
+        # the same sentence goes on ("teeskoledu, tarvata chusukuntanu"): its last word is the answer.
+        if close or kind in ("none", "reason") or (kind == "far" and where == sentence):
+            answer = reaction_of(text, cue)
+            put_off_here = answer == "accepted" and (low, high) in put_off
+            reaction[target] = "undecided" if put_off_here else answer
+            source[target] = ("close", 0) if close else ("far", sentence)
+            if reaction[target] == "accepted" and _ONLY.search(text[low:high]):
+                only.add(target)
+    # The latest list a product is in is the one a later cue was said of ("Oberon and Nativo later").
+    for group in reversed(_lists(text, products)):
         said = [pid for pid in group if pid in reaction or pid in objection]
         for pid in group:
-            if said and pid not in said:
+            if said and pid not in said and any(p in only for p in said):
+                reaction[pid] = "rejected"
+            elif said and pid not in said:
                 if said[0] in reaction:
                     reaction[pid] = reaction[said[0]]
                 if said[0] in objection:
                     objection[pid] = objection[said[0]]
+    for pid in replaced:
+        reaction.setdefault(pid, "rejected")
+    if own:
+        # "already has Actara at home": the officer's product he gave no answer on is not taken.
+        for pid in order:
+            if pid not in own and pid not in reaction and pid not in objection:
+                reaction[pid] = "rejected"
     advice = []
     for pid in order:
         said_of = reaction.get(pid)
@@ -114,11 +207,16 @@ def advice_from(text: str, products: list[Hit], cues: list[Hit]) -> list[Advice]
     return advice
 
 
+_NOT_BEFORE = re.compile(r"(?<![a-z])(?:no|not|without|never|minus)\s+$")
+
+
 def refused(text: str, products: list[Hit], cues: list[Hit]) -> set[str]:
-    """Return the products an outcome answer says were not bought or not applied."""
-    out: set[str] = set()
+    """Return the products an outcome answer says were not bought or not applied: refused, not sprayed, not to
+    be had ("Nativo dorakaledu"), or named with a negation ("no Pegasus")."""
+    out: set[str] = {p.key for p in products if _NOT_BEFORE.search(text[max(0, p.start - 10):p.start])}
     for cue in cues:
-        if cue.category in ("reaction", "no_spray") and (cue.category == "no_spray" or reaction_of(text, cue) == "rejected"):
+        said_no = cue.category == "no_spray" or (cue.category == "reaction" and reaction_of(text, cue) == "rejected")
+        if said_no or (cue.category == "objection" and cue.key == "availability"):
             target, _ = _nearest(text, products, cue)
             if target is not None:
                 out.add(target)

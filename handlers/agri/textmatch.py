@@ -74,6 +74,19 @@ class TermMatcher:
         return sorted(kept, key=lambda h: h.start)
 
 
+# "no stem borer seen", "kattera purugu ledu", "నల్లి లేదు": a problem named to say it is not there.
+_ABSENT_BEFORE = re.compile(r"(?<![a-z])(?:no|zero|nil|without|free of|free from|not seen|did not see|didn't see|"
+                            r"no sign of|no signs of)\s+(?:(?!much\b|many\b|more\b|control|spray)[a-z]+\s+)?$")
+_ABSENT_AFTER = re.compile(r"^\s*(?:(?:emi|em|ippudu|inka|asalu|ఏమీ|ఇప్పుడు|అసలు)\s+)?(?:(?<![a-z])(?:ledu|ledhu|levu|"
+                           r"kanipinchaledu|kanapadaledu|kanipinchatledu|not seen|not found|nil|absent)(?![a-z])|"
+                           r"లేదు|లేవు|కనిపించలేదు|కనబడలేదు)")
+
+
+def absent(text: str, start: int, end: int) -> bool:
+    """Return True when the words at text[start:end] are named to say they are not there."""
+    return bool(_ABSENT_BEFORE.search(text[max(0, start - 24):start]) or _ABSENT_AFTER.match(text[end:end + 30]))
+
+
 _EN_MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september",
               "october", "november", "december"]
 _TE_MONTHS = ["జనవరి", "ఫిబ్రవరి", "మార్చి", "ఏప్రిల్", "మే", "జూన్", "జూలై", "ఆగస్టు", "సెప్టెంబర్",

@@ -34,6 +34,15 @@ def test_every_field_is_read_right_at_least_95_percent() -> None:
     assert all(s.total >= 22 for s in scores.values())
 
 
+def test_batch_three_by_a_third_author_is_read_right_at_least_95_percent() -> None:
+    rows = (CORPUS / "notes3.jsonl").read_text(encoding="utf-8").splitlines()
+    answers = (CORPUS / "outcomes3.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(rows) >= 40 and len(answers) >= 15
+    scores = score(BOOK, "3")
+    low = {name: f"{s.accuracy:.1%}: {s.misses}" for name, s in scores.items() if s.accuracy < 0.95}
+    assert not low, low
+
+
 _PRODUCTS = [p for p in BOOK.products.values() if p.dosage]
 _UNITS = {"g": ["g", "grams", "gm", "గ్రాములు"], "ml": ["ml", "మి.లీ"], "kg": ["kg", "kilolu"], "l": ["litre", "లీటరు"]}
 
