@@ -16,6 +16,8 @@ from bot.ocr import TextReader
 from bot.outbound import Outbound
 from bot.people import PeopleRegistry
 from bot.registry import Registry
+from bot.reply_delivery import ReplyDelivery
+from bot.reply_outbox import ReplyOutbox
 from bot.scheduler import FollowUpScheduler
 from bot.settings import Settings
 from bot.speech import build_speech
@@ -105,6 +107,7 @@ class App:
         registry = registry or PeopleRegistry(database)
         outbound = Outbound(state)
         scheduler = FollowUpScheduler(database, registry, outbound)
+        intake = IntakeStore(database, settings.state_dir / "intake-media")
         for followup_id in moved.followups_to_schedule:
             scheduler.reschedule(followup_id)
         services = Services(
@@ -120,7 +123,8 @@ class App:
             scheduler=scheduler,
             clock=_now,
             outbound=outbound,
-            intake=IntakeStore(database, settings.state_dir / "intake-media"),
+            intake=intake,
+            replies=ReplyDelivery(ReplyOutbox(database), intake, registry, outbound),
         )
         packs = load_packs(services, pack_names)
         # Started after the packs registered their composers, so jobs missed while down find them.

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from bot.intake import IntakeStore
     from bot.llm import ChatModel
     from bot.outbound import Outbound
+    from bot.reply_delivery import ReplyDelivery
     from bot.ocr import TextReader
     from bot.scheduler import FollowUpScheduler
     from bot.speech import SpeechEngine
@@ -65,6 +66,8 @@ class Services:
     clock: Callable[[], datetime]
     outbound: "Outbound"
     intake: "IntakeStore"
+    replies: "ReplyDelivery"
+    """The reply outbox and the channels that send it."""
 
     def bank_for(self, user: User) -> str:
         return self.bank_of(user.tenant, user.pack)

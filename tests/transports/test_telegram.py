@@ -264,10 +264,10 @@ async def test_an_update_taken_but_not_handled_is_handled_after_a_restart(
     settings = telegram_settings(tmp_path, hindsight_url, bank_prefix, fake_telegram)
     first = await start_bot(settings, fake_telegram, png_image)
 
-    async def dies_here(incoming: object) -> list[Reply]:
+    async def dies_here(incoming: object) -> object:
         raise RuntimeError("the process went down while handling this")
 
-    monkeypatch.setattr(first.app.conversation, "handle", dies_here)
+    monkeypatch.setattr(first.app.conversation, "answer", dies_here)
     update_id = fake_telegram.send_text(SRINIVAS, "note 2026-08-02 sent just before a crash")
     await fake_telegram.wait_consumed(update_id)  # Telegram was told it arrived: it will never send it again
     await fake_telegram.wait_for("sendMessage")

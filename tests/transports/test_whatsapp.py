@@ -291,16 +291,43 @@ async def test_followup_outside_the_window_without_a_template_is_logged(
         await stop_whatsapp(wa)
 
 
-async def test_a_failed_send_is_logged_and_the_person_told(wa: WhatsApp, caplog: pytest.LogCaptureFixture) -> None:
+async def test_a_twilio_500_is_retried_and_the_reply_delivered_once(wa: WhatsApp) -> None:
     wa.fake.fail_next = 1
-    with caplog.at_level(logging.ERROR):
-        await wa.say(SRINIVAS, "/help")
-        sent = await wa.fake.wait_sent(2)
-    assert sent[0].body.startswith("What I can do")  # refused by Twilio with a 500
-    reference = re.search(r"reference ([0-9A-F]{6})", sent[1].body or "")
-    assert reference is not None and sent[1].body == text("en", "transport.failed", reference=reference.group(1))
-    assert any(f"failed, reference {reference.group(1)}" in r.getMessage() and r.name == "bot.whatsapp_transport"
-               for r in caplog.records)
+    await wa.say(SRINIVAS, "/help")
+    [refused] = await wa.fake.wait_sent(1)
+    assert refused.body.startswith("What I can do")  # refused by Twilio with a 500: kept for a retry
+    outbox = wa.app.services.replies.outbox
+    for _ in range(100):
+        [row] = outbox.listing()
+        if row.attempts == 1:
+            break
+        await asyncio.sleep(0.05)
+    assert row.state == "pending" and row.next_attempt_at is not None and "500" in (row.last_error or "")
+    report = await wa.app.services.replies.flush(datetime.now(timezone.utc) + timedelta(minutes=1))
+    assert report.sent == 1
+    sent = wa.fake.sent()
+    assert [m.body for m in sent] == [refused.body, refused.body]  # the same reply, delivered once
+    [(sid, _)] = wa.fake.accepted
+    [row] = outbox.listing()
+    assert row.state == "sent" and row.provider_ids == [sid]
+    assert (await wa.app.services.replies.flush(datetime.now(timezone.utc) + timedelta(hours=1))).sent == 0
+    assert wa.app.services.intake.listing()[0].state == "done"
+
+
+async def test_a_twilio_400_is_not_retried_and_is_recorded(wa: WhatsApp) -> None:
+    wa.fake.fail_next, wa.fake.fail_status = 1, 400
+    await wa.say(SRINIVAS, "/help")
+    await wa.fake.wait_sent(1)
+    outbox = wa.app.services.replies.outbox
+    for _ in range(100):
+        [row] = outbox.listing()
+        if row.state != "pending":
+            break
+        await asyncio.sleep(0.05)
+    assert row.state == "failed" and row.attempts == 1 and "refused: Twilio 400" in (row.last_error or "")
+    assert (await wa.app.services.replies.flush(datetime.now(timezone.utc) + timedelta(hours=1))).sent == 0
+    assert len(wa.fake.sent()) == 1
+    assert wa.app.services.intake.listing()[0].state == "done"  # given up, and recorded as such
 
 
 async def test_a_delivery_acknowledged_before_a_crash_is_handled_after_restart(
