@@ -23,6 +23,7 @@ from bot.settings import Settings
 from bot.speech import build_speech
 from bot.state import StateStore
 from bot.store import Database, upgrade
+from bot.store.leases import Leases, ProcessOwner
 from handlers.base import Pack, Services
 from memory import MemoryClient
 from memory import local as local_memory
@@ -107,7 +108,8 @@ class App:
         registry = registry or PeopleRegistry(database)
         outbound = Outbound(state)
         scheduler = FollowUpScheduler(database, registry, outbound)
-        intake = IntakeStore(database, settings.state_dir / "intake-media")
+        owner = ProcessOwner.here()
+        intake = IntakeStore(database, settings.state_dir / "intake-media", owner=owner)
         for followup_id in moved.followups_to_schedule:
             scheduler.reschedule(followup_id)
         services = Services(
@@ -125,6 +127,7 @@ class App:
             outbound=outbound,
             intake=intake,
             replies=ReplyDelivery(ReplyOutbox(database), intake, registry, outbound),
+            leases=Leases(database, owner),
         )
         packs = load_packs(services, pack_names)
         # Started after the packs registered their composers, so jobs missed while down find them.

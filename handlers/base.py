@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from bot.scheduler import FollowUpScheduler
     from bot.speech import SpeechEngine
     from bot.store import Database
+    from bot.store.leases import Leases
     from handlers.cards import CardSpec
 
 
@@ -68,6 +69,8 @@ class Services:
     intake: "IntakeStore"
     replies: "ReplyDelivery"
     """The reply outbox and the channels that send it."""
+    leases: "Leases"
+    """Named leases of this process: a card's save, an invoice's decision run."""
 
     def bank_for(self, user: User) -> str:
         return self.bank_of(user.tenant, user.pack)

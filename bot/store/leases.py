@@ -102,6 +102,13 @@ class Leases:
         self._db = database
         self.owner = owner or ProcessOwner.here()
 
+    async def wait_and_keep(self, name: str, ttl: timedelta = DEFAULT_TTL,
+                            poll_s: float = 0.5) -> contextlib.AbstractAsyncContextManager[bool]:
+        """Wait until no live holder has the lease, then hold it for the block (see `keep`)."""
+        while await asyncio.to_thread(self.held_by_other, name):
+            await asyncio.sleep(poll_s)
+        return self.keep(name, ttl)
+
     def acquire(self, name: str, ttl: timedelta = DEFAULT_TTL) -> bool:
         """Take the lease, or renew it when held; False while a live holder has it."""
         now = datetime.now(timezone.utc)

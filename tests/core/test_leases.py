@@ -91,3 +91,30 @@ async def test_two_workers_and_a_write_slower_than_the_old_age_process_it_once(
         await first.aclose()
         await second.aclose()
         await proxy.down()
+
+
+async def test_a_save_in_flight_in_a_live_process_is_not_retained_again(
+        tmp_path: Path, hindsight_url: str, bank_prefix: str) -> None:
+    from bot.store.leases import Leases, ProcessOwner
+    from handlers.cards import resume_saving, save_lease
+    from tests.store.test_stores import _dead_owner
+
+    app = await worker_app(make_settings(tmp_path, hindsight_url, bank_prefix), [])
+    app.packs = {"agri": NotesPack(app.services)}
+    app.conversation = Conversation(app.services, app.packs)
+    try:
+        [card] = await app.conversation.handle(Incoming(transport="telegram", sender="1001", delivery_id="c-1",
+                                                        text="note 2026-06-04 thrips under the onion leaves"))
+        assert card.card_id and app.services.state.move_card(card.card_id, "open", "saving")
+        live = Leases(app.services.database, ProcessOwner.here())  # another worker of a live process
+        assert live.acquire(save_lease(card.card_id))
+        assert await resume_saving(app.services, app.packs) == 0
+        assert app.services.state.card(card.card_id).status == "saving"  # type: ignore[union-attr]
+        dead = Leases(app.services.database, _dead_owner())
+        live.release(save_lease(card.card_id))
+        assert dead.acquire(save_lease(card.card_id))  # its holder then died mid-save
+        assert await resume_saving(app.services, app.packs) == 1
+        assert app.services.state.card(card.card_id).status == "saved"  # type: ignore[union-attr]
+        assert await resume_saving(app.services, app.packs) == 0
+    finally:
+        await app.aclose()
