@@ -76,15 +76,18 @@ class ReplyDelivery:
         report = DeliveryReport()
         rows = self.outbox.rows(key)
         batch = [r.reply for r in rows]
+        settled = 0
         for row in rows:
             if row.state != "pending":
+                settled += 1
                 continue
             if not self.can_send(row.transport) or not self.outbox.claim(row, self.owner, self.lease):
                 break  # another sender has it, or no transport here can send it: the bot's worker will
             claimed = row.model_copy(update={"owner": self.owner})
             if not await self._send(claimed, batch, report):
                 break
-        if key.startswith(INTAKE_PREFIX) and self.outbox.settled(key):
+            settled += 1
+        if key.startswith(INTAKE_PREFIX) and settled == len(rows):
             self._intake.delivered(key[len(INTAKE_PREFIX):])
         return report
 

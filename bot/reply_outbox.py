@@ -73,6 +73,7 @@ class OutgoingReply(BaseModel):
     last_error: str | None = None
     next_attempt_at: datetime | None = None
     owner: str | None = None
+    lease_until: datetime | None = None
     provider_ids: list[str] = []
     created_at: datetime | None = None
 
@@ -93,6 +94,7 @@ def _row(row: object) -> OutgoingReply:
                          address=m["address"], purpose=m["purpose"], reply=Reply.model_validate_json(m["reply"]),
                          state=m["state"], attempts=m["attempts"], last_error=m["last_error"],
                          next_attempt_at=utc(m["next_attempt_at"]), owner=m["owner"],
+                         lease_until=utc(m["lease_until"]),
                          provider_ids=json.loads(m["provider_ids"] or "[]"), created_at=utc(m["created_at"]))
 
 
@@ -146,6 +148,8 @@ class ReplyOutbox:
     def claim(self, row: OutgoingReply, owner: str, lease: timedelta) -> bool:
         """Take a pending row to send it: it is this owner's already, or its lease expired, or its owner died."""
         now = _now()
+        if row.owner == owner and row.lease_until is not None and row.lease_until > now + lease / 2:
+            return True  # just kept by this owner, who sends it now: no write needed
         takeable = or_(_replies.c.owner.is_(None), _replies.c.owner == owner, _replies.c.lease_until <= now)
         if row.owner and row.owner != owner and owner_is_dead(row.owner):
             takeable = or_(takeable, _replies.c.owner == row.owner)
