@@ -113,7 +113,12 @@ class ReplyDelivery:
         user = self._registry.by_id(row.user_id)
         try:
             async with heartbeat(lambda: self.outbox.renew(row, self.owner, self.lease), self.lease):
-                ids = await self._through_channel(row, user, batch)
+                try:
+                    ids = await self._through_channel(row, user, batch)
+                except SendFailed:
+                    raise
+                except Exception as exc:  # a transport not started yet, a library's surprise: bounded retries
+                    raise SendFailed(f"{type(exc).__name__}: {exc}", transient=True) from exc
         except SendFailed as exc:
             if not exc.transient:
                 log.warning("reply %s#%s refused by %s, not retried: %s", row.key, row.position, row.transport, exc)
