@@ -32,7 +32,8 @@ async def delete_banks(memory: MemoryClient, banks: list[str]) -> None:
 
 @asynccontextmanager
 async def bench_app(url: str, section: str, pack_names: list[str], tenants: list[str],
-                    registry: Registry | None = None, database_url: str | None = None) -> AsyncIterator[App]:
+                    registry: Registry | None = None, database_url: str | None = None,
+                    **settings_overrides: object) -> AsyncIterator[App]:
     """Yield a keyless App (like the tests' make_settings) with its own state dir and bank prefix.
 
     Afterwards every bank of `tenants` x `pack_names` is deleted by name: MemoryClient.bank_ids() returns only
@@ -40,7 +41,7 @@ async def bench_app(url: str, section: str, pack_names: list[str], tenants: list
     """
     home = Path(tempfile.mkdtemp(prefix=f"smriti-{section}-"))
     settings = Settings(data_dir=home, hindsight_url=url, bank_prefix=fresh_prefix(section),
-                        database_url_override=database_url)
+                        database_url_override=database_url, **settings_overrides)  # type: ignore[arg-type]
     if registry is None:  # the seed registry's people, as `smriti seed` leaves them
         database = open_database(settings)
         import_people_file(database, SEEDS_DIR / "users.json")

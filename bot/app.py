@@ -17,12 +17,15 @@ from bot.outbound import Outbound
 from bot.people import PeopleRegistry
 from bot.registers.cli import all_kinds
 from bot.registry import Registry
+from bot.reply_delivery import ReplyDelivery
+from bot.reply_outbox import ReplyOutbox
 from bot.scheduler import FollowUpScheduler
 from bot.settings import Settings
 from bot.speech import build_speech
 from bot.state import StateStore
 from bot.store import Database, upgrade
 from bot.subject_audit import import_legacy_audit
+from bot.store.leases import Leases, ProcessOwner
 from handlers.base import Pack, Services
 from memory import MemoryClient
 from memory import local as local_memory
@@ -108,6 +111,8 @@ class App:
         registry = registry or PeopleRegistry(database)
         outbound = Outbound(state)
         scheduler = FollowUpScheduler(database, registry, outbound)
+        owner = ProcessOwner.here()
+        intake = IntakeStore(database, settings.state_dir / "intake-media", owner=owner)
         for followup_id in moved.followups_to_schedule:
             scheduler.reschedule(followup_id)
         services = Services(
@@ -123,7 +128,9 @@ class App:
             scheduler=scheduler,
             clock=_now,
             outbound=outbound,
-            intake=IntakeStore(database, settings.state_dir / "intake-media"),
+            intake=intake,
+            replies=ReplyDelivery(ReplyOutbox(database), intake, registry, outbound),
+            leases=Leases(database, owner),
         )
         packs = load_packs(services, pack_names)
         # Started after the packs registered their composers, so jobs missed while down find them.

@@ -7,11 +7,16 @@ any external call (a duplicate delivery is dropped), answers the shared commands
 /import), finishes a pending card edit, and otherwise routes to the person's pack. A transient failure (Groq or
 Hindsight down) keeps the item for the IntakeWorker to retry; a permanent one (bad input, a refused memory, a
 bug) fails it at once with a reference the person and the operator share.
+The replies to a recorded item are kept in the reply outbox in the same transaction that finishes the item;
+the transport then delivers them (`services.replies.deliver`), and the worker sends any a crash left behind.
+While an item is processed its lease is renewed, so no other worker takes it however long a call takes.
 """
 
 import asyncio
 import logging
 from datetime import datetime
+
+from pydantic import BaseModel
 
 from bot.access import grants_for
 from bot.audio import AudioRejected, check_voice
@@ -22,11 +27,13 @@ from bot.i18n import LANGUAGES, show_date, text
 from bot.invite_chat import Invitations
 from bot.messages import Incoming, Reply
 from bot.registers.kinds import RegisterKind
+from bot.reply_outbox import intake_key, outgoing
+from bot.store.leases import heartbeat
 from bot.registry import User
 from bot import subject_chat
 from bot.strangers import StrangerGate
 from handlers import cards
-from bot.intake import RETRYABLE, IntakeItem
+from bot.intake import IntakeItem
 from handlers.base import CommandInfo, Pack, Services, Turn
 from memory import MemoryLayerError
 from memory.asof import IST
@@ -50,6 +57,14 @@ def show_sent(lang: str, when: datetime) -> str:
     """When something was sent, as the person reads it: 4 Dec 2026 10:32 (India time)."""
     local = when.astimezone(IST)
     return f"{show_date(lang, local.date())} {local:%H:%M}"
+
+
+class Answer(BaseModel):
+    """What the core answers to one delivery; `key` names its replies in the reply outbox (None when they are
+    not kept: a refusal before anything was stored, a duplicate)."""
+
+    replies: list[Reply]
+    key: str | None = None
 
 
 class Conversation:
@@ -78,46 +93,74 @@ class Conversation:
         return SHARED_COMMANDS + self.packs[pack].commands() + (ADMIN_COMMANDS if role == "admin" else [])
 
     async def handle(self, incoming: Incoming) -> list[Reply]:
+        """Answer one delivery for a caller that shows the replies itself (the console, tests): they are
+        recorded as sent. Transports use `answer` and deliver through the reply outbox."""
+        answer = await self.answer(incoming)
+        if answer.key is not None:
+            self.services.replies.settle_shown(answer.key)
+        return answer.replies
+
+    async def answer(self, incoming: Incoming) -> Answer:
         """Answer one delivery: refuse strangers and input over the limits, record it durably, drop a duplicate,
-        then process it."""
+        then process it. Its replies wait in the reply outbox under the answer's key."""
         user = self.services.registry.lookup(incoming.transport, incoming.sender)
         offered = self.invitations.offered(incoming, user)
         if offered is not None:
-            return offered
+            # A code offer is answered before anything is recorded: a refused sender leaves nothing behind.
+            return Answer(replies=offered)
         if user is None:
             if not self.strangers.refuse(incoming.transport, incoming.sender):
-                return []
-            return [Reply(text=text("en", "core.not_registered"))]
+                return Answer(replies=[])
+            return Answer(replies=[Reply(text=text("en", "core.not_registered"))])
         refusal = await self._over_limits(user, incoming)
         if refusal is not None:
-            return [refusal]
+            return Answer(replies=[refusal])
         recorded = self.services.intake.record(incoming, user.user_id)
         if not recorded.is_new:
             log.info("dropped duplicate delivery %s on %s", incoming.delivery_id, incoming.transport)
-            return []
+            return Answer(replies=[])
         return await self.process(recorded.item, user)
 
-    async def process(self, item: IntakeItem, user: User) -> list[Reply]:
-        """Process a recorded item; if a service it needs is down, keep it for a retry and say so."""
-        if not self.services.intake.claim(item.intake_id, RETRYABLE, seen=item.updated_at):
-            return []
+    async def process(self, item: IntakeItem, user: User, recovered: bool = False) -> Answer:
+        """Process a recorded item and keep its replies; if a service it needs is down, keep the item for a
+        retry and say so. `recovered`: its earlier owner is gone, so the person is told it is handled now."""
+        intake = self.services.intake
+        if not intake.claim(item):
+            return Answer(replies=[])
         try:
-            replies = await self._route(user, item.incoming)
+            async with heartbeat(lambda: intake.renew(item.intake_id), intake.lease):
+                replies = await self._route(user, item.incoming)
         except SpeechUnavailable as exc:
             # A voice note no engine could transcribe: kept with its time, never given up.
             log.warning("held intake %s for speech: %s", item.intake_id, exc)
-            return [self._held_reply(user, self.services.intake.hold(item.intake_id, str(exc), exc.retry))]
+            return self._notice(item, [self._held_reply(user, intake.hold(item.intake_id, str(exc), exc.retry))])
         except Exception as exc:
             if is_transient(exc):
                 log.warning("kept intake %s for later: %s: %s", item.intake_id, type(exc).__name__, exc)
-                kept = self.services.intake.postpone(item.intake_id, f"{type(exc).__name__}: {exc}")
-                return [self._kept_reply(user, kept)]
+                kept = intake.postpone(item.intake_id, f"{type(exc).__name__}: {exc}")
+                return self._notice(item, [self._kept_reply(user, kept)])
             reference = new_reference()
             log.error("intake %s failed for good, reference %s", item.intake_id, reference, exc_info=exc)
-            self.services.intake.fail(item.intake_id, f"[ref {reference}] {type(exc).__name__}: {str(exc)[:300]}")
-            return [Reply(text=text(self.language_of(user), "core.failed_with_reference", reference=reference))]
-        self.services.intake.finish(item.intake_id)
-        return replies
+            intake.fail(item.intake_id, f"[ref {reference}] {type(exc).__name__}: {str(exc)[:300]}")
+            failed = Reply(text=text(self.language_of(user), "core.failed_with_reference", reference=reference))
+            return self._notice(item, [failed])
+        if recovered:
+            lang = self.language_of(user)
+            replies = [Reply(text=text(lang, "core.handled_after_restart", sent=show_sent(lang, item.received_at))),
+                       *replies]
+        key = intake_key(item.intake_id)
+        intake.finish(item.intake_id, outgoing(key, user.user_id, item.incoming.transport, item.incoming.sender,
+                                               replies), self.services.replies.lease)
+        return Answer(replies=replies, key=key if replies else None)
+
+    def _notice(self, item: IntakeItem, replies: list[Reply]) -> Answer:
+        """Keep a notice about an attempt (kept, held, failed) in the reply outbox, once per attempt."""
+        attempt = (self.services.intake.get(item.intake_id) or item).attempts
+        key = f"notice:{item.intake_id}:{attempt}"
+        self.services.replies.outbox.keep(
+            outgoing(key, item.user_id, item.incoming.transport, item.incoming.sender, replies, purpose="notice"),
+            self.services.replies.owner, self.services.replies.lease)
+        return Answer(replies=replies, key=key)
 
     async def _over_limits(self, user: User, incoming: Incoming) -> Reply | None:
         """The refusal for input over a limit, decided before it is stored or anything is decoded; else None."""

@@ -2,16 +2,21 @@
 
 An item is keyed by (transport, delivery id), so a redelivered Telegram update or Twilio message is one item.
 Media is copied into the store's own directory, so a voice note survives the transport's temporary file.
-States: received -> processing -> done | waiting (an external service was down; retried with backoff) |
+States: received -> processing -> answered (its replies are in the reply outbox, written in the same
+transaction) -> done (they were delivered, or given up) | waiting (an external service was down; retried with backoff) |
 failed (gave up after the retry limit; still recoverable with `smriti queue retry`) | dropped |
 held (a voice note no speech engine could transcribe yet: retried on a capped timer, never given up, or, when
 no engine is set up at all, released as soon as one is).
 Its tables live in the one database (bot.store). Several processes may share it: a delivery is recorded once
 (its key is unique) and an item is claimed by a conditional UPDATE, so only one process processes it.
+Leases, not ages: an item being worked on carries its owner (bot.store.leases.ProcessOwner) and a lease expiry
+the owner renews while the work runs. Another worker takes it only when the lease has expired, or at once when
+the owner is a dead process of this host (then the person is told their earlier message is handled now).
 """
 
 import shutil
 import uuid
+from collections.abc import Sequence
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Literal
@@ -19,12 +24,14 @@ from typing import Literal
 from pydantic import BaseModel
 from sqlalchemy import Column, DateTime, Integer, String, Table, Text, delete, or_, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.sql.elements import ColumnElement
 
 from bot.messages import Incoming, Media
+from bot.reply_outbox import OutgoingReply
+from bot.reply_outbox import add as keep_replies
 from bot.store import Base, Database
+from bot.store.leases import ProcessOwner, owner_is_dead
 
-IntakeState = Literal["received", "processing", "done", "waiting", "failed", "dropped", "held"]
+IntakeState = Literal["received", "processing", "answered", "done", "waiting", "failed", "dropped", "held"]
 RETRYABLE: tuple[IntakeState, ...] = ("received", "processing", "waiting", "failed", "held")
 UNPROCESSED: tuple[IntakeState, ...] = ("received", "processing", "waiting", "failed", "held")
 
@@ -41,6 +48,8 @@ _items = Table(
     Column("received_at", DateTime(timezone=True), nullable=False),
     Column("next_attempt_at", DateTime(timezone=True)),
     Column("updated_at", DateTime(timezone=True), nullable=False),
+    Column("owner", String(64)),
+    Column("lease_until", DateTime(timezone=True)),
 )
 _deliveries = Table(
     "intake_deliveries", Base.metadata,
@@ -60,6 +69,13 @@ class IntakeItem(BaseModel):
     received_at: datetime
     next_attempt_at: datetime | None
     updated_at: datetime
+    owner: str | None = None
+    lease_until: datetime | None = None
+
+    def lease_free(self, now: datetime, me: str) -> bool:
+        """Whether `me` may take it: nobody holds it, or `me` does, or the lease expired, or its owner died."""
+        return (self.owner is None or self.owner == me or self.lease_until is None or self.lease_until <= now
+                or owner_is_dead(self.owner))
 
 
 class Recorded(BaseModel):
@@ -75,8 +91,12 @@ def _utc(value: datetime | None) -> datetime | None:
 
 class IntakeStore:
     def __init__(self, database: Database, media_dir: Path, max_attempts: int = 6,
-                 base_backoff_s: float = 15.0) -> None:
+                 base_backoff_s: float = 15.0, lease: timedelta = timedelta(minutes=5),
+                 owner: ProcessOwner | None = None) -> None:
         self.max_attempts = max_attempts
+        self.lease = lease
+        """Longer than the longest call the work makes (a Hindsight write may take 180 s); renewed while it runs."""
+        self.owner = str(owner or ProcessOwner.here())
         self.base_backoff_s = base_backoff_s
         self._media_dir = media_dir
         self._engine = database.engine
@@ -109,7 +129,8 @@ class IntakeStore:
                 db.execute(_items.insert().values(
                     intake_id=intake_id, transport=incoming.transport, delivery_id=incoming.delivery_id,
                     user_id=user_id, incoming=kept.model_dump_json(), state="received", attempts=0,
-                    received_at=incoming.received_at, updated_at=now))
+                    received_at=incoming.received_at, updated_at=now, owner=self.owner,
+                    lease_until=now + self.lease))
         except IntegrityError:
             # Two deliveries of the same message raced; the other one won.
             raced = self.by_delivery(incoming.transport, incoming.delivery_id)
@@ -126,7 +147,7 @@ class IntakeStore:
             intake_id=m["intake_id"], user_id=m["user_id"], incoming=Incoming.model_validate_json(m["incoming"]),
             state=m["state"], attempts=m["attempts"], last_error=m["last_error"],
             received_at=_utc(m["received_at"]), next_attempt_at=_utc(m["next_attempt_at"]),
-            updated_at=_utc(m["updated_at"]),
+            updated_at=_utc(m["updated_at"]), owner=m["owner"], lease_until=_utc(m["lease_until"]),
         )
 
     def get(self, intake_id: str) -> IntakeItem | None:
@@ -140,22 +161,44 @@ class IntakeStore:
                 _deliveries.c.transport == transport, _deliveries.c.delivery_id == delivery_id)).first()
         return self.get(row[0]) if row else None
 
-    def claim(self, intake_id: str, expected: tuple[IntakeState, ...], seen: datetime | None = None) -> bool:
-        """Move an item to processing if it is in one of the expected states; only one worker wins.
+    def claim(self, item: IntakeItem) -> bool:
+        """Take an item to process it (state processing, owner this process, a fresh lease); one worker wins.
 
-        An item already `processing` is taken over only as the caller saw it (`seen`: its updated_at, i.e.
-        left behind by a crash): a live process's claim changes updated_at, so two takers cannot both win."""
-        others = tuple(s for s in expected if s != "processing")
-        condition: ColumnElement[bool] = _items.c.state.in_(others)
-        if "processing" in expected and seen is not None:
-            condition = or_(condition, (_items.c.state == "processing") & (_items.c.updated_at == seen))
+        It is taken only when its lease is free as the caller saw it (`IntakeItem.lease_free`): held by nobody
+        or by this owner, expired, or held by a dead process (then on the condition that it still is)."""
+        now = datetime.now(timezone.utc)
+        free = or_(_items.c.owner.is_(None), _items.c.owner == self.owner, _items.c.lease_until <= now)
+        if item.owner and item.owner != self.owner and owner_is_dead(item.owner):
+            free = or_(free, _items.c.owner == item.owner)
         with self._engine.begin() as db:
-            result = db.execute(update(_items).where(_items.c.intake_id == intake_id, condition)
-                                .values(state="processing", updated_at=datetime.now(timezone.utc)))
+            result = db.execute(update(_items).where(
+                _items.c.intake_id == item.intake_id, _items.c.state.in_(RETRYABLE), free,
+            ).values(state="processing", owner=self.owner, lease_until=now + self.lease, updated_at=now))
             return result.rowcount == 1
 
-    def finish(self, intake_id: str) -> None:
-        self._set(intake_id, state="done", last_error=None, next_attempt_at=None)
+    def renew(self, intake_id: str) -> bool:
+        """Push this owner's lease on (the heartbeat while the work runs); False when it is no longer ours."""
+        with self._engine.begin() as db:
+            result = db.execute(update(_items).where(
+                _items.c.intake_id == intake_id, _items.c.owner == self.owner, _items.c.state == "processing",
+            ).values(lease_until=datetime.now(timezone.utc) + self.lease))
+            return result.rowcount == 1
+
+    def finish(self, intake_id: str, replies: Sequence[OutgoingReply] = (), reply_lease: timedelta | None = None) -> None:
+        """Finish processing: keep the replies in the reply outbox and mark the item answered (done when there
+        is nothing to send), in one transaction. The replies are leased to this process, which sends them next."""
+        with self._engine.begin() as db:
+            db.execute(update(_items).where(_items.c.intake_id == intake_id).values(
+                state="answered" if replies else "done", last_error=None, next_attempt_at=None, owner=None,
+                lease_until=None, updated_at=datetime.now(timezone.utc)))
+            keep_replies(db, replies, self.owner, reply_lease or self.lease)
+
+    def delivered(self, intake_id: str) -> bool:
+        """An answered item whose replies are all settled (delivered or given up) is done."""
+        with self._engine.begin() as db:
+            result = db.execute(update(_items).where(_items.c.intake_id == intake_id, _items.c.state == "answered")
+                                .values(state="done", updated_at=datetime.now(timezone.utc)))
+            return result.rowcount == 1
 
     def postpone(self, intake_id: str, error: str) -> IntakeItem:
         """Record a failed attempt; schedule the next with exponential backoff, or give up at the limit."""
@@ -163,11 +206,12 @@ class IntakeStore:
         assert item is not None
         attempts = item.attempts + 1
         if attempts >= self.max_attempts:
-            self._set(intake_id, state="failed", attempts=attempts, last_error=error, next_attempt_at=None)
+            self._set(intake_id, state="failed", attempts=attempts, last_error=error, next_attempt_at=None,
+                      owner=None, lease_until=None)
         else:
             delay = timedelta(seconds=self.base_backoff_s * (2 ** (attempts - 1)))
             self._set(intake_id, state="waiting", attempts=attempts, last_error=error,
-                      next_attempt_at=datetime.now(timezone.utc) + delay)
+                      next_attempt_at=datetime.now(timezone.utc) + delay, owner=None, lease_until=None)
         updated = self.get(intake_id)
         assert updated is not None
         return updated
@@ -205,13 +249,14 @@ class IntakeStore:
         with self._engine.connect() as db:
             return [self._row_to_item(r) for r in db.execute(query).all()]
 
-    def due(self, now: datetime, stale_after: timedelta = timedelta(minutes=2)) -> list[IntakeItem]:
-        """Return items to process now: waiting ones whose time has come, and ones a crash left behind."""
+    def due(self, now: datetime) -> list[IntakeItem]:
+        """Return items to process now: waiting ones whose time has come, and ones whose owner is gone (its
+        lease expired, or it is a dead process of this host)."""
         picked = []
         for item in self.listing(("received", "processing", "waiting", "held")):
             if item.state in ("waiting", "held") and item.next_attempt_at and item.next_attempt_at <= now:
                 picked.append(item)
-            elif item.state in ("received", "processing") and item.updated_at <= now - stale_after:
+            elif item.state in ("received", "processing") and item.lease_free(now, ""):
                 picked.append(item)
         return picked
 
@@ -223,7 +268,7 @@ class IntakeStore:
         assert item is not None
         attempts = item.attempts + 1
         delay = min(self.base_backoff_s * (2 ** (attempts - 1)), max_delay_s)
-        self._set(intake_id, state="held", attempts=attempts, last_error=reason,
+        self._set(intake_id, state="held", attempts=attempts, last_error=reason, owner=None, lease_until=None,
                   next_attempt_at=datetime.now(timezone.utc) + timedelta(seconds=delay) if retry else None)
         held = self.get(intake_id)
         assert held is not None

@@ -39,6 +39,10 @@ class Outbound:
     def register(self, transport: Transport, notifier: Notifier) -> None:
         self._notifiers[transport] = notifier
 
+    def reaches(self, transport: Transport) -> bool:
+        """Whether a transport running in this process can send unprompted messages."""
+        return transport in self._notifiers
+
     def remember_transport(self, user: User, transport: Transport) -> None:
         self._state.set_pref(user.user_id, "last_transport", transport)
 

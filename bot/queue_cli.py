@@ -1,10 +1,12 @@
-"""`smriti queue list | retry [ID] | drop ID`: see and recover what could not be processed yet."""
+"""`smriti queue list | retry [ID] | drop ID`: see and recover what could not be processed yet, and the replies
+not delivered (waiting to be sent, given up, or flagged by WhatsApp as undelivered)."""
 
 import argparse
 from collections.abc import Awaitable, Callable
 
 from bot.app import App
 from bot.intake import UNPROCESSED
+from bot.reply_outbox import UNDELIVERED
 from bot.settings import Settings
 from bot.worker import IntakeWorker
 
@@ -28,7 +30,8 @@ async def _run(app: App, args: argparse.Namespace) -> int:
     if args.action == "list":
         items = intake.listing(None if args.all else UNPROCESSED)
         pending = app.services.outbox.pending()
-        if not items and not pending:
+        replies = app.services.replies.outbox.listing(UNDELIVERED)
+        if not items and not pending and not replies:
             print("Nothing waiting.")
         for item in items:
             kind = item.incoming.media.kind if item.incoming.media else ("button" if item.incoming.callback else "text")
@@ -37,6 +40,10 @@ async def _run(app: App, args: argparse.Namespace) -> int:
             print(f"{item.intake_id}  {item.state:<10} {kind:<8} {item.user_id:<10} {item.incoming.transport:<9} "
                   f"received {item.received_at:%Y-%m-%d %H:%M} attempts {item.attempts} {item.last_error or ''} "
                   f"{when}".rstrip())
+        for row in replies:
+            when = f" next try {row.next_attempt_at:%Y-%m-%d %H:%M}" if row.next_attempt_at else ""
+            print(f"reply {row.state:<8} {row.key}#{row.position} {row.purpose} to {row.user_id} on {row.transport} "
+                  f"attempts {row.attempts} {row.last_error or ''}{when}".rstrip())
         for queued in pending:
             print(f"retain queued: {queued.bank_id} {queued.item.document_id} "
                   f"(event {queued.item.event_time.date()}, attempts {queued.attempts})")
@@ -52,6 +59,6 @@ async def _run(app: App, args: argparse.Namespace) -> int:
     for intake_id in targets:
         intake.make_due(intake_id)
     report = await IntakeWorker(app.conversation).run_once()
-    print(f"Processed {report.processed}, delivered {report.delivered}, retains flushed {report.flushed} "
+    print(f"Processed {report.processed}, replies sent {report.delivered} (failed {report.reply_failures}), retains flushed {report.flushed} "
           f"(still queued {report.still_queued}), interrupted saves finished {report.resumed_cards}.")
     return 0

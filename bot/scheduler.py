@@ -15,7 +15,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import uuid
 import weakref
 from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
@@ -32,7 +31,8 @@ from bot.messages import Reply
 from bot.outbound import Outbound
 from bot.registry import Registry, User
 from bot.store import Base, Database
-from bot.store.sql import aware, insert_ignore, upsert, utc
+from bot.store.leases import StoreLease
+from bot.store.sql import aware, upsert, utc
 
 log = logging.getLogger(__name__)
 
@@ -65,13 +65,6 @@ class FollowUpRow(Base):
     asked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
-class LeaseRow(Base):
-    __tablename__ = "leases"
-    name: Mapped[str] = mapped_column(String(64), primary_key=True)
-    holder: Mapped[str] = mapped_column(String(64))
-    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-
-
 class FollowUp(BaseModel):
     """One question to ask a person later, about something they recorded."""
 
@@ -96,39 +89,6 @@ def rescan_store() -> None:
     """Do nothing: the job exists so that the scheduler wakes up and reads the store again."""
 
 
-class StoreLease:
-    """An exclusive lease held as a database row with an expiry; its holder renews it, and when the holder
-    dies the expiry passes and another process may take it."""
-
-    def __init__(self, database: Database, name: str = LEASE_NAME, ttl: timedelta = LEASE_TTL) -> None:
-        self._db = database
-        self._name = name
-        self._ttl = ttl
-        self._holder = uuid.uuid4().hex
-        self.held = False
-
-    def acquire(self) -> bool:
-        """Take the lease, or renew it when held; False while another live process holds it."""
-        now = datetime.now(timezone.utc)
-        with self._db.session() as s:
-            row = dict(name=self._name, holder=self._holder, expires_at=now + self._ttl)
-            taken = insert_ignore(s, LeaseRow.__table__, row)  # type: ignore[arg-type]
-            if not taken:
-                result = s.execute(update(LeaseRow).where(
-                    LeaseRow.name == self._name,
-                    (LeaseRow.holder == self._holder) | (LeaseRow.expires_at < now),
-                ).values(holder=self._holder, expires_at=now + self._ttl))
-                taken = result.rowcount == 1  # type: ignore[attr-defined]
-        self.held = taken
-        return taken
-
-    def release(self) -> None:
-        if self.held:
-            with self._db.session() as s:
-                s.execute(delete(LeaseRow).where(LeaseRow.name == self._name, LeaseRow.holder == self._holder))
-            self.held = False
-
-
 async def fire_followup(store_key: str, followup_id: str) -> None:
     """Run one persisted follow-up job (the APScheduler entry point)."""
     scheduler = _LIVE.get(store_key)
@@ -151,7 +111,7 @@ class FollowUpScheduler:
         self._outbound = outbound
         self._clock = clock or (lambda: datetime.now(timezone.utc))
         self._composers: dict[str, Composer] = {}
-        self._lease = StoreLease(database, ttl=lease_ttl)
+        self._lease = StoreLease(database, LEASE_NAME, ttl=lease_ttl)
         self._rescan_every = rescan_every
         self._lease_retry_every = lease_retry_every
         self._waiting_for_lease: asyncio.Task[None] | None = None
@@ -190,7 +150,7 @@ class FollowUpScheduler:
                            id="rescan-store", jobstore="local", replace_existing=True)
 
     def _renew_periodically(self) -> None:
-        self._jobs.add_job(self._renew_lease, "interval", seconds=self._lease._ttl.total_seconds() / 3,
+        self._jobs.add_job(self._renew_lease, "interval", seconds=self._lease.ttl.total_seconds() / 3,
                            id="renew-lease", jobstore="local", replace_existing=True)
 
     async def _renew_lease(self) -> None:

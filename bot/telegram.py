@@ -17,7 +17,7 @@ from telegram.error import TelegramError
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, CallbackQueryHandler, ContextTypes, \
     MessageHandler, filters
 
-from bot.core import SHARED_COMMANDS, Conversation
+from bot.core import SHARED_COMMANDS, Answer, Conversation
 from bot.errors import new_reference
 from bot.i18n import text
 from bot.invite_chat import offers_code
@@ -26,7 +26,7 @@ from bot.messages import Incoming, Reply
 from bot.registry import User
 from bot.telegram_inbox import DurableUpdateQueue
 from bot.telegram_media import MediaRef, download, is_unsupported, media_of
-from bot.telegram_send import TelegramNotifier, TelegramSender
+from bot.telegram_send import TelegramNotifier, TelegramReplyChannel, TelegramSender
 from bot.chat_text import split_command, too_large
 
 log = logging.getLogger(__name__)
@@ -71,6 +71,7 @@ class TelegramTransport:
         self.downloads = httpx.AsyncClient(timeout=httpx.Timeout(30.0, connect=10.0))
         self._chat_locks: dict[int, asyncio.Lock] = {}
         services.outbound.register("telegram", TelegramNotifier(self.sender))
+        services.replies.register("telegram", TelegramReplyChannel(self.sender))
 
     # --- running -------------------------------------------------------------------------------------------
 
@@ -194,12 +195,12 @@ class TelegramTransport:
                     await self.sender.send(chat_id, [incoming])
                     return
                 try:
-                    replies = await self.conversation.handle(incoming)
+                    answer = await self.conversation.answer(incoming)
                 finally:
                     # The intake store keeps its own copy of the file; this download was only the way in.
                     if incoming.media is not None and incoming.media.path.parent == self.media_dir:
                         incoming.media.path.unlink(missing_ok=True)
-            await self.sender.send(chat_id, replies)
+            await self._deliver(chat_id, answer)
             command = split_command((incoming.text or "").strip())
             joined = None if user is not None else \
                 self.conversation.services.registry.lookup("telegram", str(person.id))
@@ -258,8 +259,15 @@ class TelegramTransport:
             incoming = Incoming(transport="telegram", sender=str(person.id), delivery_id=str(update.update_id),
                                 callback=query.data or "")
             async with self.sender.chat_action(chat_id):
-                replies = await self.conversation.handle(incoming)
-            await self.sender.send(chat_id, replies)
+                answer = await self.conversation.answer(incoming)
+            await self._deliver(chat_id, answer)
+
+    async def _deliver(self, chat_id: int, answer: Answer) -> None:
+        """Send an answer: through the reply outbox when its replies are kept there, else straight away."""
+        if answer.key is not None:
+            await self.conversation.services.replies.deliver(answer.key)
+        elif answer.replies:
+            await self.sender.send(chat_id, answer.replies)
 
     def _adopt_card_message(self, chat_id: int, data: str, message: object) -> None:
         """A card button pressed on a message we lost track of (state reset): that message is the card."""

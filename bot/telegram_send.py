@@ -6,15 +6,16 @@ The message id of each card is kept in the state store, so Save pressed after a 
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message
 from telegram.constants import ChatAction
-from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram.error import BadRequest, Forbidden, InvalidToken, NetworkError, RetryAfter, TelegramError
 
 from bot.messages import Reply
 from bot.outbound import Purpose
 from bot.registry import User
+from bot.reply_delivery import SendFailed
 from bot.state import StateStore
 from bot.chat_text import TELEGRAM_CAPTION_LIMIT, TELEGRAM_TEXT_LIMIT, split_text
 
@@ -139,3 +140,22 @@ class TelegramNotifier:
             log.warning("telegram %s to %s failed: %s", purpose, user.user_id, type(exc).__name__)
             return False
         return True
+
+
+class TelegramReplyChannel:
+    """Sends reply-outbox rows to a Telegram chat: a 5xx, a timeout or flood control is worth a retry; a
+    refusal (400 Bad Request, 403 blocked, a bad token) is not."""
+
+    def __init__(self, sender: TelegramSender) -> None:
+        self.sender = sender
+
+    async def send_reply(self, user: User | None, address: str, reply: Reply, batch: Sequence[Reply]) -> list[str]:
+        try:
+            await self.sender.send_one(int(address), reply)
+        except (BadRequest, Forbidden, InvalidToken) as exc:
+            raise SendFailed(f"{type(exc).__name__}: {exc}", transient=False) from exc
+        except (NetworkError, RetryAfter) as exc:  # NetworkError covers 5xx answers and timeouts
+            raise SendFailed(f"{type(exc).__name__}: {exc}", transient=True) from exc
+        except TelegramError as exc:
+            raise SendFailed(f"{type(exc).__name__}: {exc}", transient=False) from exc
+        return []

@@ -18,8 +18,8 @@ from starlette.responses import FileResponse, PlainTextResponse, Response
 from starlette.routing import Route
 from twilio.request_validator import RequestValidator
 
-from bot.whatsapp_send import MEDIA_ROUTE
-from bot.whatsapp_transport import TwilioInbound, WhatsAppTransport
+from bot.whatsapp_send import MEDIA_ROUTE, STATUS_ROUTE
+from bot.whatsapp_transport import TwilioInbound, TwilioStatus, WhatsAppTransport
 
 log = logging.getLogger(__name__)
 
@@ -31,14 +31,21 @@ _MEDIA_NAME = re.compile(r"^[0-9a-f]{32}\.(png|jpe?g|gif|webp|pdf)$")
 def create_app(transport: WhatsAppTransport) -> Starlette:
     """Build the ASGI app; its lifespan starts and stops the transport's workers."""
     validator = RequestValidator(transport.config.auth_token)
-    public_url = transport.config.public_base_url + WEBHOOK_ROUTE
+
+    async def signed_form(request: Request, route: str) -> dict[str, str] | None:
+        """The form Twilio posted, or None when its signature does not match the public URL it called."""
+        form = dict(parse_qsl((await request.body()).decode("utf-8", "replace"), keep_blank_values=True))
+        called = transport.config.public_base_url + route
+        url = f"{called}?{request.url.query}" if request.url.query else called
+        if not validator.validate(url, form, request.headers.get("X-Twilio-Signature", "")):
+            log.warning("refused a whatsapp webhook call to %s with a bad signature", route)
+            return None
+        return form
 
     async def inbound(request: Request) -> Response:
         """Validate the signature, queue the message, answer with empty TwiML."""
-        form = dict(parse_qsl((await request.body()).decode("utf-8", "replace"), keep_blank_values=True))
-        url = f"{public_url}?{request.url.query}" if request.url.query else public_url
-        if not validator.validate(url, form, request.headers.get("X-Twilio-Signature", "")):
-            log.warning("refused a whatsapp webhook call with a bad signature")
+        form = await signed_form(request, WEBHOOK_ROUTE)
+        if form is None:
             return PlainTextResponse("forbidden", status_code=403)
         try:
             message = TwilioInbound.from_form(form)
@@ -46,6 +53,18 @@ def create_app(transport: WhatsAppTransport) -> Starlette:
             log.warning("refused a signed whatsapp webhook call that is not an inbound message")
             return PlainTextResponse("not an inbound message", status_code=400)
         transport.accept(message)
+        return Response(EMPTY_TWIML, media_type="text/xml")
+
+    async def status(request: Request) -> Response:
+        """Twilio's delivery status for a message the bot sent: it updates the reply outbox."""
+        form = await signed_form(request, STATUS_ROUTE)
+        if form is None:
+            return PlainTextResponse("forbidden", status_code=403)
+        try:
+            report = TwilioStatus.from_form(form)
+        except ValidationError:
+            return PlainTextResponse("not a status callback", status_code=400)
+        await transport.on_status(report)
         return Response(EMPTY_TWIML, media_type="text/xml")
 
     async def media(request: Request) -> Response:
@@ -69,6 +88,7 @@ def create_app(transport: WhatsAppTransport) -> Starlette:
 
     return Starlette(routes=[
         Route(WEBHOOK_ROUTE, inbound, methods=["POST"]),
+        Route(STATUS_ROUTE, status, methods=["POST"]),
         Route(f"{MEDIA_ROUTE}/{{name}}", media, methods=["GET"]),
         Route("/health", health, methods=["GET"]),
     ], lifespan=lifespan)

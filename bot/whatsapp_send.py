@@ -10,18 +10,22 @@ import json
 import logging
 import secrets
 import shutil
-from collections.abc import Callable
+import uuid
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 
+import requests
 from pydantic import BaseModel, TypeAdapter
-from twilio.base.exceptions import TwilioException
+from twilio.base.exceptions import TwilioException, TwilioRestException
 from twilio.rest import Client
 
 from bot.i18n import text
 from bot.messages import Button, Reply
 from bot.outbound import Purpose
 from bot.registry import User
+from bot.reply_delivery import SendFailed
+from bot.reply_outbox import ReplyOutbox, outgoing
 from bot.settings import Settings
 from bot.state import StateStore
 from bot.chat_text import split_text
@@ -33,6 +37,9 @@ WHATSAPP_TEXT_LIMIT = 1600
 TEMPLATE_VARIABLE_LIMIT = 1000
 SESSION_WINDOW = timedelta(hours=24)
 MEDIA_ROUTE = "/whatsapp/media"
+STATUS_ROUTE = "/whatsapp/status"
+OUTSIDE_WINDOW = "63016"
+"""Twilio's error code for a free-form message sent outside the 24-hour window."""
 _BUTTONS = TypeAdapter(list[Button])
 
 
@@ -127,7 +134,9 @@ class TwilioSender:
             self.client.api.base_url = config.base_url.rstrip("/")
 
     async def _create(self, **fields: object) -> str:
-        message = await asyncio.to_thread(self.client.messages.create, from_=self.config.sender, **fields)
+        """Create one message; Twilio calls back STATUS_ROUTE as it is delivered, or not."""
+        message = await asyncio.to_thread(self.client.messages.create, from_=self.config.sender,
+                                          status_callback=self.config.public_base_url + STATUS_ROUTE, **fields)
         return str(message.sid)
 
     def _publish(self, image: Path) -> str:
@@ -137,40 +146,89 @@ class TwilioSender:
         shutil.copyfile(image, self.outgoing_dir / name)
         return f"{self.config.public_base_url}{MEDIA_ROUTE}/{name}"
 
-    async def send(self, number: str, replies: list[Reply], lang: str, remember: bool = True) -> None:
-        """Send each reply (split at the length limit); remember the buttons of the last one that had any.
+    async def send_one(self, number: str, reply: Reply, lang: str) -> list[str]:
+        """Send one reply (split at the length limit); return the message SIDs."""
+        pieces = split_text(numbered(reply, lang), WHATSAPP_TEXT_LIMIT)
+        first: dict[str, object] = {"media_url": [self._publish(reply.image)]} if reply.image else {}
+        return [await self._create(to=f"whatsapp:{number}", body=piece, **(first if index == 0 else {}))
+                for index, piece in enumerate(pieces)]
 
-        `remember=False` is for the transport's own notes (such as "no option 7"), which leave the numbers as they were.
-        """
-        to = f"whatsapp:{number}"
-        for reply in replies:
-            pieces = split_text(numbered(reply, lang), WHATSAPP_TEXT_LIMIT)
-            first: dict[str, object] = {"media_url": [self._publish(reply.image)]} if reply.image else {}
-            for index, piece in enumerate(pieces):
-                await self._create(to=to, body=piece, **(first if index == 0 else {}))
-        if not remember:
-            return
+    def remember_buttons(self, number: str, replies: Sequence[Reply]) -> None:
         with_buttons = [r for r in replies if r.buttons]
         # Numbers always refer to the latest message: a reply without buttons makes "2" plain text again.
         self.buttons.remember(number, with_buttons[-1].flat_buttons() if with_buttons else [])
 
-    async def send_template(self, number: str, body: str) -> None:
-        """Send the approved follow-up template with the message as its single variable {{1}}."""
+    async def send(self, number: str, replies: list[Reply], lang: str, remember: bool = True) -> list[str]:
+        """Send each reply; remember the buttons of the last one that had any; return the message SIDs.
+
+        `remember=False` is for the transport's own notes (such as "no option 7"), which leave the numbers as they were.
+        """
+        sids = [sid for reply in replies for sid in await self.send_one(number, reply, lang)]
+        if remember:
+            self.remember_buttons(number, replies)
+        return sids
+
+    async def send_template(self, number: str, body: str) -> str:
+        """Send the approved follow-up template with the message as its single variable {{1}}; return its SID."""
         assert self.config.template_sid
         # Template variables may not hold newlines or runs of spaces.
         flat = " ".join(body.split())[:TEMPLATE_VARIABLE_LIMIT]
-        await self._create(to=f"whatsapp:{number}", content_sid=self.config.template_sid,
-                           content_variables=json.dumps({"1": flat}, ensure_ascii=False))
+        sid = await self._create(to=f"whatsapp:{number}", content_sid=self.config.template_sid,
+                                 content_variables=json.dumps({"1": flat}, ensure_ascii=False))
         self.buttons.remember(number, [])
+        return sid
 
 
-class WhatsAppNotifier:
-    """Unprompted messages: free-form inside the 24-hour window, the approved template outside it."""
+def send_failed(exc: Exception) -> SendFailed:
+    """A Twilio failure as the reply outbox sees it: a 5xx, 429 or no connection is worth a retry, a 4xx not."""
+    if isinstance(exc, TwilioRestException):
+        return SendFailed(f"Twilio {exc.status} (code {exc.code})", transient=exc.status >= 500 or exc.status == 429)
+    return SendFailed(type(exc).__name__, transient=True)
+
+
+class WhatsAppReplyChannel:
+    """Sends reply-outbox rows to a WhatsApp number: free-form inside the 24-hour window, else the template."""
 
     def __init__(self, sender: TwilioSender, window: SessionWindow, language_of: Callable[[User], str]) -> None:
         self.sender = sender
         self.window = window
         self.language_of = language_of
+
+    async def send_reply(self, user: User | None, address: str, reply: Reply, batch: Sequence[Reply]) -> list[str]:
+        number = address.removeprefix("whatsapp:")
+        try:
+            if self.window.is_open(number):
+                sids = await self.sender.send_one(number, reply, self.language_of(user) if user else "en")
+                if batch and reply is batch[-1]:
+                    self.sender.remember_buttons(number, batch)
+                return sids
+            if self.sender.config.template_sid:
+                return [await self.sender.send_template(number, reply.text)]
+        except (TwilioException, requests.RequestException, OSError) as exc:
+            raise send_failed(exc) from exc
+        raise SendFailed("outside the 24-hour window and SMRITI_TWILIO_FOLLOWUP_TEMPLATE_SID is not set",
+                         transient=False)
+
+
+class WhatsAppNotifier:
+    """Unprompted messages: free-form inside the 24-hour window, the approved template outside it."""
+
+    def __init__(self, sender: TwilioSender, window: SessionWindow, language_of: Callable[[User], str],
+                 outbox: ReplyOutbox, owner: str) -> None:
+        self.sender = sender
+        self.window = window
+        self.language_of = language_of
+        self.outbox = outbox
+        self.owner = owner
+
+    def _record(self, user: User, number: str, replies: list[Reply], purpose: Purpose,
+                sids: list[list[str]]) -> None:
+        """Keep what was sent in the reply outbox with its SIDs, so Twilio's status callback can tell whether it
+        was delivered (a follow-up outside the window is not, and must not count as asked)."""
+        rows = outgoing(f"notice:{uuid.uuid4().hex}", user.user_id, "whatsapp", number, replies, purpose)
+        self.outbox.keep(rows, self.owner, timedelta(0))
+        for row in rows:
+            self.outbox.mark_sent(row, sids[row.position] if row.position < len(sids) else [])
 
     async def notify(self, user: User, replies: list[Reply], purpose: Purpose) -> bool:
         number = self.window.number_for(user)
@@ -178,10 +236,15 @@ class WhatsAppNotifier:
             return False
         try:
             if self.window.is_open(number):
-                await self.sender.send(number, replies, self.language_of(user))
+                lang = self.language_of(user)
+                sids = [await self.sender.send_one(number, reply, lang) for reply in replies]
+                self.sender.remember_buttons(number, replies)
+                self._record(user, number, replies, purpose, sids)
                 return True
             if self.sender.config.template_sid:
-                await self.sender.send_template(number, "\n".join(r.text for r in replies))
+                sid = await self.sender.send_template(number, "\n".join(r.text for r in replies))
+                joined = [Reply(text="\n".join(r.text for r in replies))]
+                self._record(user, number, joined, purpose, [[sid]])
                 log.info("sent a %s to %s with the template (outside the 24-hour window)", purpose, user.user_id)
                 return True
         except TwilioException as exc:

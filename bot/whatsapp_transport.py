@@ -23,7 +23,8 @@ from bot.invite_chat import offers_code
 from bot.messages import CleanText, Incoming, Reply
 from bot.chat_text import too_large
 from bot.whatsapp_media import InboundMedia, MediaFetcher, MediaFetchFailed, MediaTooLarge, kind_of
-from bot.whatsapp_send import SessionWindow, TwilioConfig, TwilioSender, WhatsAppNotifier
+from bot.whatsapp_send import OUTSIDE_WINDOW, SessionWindow, TwilioConfig, TwilioSender, WhatsAppNotifier, \
+    WhatsAppReplyChannel, send_failed
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +58,20 @@ class TwilioInbound(BaseModel):
                    button_payload=form.get("ButtonPayload") or None)
 
 
+class TwilioStatus(BaseModel):
+    """The parts of Twilio's message status callback that the bot uses."""
+
+    message_sid: str = Field(min_length=1)
+    status: str = Field(min_length=1)
+    error_code: str | None = None
+
+    @classmethod
+    def from_form(cls, form: dict[str, str]) -> "TwilioStatus":
+        return cls(message_sid=form.get("MessageSid") or form.get("SmsSid") or "",
+                   status=(form.get("MessageStatus") or form.get("SmsStatus") or "").lower(),
+                   error_code=form.get("ErrorCode") or None)
+
+
 class WhatsAppTransport:
     """Owns the inbound queue, its workers, the media fetcher and the Twilio sender."""
 
@@ -75,7 +90,10 @@ class WhatsAppTransport:
         self._queue: asyncio.Queue[TwilioInbound] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._number_locks: dict[str, asyncio.Lock] = {}
-        services.outbound.register("whatsapp", WhatsAppNotifier(self.sender, self.window, conversation.language_of))
+        services.outbound.register("whatsapp", WhatsAppNotifier(self.sender, self.window, conversation.language_of,
+                                                                services.replies.outbox, services.replies.owner))
+        services.replies.register("whatsapp", WhatsAppReplyChannel(self.sender, self.window,
+                                                                   conversation.language_of))
 
     # --- lifecycle -----------------------------------------------------------------------------------------
 
@@ -166,11 +184,44 @@ class WhatsAppTransport:
                 await self.sender.send(inbound.number, [incoming], lang, remember=False)
                 continue
             try:
-                replies = await self.conversation.handle(incoming)
+                answer = await self.conversation.answer(incoming)
             finally:
                 if incoming.media is not None and incoming.media.path.parent == self.fetcher.target_dir:
                     incoming.media.path.unlink(missing_ok=True)  # the intake store keeps its own copy
-            await self.sender.send(inbound.number, replies, self.conversation.language_of(user))
+            if answer.key is not None:
+                await self.conversation.services.replies.deliver(answer.key)
+            elif answer.replies:
+                await self.sender.send(inbound.number, answer.replies, self.conversation.language_of(user))
+
+    async def on_status(self, status: TwilioStatus) -> None:
+        """Record what Twilio says became of a message: delivered, or not. A message refused for being outside
+        the 24-hour window is sent again with the approved template (once); any other undelivered one is
+        flagged for the operator (`smriti queue`). An undelivered message is never left recorded as sent."""
+        outbox = self.conversation.services.replies.outbox
+        row = outbox.by_provider_id(status.message_sid)
+        if row is None:
+            log.info("status %s for a message not in the reply outbox", status.status)
+            return
+        if status.status in ("delivered", "read"):
+            if row.state == "sent":
+                outbox.set_state(row, "delivered")
+            return
+        if status.status not in ("undelivered", "failed") or row.state in ("failed", "flagged"):
+            return
+        reason = f"WhatsApp {status.status} (error {status.error_code or '?'})"
+        retried = (row.last_error or "").startswith("template")
+        if status.error_code == OUTSIDE_WINDOW and self.config.template_sid and not retried:
+            try:
+                sid = await self.sender.send_template(row.address.removeprefix("whatsapp:"), row.reply.text)
+            except Exception as exc:
+                outbox.set_state(row, "flagged", f"{reason}; the template failed too: {send_failed(exc)}")
+                return
+            outbox.mark_sent(row, [sid])
+            outbox.set_state(row, "sent", f"template after {reason}")
+            log.info("re-sent %s#%s with the template after %s", row.key, row.position, reason)
+            return
+        log.warning("reply %s#%s not delivered: %s; flagged for the operator", row.key, row.position, reason)
+        outbox.set_state(row, "flagged", reason)
 
     def _incoming(self, inbound: TwilioInbound, suffix: str = "", **fields: object) -> Incoming:
         return Incoming(transport="whatsapp", sender=inbound.sender, delivery_id=inbound.message_sid + suffix,

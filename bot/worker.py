@@ -1,6 +1,8 @@
-"""The intake worker: retries what could not be processed, flushes queued retains, and finishes saves a crash
-interrupted; voice notes kept while no speech engine was set up are released once one is. Transports run it
-in the background; `smriti queue retry` runs it once."""
+"""The intake worker: sends replies a crash or a provider outage left undelivered, retries what could not be
+processed, takes over items whose owner is gone (at once when it is a dead process of this host, telling the
+person their earlier message is handled now), flushes queued retains, and finishes saves a crash interrupted;
+voice notes kept while no speech engine was set up are released once one is. Transports run it in the
+background (its first pass at start-up); `smriti queue retry` runs it once."""
 
 import asyncio
 import logging
@@ -17,6 +19,8 @@ log = logging.getLogger(__name__)
 class WorkerReport(BaseModel):
     processed: int = 0
     delivered: int = 0
+    """Replies sent (of items processed now, and left undelivered before)."""
+    reply_failures: int = 0
     flushed: int = 0
     still_queued: int = 0
     saving: int = 0
@@ -33,6 +37,8 @@ class IntakeWorker:
         """Do one pass: flush the retain outbox, finish interrupted saves, retry due intake items."""
         services = self.conversation.services
         report = WorkerReport()
+        sent = await services.replies.flush(now)
+        report.delivered, report.reply_failures = sent.sent, sent.failed
         flush = await services.outbox.flush(services.memory)
         report.flushed, report.still_queued, report.saving = flush.stored, flush.still_queued, flush.saving
         await show_confirmed(services, self.conversation.packs, flush.confirmed_origins)
@@ -44,11 +50,13 @@ class IntakeWorker:
             if user is None:
                 services.intake.drop(item.intake_id)
                 continue
-            replies = await self.conversation.process(item, user)
+            recovered = item.state in ("received", "processing")
+            answer = await self.conversation.process(item, user, recovered=recovered)
             report.processed += 1
-            if replies:
-                delivery = await services.outbound.send(user, replies, "notice")
-                report.delivered += int(delivery.delivered)
+            if answer.key is not None:
+                delivery = await services.replies.deliver(answer.key)
+                report.delivered += delivery.sent
+                report.reply_failures += delivery.failed
         return report
 
     async def run_forever(self, stop: asyncio.Event) -> None:

@@ -20,11 +20,13 @@ if TYPE_CHECKING:
     from bot.intake import IntakeStore
     from bot.llm import ChatModel
     from bot.outbound import Outbound
+    from bot.reply_delivery import ReplyDelivery
     from bot.ocr import TextReader
     from bot.scheduler import FollowUpScheduler
     from bot.speech import SpeechEngine
     from bot.store import Database
     from bot.subject_match import SubjectTerms
+    from bot.store.leases import Leases
     from handlers.cards import CardSpec
     from memory.subjects import Subject, SubjectStore
 
@@ -67,6 +69,10 @@ class Services:
     clock: Callable[[], datetime]
     outbound: "Outbound"
     intake: "IntakeStore"
+    replies: "ReplyDelivery"
+    """The reply outbox and the channels that send it."""
+    leases: "Leases"
+    """Named leases of this process: a card's save, an invoice's decision run."""
 
     def bank_for(self, user: User) -> str:
         return self.bank_of(user.tenant, user.pack)

@@ -2,10 +2,12 @@
 
 Button data is `c:<action>:<card id>[:<field index>]` (well under Telegram's 64 bytes). Actions: s save,
 e edit (choose a field), f field chosen, b back, d discard. A card moves open -> saving -> saved only once,
-so a double-tap on Save stores one memory.
+so a double-tap on Save stores one memory. A save holds the lease `card-save:<id>` (renewed while Hindsight
+takes its time), so the worker finishing saves a crash interrupted never re-retains one still in flight.
 """
 
 from abc import ABC, abstractmethod
+from datetime import timedelta
 from typing import Any
 
 from bot.i18n import catalogue, text
@@ -15,6 +17,12 @@ from handlers.base import Pack, Services, Turn
 from memory import MemoryItem
 
 CALLBACK_PREFIX = "c"
+SAVE_LEASE = timedelta(minutes=5)
+"""Longer than the longest retain (a Hindsight write may take 180 s); renewed while the save runs."""
+
+
+def save_lease(card_id: str) -> str:
+    return f"card-save:{card_id}"
 
 
 class CardSpec(ABC):
@@ -183,10 +191,11 @@ async def _save(turn: Turn, spec: CardSpec, card: Card) -> list[Reply]:
         return [Reply(text=turn.t("core.card_already_saved"))]
     state.clear_edit(turn.user.user_id)
     try:
-        payload = await _registered(turn, spec, card)
-        items = spec.memories(turn, payload)
-        outcome = await turn.services.outbox.retain_or_queue(turn.services.memory, turn.bank_id, items,
-                                                             origin=card_origin(card.card_id)) if items else None
+        async with turn.services.leases.keep(save_lease(card.card_id), SAVE_LEASE):
+            payload = await _registered(turn, spec, card)
+            items = spec.memories(turn, payload)
+            outcome = await turn.services.outbox.retain_or_queue(
+                turn.services.memory, turn.bank_id, items, origin=card_origin(card.card_id)) if items else None
     except BaseException:
         state.move_card(card.card_id, "saving", "open")
         raise
@@ -239,7 +248,8 @@ async def show_confirmed(services: Services, packs: dict[str, Pack], origins: li
 
 
 async def resume_saving(services: Services, packs: dict[str, Pack]) -> int:
-    """Finish saves a crash interrupted: retain again (the document id makes it once) and mark them saved."""
+    """Finish saves a crash interrupted: retain again (the document id makes it once) and mark them saved.
+    A save still in flight in a live process holds its lease and is left alone."""
     resumed = 0
     for card in services.state.open_cards():
         if card.status != "saving" or card.pack not in packs:
@@ -248,13 +258,17 @@ async def resume_saving(services: Services, packs: dict[str, Pack]) -> int:
         spec = packs[card.pack].card_specs(user.tenant).get(card.kind) if user is not None else None
         if user is None or spec is None:
             continue
-        turn = Turn(user=user, services=services, lang=user.lang,
-                    incoming=Incoming(transport="cli", sender=user.user_id, delivery_id=f"resume:{card.card_id}"))
-        bank = services.bank_for(user)
-        payload = await _registered(turn, spec, card)
-        items = spec.memories(turn, payload)
-        if items:
-            await services.outbox.retain_or_queue(services.memory, bank, items)
-        services.state.move_card(card.card_id, "saving", "saved")
-        resumed += 1
+        async with services.leases.keep(save_lease(card.card_id), SAVE_LEASE) as held:
+            current = services.state.card(card.card_id)
+            if not held or current is None or current.status != "saving":
+                continue
+            turn = Turn(user=user, services=services, lang=user.lang, incoming=Incoming(
+                transport="cli", sender=user.user_id, delivery_id=f"resume:{card.card_id}"))
+            bank = services.bank_for(user)
+            payload = await _registered(turn, spec, current)
+            items = spec.memories(turn, payload)
+            if items:
+                await services.outbox.retain_or_queue(services.memory, bank, items)
+            services.state.move_card(card.card_id, "saving", "saved")
+            resumed += 1
     return resumed

@@ -4,13 +4,13 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import Table
+from sqlalchemy import Connection, Table
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 
-def _insert(session: Session, table: Table) -> Any:
-    dialect = session.get_bind().dialect.name
+def _insert(session: Session | Connection, table: Table) -> Any:
+    dialect = (session.dialect if isinstance(session, Connection) else session.get_bind().dialect).name
     if dialect == "postgresql":
         return postgresql.insert(table)
     if dialect == "sqlite":
@@ -18,7 +18,7 @@ def _insert(session: Session, table: Table) -> Any:
     raise NotImplementedError(f"no insert-if-absent for {dialect}")
 
 
-def insert_ignore(session: Session, table: Table, values: Mapping[str, Any]) -> bool:
+def insert_ignore(session: Session | Connection, table: Table, values: Mapping[str, Any]) -> bool:
     """Insert a row unless its key exists; True when this call inserted it (a unique key decides races)."""
     # RETURNING, not rowcount: psycopg reports no rowcount for INSERT .. ON CONFLICT DO NOTHING.
     key = list(table.primary_key.columns)[0]

@@ -6,6 +6,7 @@ Every run can go with memory or without, so one can see, invoice by invoice, whe
 
 import logging
 import secrets
+from datetime import timedelta
 
 from pydantic import BaseModel
 
@@ -58,6 +59,10 @@ class RetainResult(BaseModel):
     document_id: str | None = None
 
 
+DECISION_LEASE = timedelta(minutes=5)
+"""Longer than the run's longest call (a Hindsight recall or retain); renewed while the run goes on."""
+
+
 class Trail:
     """The audit steps of one run: same run id, bank, vendor and invoice on every line."""
 
@@ -85,7 +90,19 @@ class Decider:
         self.view: LedgerView = view or (RecordedView(book, history) if book is not None else FixedView(history))
 
     async def decide(self, invoice: Invoice, request: DecideRequest) -> DecisionReport:
-        """Decide one invoice and return the report; memory outages degrade the run, never crash it."""
+        """Decide one invoice and return the report; memory outages degrade the run, never crash it.
+
+        A recorded run holds the lease of its invoice while it runs: a second run of the same invoice (another
+        process, a retried message) waits for it and is then decided against the entry the first one made."""
+        if not request.record or self.book is None:
+            return await self._decide(invoice, request)
+        name = f"ap-decide:{request.tenant}:{invoice.invoice_number}"[:64]
+        while True:
+            async with await self.services.leases.wait_and_keep(name, DECISION_LEASE) as held:
+                if held:
+                    return await self._decide(invoice, request)
+
+    async def _decide(self, invoice: Invoice, request: DecideRequest) -> DecisionReport:
         run_id = secrets.token_hex(5)
         bank = self.services.bank_of(request.tenant, PACK)
         identity = self.ledger.identify(invoice)

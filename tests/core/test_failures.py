@@ -89,7 +89,12 @@ async def test_a_bug_fails_the_item_at_once_with_a_reference(
     pack.failure = None  # fixed: the operator retries it, and it goes through
     await queue_cli._run(app, argparse.Namespace(action="retry", all=False, intake_id=item.intake_id))
     retried = app.services.intake.get(item.intake_id)
-    assert retried is not None and retried.state == "done"
+    # Processed; no transport runs in the CLI, so its reply waits in the outbox for the bot to send it.
+    assert retried is not None and retried.state == "answered"
+    [waiting] = app.services.replies.outbox.rows(f"intake:{item.intake_id}")
+    assert waiting.state == "pending" and waiting.attempts == 0
+    await queue_cli._run(app, argparse.Namespace(action="list", all=False, intake_id=None))
+    assert f"reply pending  intake:{item.intake_id}#0" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("outage", [ChatUnavailable("Groq chat answered 503"),

@@ -72,9 +72,12 @@ async def test_killed_between_receipt_and_processing(tmp_path: Path, hindsight_u
         assert item.incoming.delivery_id == "update-77"
         # Telegram redelivers the same update after the restart: still one item.
         assert await app.conversation.handle(telegram("update-77", "note 2026-04-18 blight at 40 percent")) == []
-        report = await IntakeWorker(app.conversation).run_once(datetime.now(timezone.utc) + timedelta(minutes=5))
-        assert report.processed == 1 and report.delivered == 1
-        [(user_id, [card])] = notifier.sent
+        # Its owner is a dead process of this host: taken at once (no waiting for a lease or an age), and the
+        # person is told their earlier message is handled now.
+        report = await IntakeWorker(app.conversation).run_once()
+        assert report.processed == 1 and report.delivered == 2
+        [(user_id, [told]), (_, [card])] = notifier.sent
+        assert told.text.startswith("Your message sent") and "handling it now" in told.text
         assert user_id == "srinivas" and "2026-04-18" in card.text
         await app.conversation.handle(telegram("update-80", callback=card.flat_buttons()[0].data))
         bank = app.services.bank_of(TENANT, "agri")
@@ -146,5 +149,37 @@ async def test_groq_failing_keeps_the_item_and_the_retry_answers(
         assert report.processed == 1
         assert notifier.sent[-1][1][0].text == "model says: Blight is a fungal disease."
         assert app.services.intake.get(item.intake_id).state == "done"
+    finally:
+        await app.aclose()
+
+
+@pytest.mark.parametrize("mode", ["mid-processing", "before-send", "mid-send"])
+async def test_killed_while_answering_a_note_yields_one_memory_and_the_reply(
+        tmp_path: Path, hindsight_url: str, bank_prefix: str, mode: str) -> None:
+    from tests.core.crash_script import NOTES
+
+    run_and_get_killed(tmp_path, hindsight_url, bank_prefix, mode)
+    shown_before = [Reply.model_validate_json(line) for line in
+                    (tmp_path / "sent.txt").read_text().splitlines()] if (tmp_path / "sent.txt").exists() else []
+    assert len(shown_before) == (1 if mode == "mid-send" else 0)
+    app, notifier = await notes_app(make_settings(tmp_path, hindsight_url, bank_prefix))
+    try:
+        worker = IntakeWorker(app.conversation)
+        await worker.run_once()  # at start-up: nothing waits for a lease or an age
+        assert (await worker.run_once(datetime.now(timezone.utc) + timedelta(hours=1))).delivered == 0
+        shown_after = [reply for _, replies in notifier.sent for reply in replies]
+        cards = [r for r in shown_before + shown_after if r.card_id]
+        day = NOTES[mode].split()[1]
+        assert {c.card_id for c in cards} and all(day in c.text for c in cards)
+        # The reply reaches the person, at most once more than once.
+        assert len(cards) == (2 if mode == "mid-send" else 1)
+        told = [r for r in shown_after if "handling it now" in r.text]
+        assert len(told) == (1 if mode == "mid-processing" else 0)
+        [item] = app.services.intake.listing()
+        assert item.state == "done" and item.incoming.delivery_id == f"update-{mode}"
+        await app.conversation.handle(telegram(f"save-{mode}", callback=cards[-1].flat_buttons()[0].data))
+        bank = app.services.bank_of(TENANT, "agri")
+        assert await notes_about(app.services.memory, bank, " ".join(NOTES[mode].split()[2:])) == [
+            (f"note:srinivas:{day}", date.fromisoformat(day))]
     finally:
         await app.aclose()

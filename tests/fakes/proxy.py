@@ -10,14 +10,18 @@ class SwitchableProxy:
         self._server: asyncio.base_events.Server | None = None
         self.port = 0
         self._connections: set[asyncio.StreamWriter] = set()
+        self.delay_s = 0.0
+        """Hold each chunk sent upstream this long: a server that takes its time over every request."""
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, slow: bool = False) -> None:
         with contextlib.suppress(ConnectionError, asyncio.CancelledError):
             while data := await reader.read(65536):
+                if slow and self.delay_s:
+                    await asyncio.sleep(self.delay_s)
                 writer.write(data)
                 await writer.drain()
         writer.close()
@@ -25,7 +29,7 @@ class SwitchableProxy:
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         upstream_reader, upstream_writer = await asyncio.open_connection(*self.target)
         self._connections.update({writer, upstream_writer})
-        await asyncio.gather(self._pipe(reader, upstream_writer), self._pipe(upstream_reader, writer))
+        await asyncio.gather(self._pipe(reader, upstream_writer, slow=True), self._pipe(upstream_reader, writer))
 
     async def up(self) -> None:
         """Accept connections (on the same port after a cut)."""

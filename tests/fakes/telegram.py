@@ -69,6 +69,8 @@ class FakeTelegram:
         self.files: dict[str, tuple[str, bytes]] = {}
         self.claimed_sizes: dict[str, int] = {}
         self.webhook_url: str | None = None
+        self.fail_script: dict[str, list[int]] = {}
+        """Statuses to answer a method's next calls with (500: Telegram's own trouble, 400: a refusal)."""
         self.flood_once: set[str] = set()
         """Methods to refuse once with 429 Too Many Requests (retry_after 1 s), as Telegram does under flood control."""
         self._updates: list[dict[str, Any]] = []
@@ -200,6 +202,12 @@ class FakeTelegram:
         params, files = _decode(request)
         if method != "getUpdates":
             self.calls.append(ApiCall(method, params, files))
+        script = self.fail_script.get(method)
+        if script:
+            status = script.pop(0)
+            return Response.of_json({"ok": False, "error_code": status,
+                                     "description": "Bad Request: chat not found" if status < 500
+                                     else "Internal Server Error"}, status=status)
         if method in self.flood_once:
             self.flood_once.discard(method)
             return Response.of_json({"ok": False, "error_code": 429, "description": "Too Many Requests: retry after 1",

@@ -25,6 +25,7 @@ class SentMessage:
     media_urls: list[str]
     content_sid: str | None
     content_variables: str | None
+    status_callback: str | None = None
 
 
 class FakeTwilio:
@@ -37,7 +38,10 @@ class FakeTwilio:
         self._unannounced: set[str] = set()
         self.media_fetches: list[Recorded] = []
         self.fail_next = 0
-        """How many of the next message creations to answer with a 500, as Twilio does during an incident."""
+        """How many of the next message creations to refuse, with `fail_status` (a 500, as during an incident)."""
+        self.fail_status = 500
+        self.accepted: list[tuple[str, dict[str, str]]] = []
+        """(SID, form) of every message creation answered 201."""
         self.server.route("POST", f"/2010-04-01/Accounts/{ACCOUNT_SID}/Messages.json", self._create)
         self.server.route("GET", "/media/", self._serve_media)
 
@@ -55,10 +59,14 @@ class FakeTwilio:
             return Response.of_json({"code": 20003, "message": "Authenticate", "status": 401}, status=401)
         if self.fail_next:
             self.fail_next -= 1
-            return Response.of_json({"code": 20500, "message": "Internal Server Error", "status": 500}, status=500)
+            status = self.fail_status
+            code = 20500 if status >= 500 else 21211
+            return Response.of_json({"code": code, "message": f"refused with {status}", "status": status},
+                                    status=status)
         form = parse_qsl(request.body.decode(), keep_blank_values=True)
         fields = dict(form)
         sid = f"SM{next(self._sids):032d}"
+        self.accepted.append((sid, fields))
         return Response.of_json({
             "sid": sid, "account_sid": ACCOUNT_SID, "status": "queued", "to": fields.get("To"),
             "from": fields.get("From"), "body": fields.get("Body"), "num_media": "0", "direction": "outbound-api",
@@ -77,7 +85,8 @@ class FakeTwilio:
             messages.append(SentMessage(to=fields["To"], body=fields.get("Body"),
                                         media_urls=[v for k, v in pairs if k == "MediaUrl"],
                                         content_sid=fields.get("ContentSid"),
-                                        content_variables=fields.get("ContentVariables")))
+                                        content_variables=fields.get("ContentVariables"),
+                                        status_callback=fields.get("StatusCallback")))
         return messages
 
     def bodies_to(self, number: str) -> list[str]:

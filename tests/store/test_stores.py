@@ -1,6 +1,9 @@
 """Every store on the one database, on SQLite and on a real PostgreSQL: what callers rely on, and that racing
 callers (threads with their own connections, like processes) never both win a claim."""
 
+import socket
+import subprocess
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -12,6 +15,7 @@ from bot.outbound import Outbound
 from bot.registry import Registry, User
 from bot.scheduler import FollowUpRow, FollowUpScheduler, StoreLease
 from bot.state import StateStore
+from bot.store.leases import ProcessOwner
 from bot.store import Database
 from handlers.ap.audit import AuditLog
 from memory.models import MemoryItem
@@ -67,19 +71,40 @@ def _incoming(delivery: str) -> Incoming:
     return Incoming(transport="whatsapp", sender="+919800000002", delivery_id=delivery, text="ఎరువు 2 బస్తాలు")
 
 
+def _dead_owner() -> ProcessOwner:
+    """The owner a process of this host had before it died (its pid is no longer alive)."""
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    return ProcessOwner(host=socket.gethostname()[:20], pid=int(gone.stdout), started="1", nonce="dead")
+
+
 def test_intake_records_a_delivery_once_and_one_claimer_wins(database: Database, tmp_path: Path) -> None:
-    intake = IntakeStore(database, tmp_path / "media")
+    intake = IntakeStore(database, tmp_path / "media", lease=timedelta(seconds=-1))  # its lease lapses at once
     recorded = race(lambda: intake.record(_incoming("SM1"), "kiran"))
     assert [r.is_new for r in recorded].count(True) == 1  # type: ignore[attr-defined]
     item = intake.by_delivery("whatsapp", "SM1")
-    assert item is not None and len(intake.listing()) == 1
-    assert race(lambda: intake.claim(item.intake_id, ("received", "processing"))).count(True) == 1
-    # A crash left it processing: of two takers who saw the same row, one wins.
-    stuck = intake.get(item.intake_id)
-    assert race(lambda: intake.claim(item.intake_id, ("processing",), seen=stuck.updated_at)).count(True) == 1  # type: ignore[union-attr]
+    assert item is not None and len(intake.listing()) == 1 and item.owner == intake.owner
+    takers = [IntakeStore(database, tmp_path / "media") for _ in range(RACERS)]
+    with ThreadPoolExecutor(RACERS) as pool:
+        # Its owner stopped renewing the lease: of several takers, one wins, and holds a live lease.
+        assert list(pool.map(lambda taker: taker.claim(item), takers)).count(True) == 1
+        taken = intake.get(item.intake_id)
+        assert taken is not None and taken.owner in {t.owner for t in takers} and taken.state == "processing"
+        # A live lease: nobody else takes it, however old the item.
+        assert not intake.claim(taken) and intake.due(datetime.now(timezone.utc)) == []
     waiting = intake.postpone(item.intake_id, "hindsight down")
     assert waiting.state == "waiting" and waiting.attempts == 1 and waiting.next_attempt_at is not None
+    assert waiting.owner is None
     assert intake.due(datetime.now(timezone.utc) + timedelta(hours=1))[0].intake_id == item.intake_id
+
+
+def test_an_item_of_a_dead_process_is_taken_at_once_by_one_taker(database: Database, tmp_path: Path) -> None:
+    dead = IntakeStore(database, tmp_path / "media", owner=_dead_owner())  # a long lease, never renewed
+    item = dead.record(_incoming("SM2"), "kiran").item
+    assert item.lease_until is not None and item.lease_until > datetime.now(timezone.utc)
+    assert [i.intake_id for i in dead.due(datetime.now(timezone.utc))] == [item.intake_id]
+    takers = [IntakeStore(database, tmp_path / "media") for _ in range(RACERS)]
+    with ThreadPoolExecutor(RACERS) as pool:
+        assert list(pool.map(lambda taker: taker.claim(item), takers)).count(True) == 1
 
 
 def _memory(document_id: str) -> MemoryItem:

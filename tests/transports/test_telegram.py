@@ -5,6 +5,7 @@ import re
 import socket
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import httpx
@@ -14,6 +15,7 @@ from pydantic import SecretStr
 from bot.app import App
 from bot.i18n import text
 from bot.messages import Reply
+from bot.reply_outbox import OutgoingReply
 from bot.settings import Settings
 from bot.telegram import TelegramTransport
 from memory import RecallRequest
@@ -264,10 +266,10 @@ async def test_an_update_taken_but_not_handled_is_handled_after_a_restart(
     settings = telegram_settings(tmp_path, hindsight_url, bank_prefix, fake_telegram)
     first = await start_bot(settings, fake_telegram, png_image)
 
-    async def dies_here(incoming: object) -> list[Reply]:
+    async def dies_here(incoming: object) -> object:
         raise RuntimeError("the process went down while handling this")
 
-    monkeypatch.setattr(first.app.conversation, "handle", dies_here)
+    monkeypatch.setattr(first.app.conversation, "answer", dies_here)
     update_id = fake_telegram.send_text(SRINIVAS, "note 2026-08-02 sent just before a crash")
     await fake_telegram.wait_consumed(update_id)  # Telegram was told it arrived: it will never send it again
     await fake_telegram.wait_for("sendMessage")
@@ -346,3 +348,38 @@ async def test_flood_control_is_waited_out_not_dropped(bot: Bot) -> None:
     sent = await fake.wait_for("sendMessage", 2)  # refused once with 429 retry_after, then sent again
     assert sent[0].params["text"] == sent[1].params["text"] and sent[1].params["text"].startswith("What I can do")
 
+
+
+async def _settled_row(bot: Bot, attempts: int) -> OutgoingReply:
+    for _ in range(200):
+        rows = bot.app.services.replies.outbox.listing()
+        if rows and rows[0].attempts >= attempts:
+            return rows[0]
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"no reply row reached {attempts} attempts: {bot.app.services.replies.outbox.listing()}")
+
+
+async def test_a_telegram_500_then_200_delivers_the_reply_once(bot: Bot) -> None:
+    bot.fake.fail_script["sendMessage"] = [500]
+    bot.fake.send_text(SRINIVAS, "/help")
+    row = await _settled_row(bot, 1)
+    assert row.state == "pending" and "transient" in (row.last_error or "") and row.next_attempt_at is not None
+    assert texts_to(bot.fake, SRINIVAS) == [row.reply.text]  # the refused try, recorded by the fake
+    report = await bot.app.services.replies.flush(datetime.now(timezone.utc) + timedelta(minutes=1))
+    assert report.sent == 1
+    assert texts_to(bot.fake, SRINIVAS) == [row.reply.text, row.reply.text]  # refused once, delivered once
+    [row] = bot.app.services.replies.outbox.listing()
+    assert row.state == "sent" and row.attempts == 2
+    assert (await bot.app.services.replies.flush(datetime.now(timezone.utc) + timedelta(hours=1))).sent == 0
+    assert len(texts_to(bot.fake, SRINIVAS)) == 2
+    assert bot.app.services.intake.listing()[0].state == "done"
+
+
+async def test_a_telegram_400_is_not_retried_and_is_recorded(bot: Bot) -> None:
+    bot.fake.fail_script["sendMessage"] = [400]
+    bot.fake.send_text(SRINIVAS, "/help")
+    row = await _settled_row(bot, 1)
+    assert row.state == "failed" and "refused: BadRequest" in (row.last_error or "")
+    assert (await bot.app.services.replies.flush(datetime.now(timezone.utc) + timedelta(hours=1))).sent == 0
+    assert len(texts_to(bot.fake, SRINIVAS)) == 1
+    assert bot.app.services.intake.listing()[0].state == "done"

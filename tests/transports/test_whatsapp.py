@@ -1,9 +1,9 @@
 """Signed Twilio webhook POSTs into the real ASGI app served by uvicorn on loopback, a fake media host, and a fake
 Twilio REST endpoint recording what the bot sends; the echo pack behind the conversation core."""
 
+import argparse
 import asyncio
 import logging
-import re
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
@@ -14,11 +14,13 @@ import pytest
 import uvicorn
 from pydantic import SecretStr
 
+from bot import queue_cli
 from bot.app import App
 from bot.i18n import text
 from bot.messages import Reply
 from bot.settings import Settings
 from bot.whatsapp import EMPTY_TWIML, WEBHOOK_ROUTE, create_app
+from bot.whatsapp_send import STATUS_ROUTE
 from bot.whatsapp_transport import WhatsAppTransport
 from memory import RecallRequest
 from tests.conftest import make_settings
@@ -63,6 +65,16 @@ class WhatsApp:
         async with httpx.AsyncClient() as client:
             return await client.post(self.local + WEBHOOK_ROUTE, data=form,
                                      headers={"X-Twilio-Signature": signature})
+
+    async def status(self, sid: str, status: str, error_code: str | None = None,
+                     signature: str | None = None) -> httpx.Response:
+        """Post Twilio's status callback for a message the bot sent."""
+        form = {"MessageSid": sid, "SmsSid": sid, "MessageStatus": status, "SmsStatus": status,
+                "AccountSid": ACCOUNT_SID, "From": BOT_NUMBER, "ApiVersion": "2010-04-01",
+                **({"ErrorCode": error_code} if error_code else {})}
+        signature = sign(PUBLIC + STATUS_ROUTE, form) if signature is None else signature
+        async with httpx.AsyncClient() as client:
+            return await client.post(self.local + STATUS_ROUTE, data=form, headers={"X-Twilio-Signature": signature})
 
     async def say(self, number: str, body: str = "", **kwargs: object) -> httpx.Response:
         response = await self.post(inbound_form(f"SM{next(self.sids):032d}", number, body, **kwargs))  # type: ignore[arg-type]
@@ -291,16 +303,109 @@ async def test_followup_outside_the_window_without_a_template_is_logged(
         await stop_whatsapp(wa)
 
 
-async def test_a_failed_send_is_logged_and_the_person_told(wa: WhatsApp, caplog: pytest.LogCaptureFixture) -> None:
+async def test_a_twilio_500_is_retried_and_the_reply_delivered_once(wa: WhatsApp) -> None:
     wa.fake.fail_next = 1
-    with caplog.at_level(logging.ERROR):
+    await wa.say(SRINIVAS, "/help")
+    [refused] = await wa.fake.wait_sent(1)
+    assert refused.body.startswith("What I can do")  # refused by Twilio with a 500: kept for a retry
+    outbox = wa.app.services.replies.outbox
+    for _ in range(100):
+        [row] = outbox.listing()
+        if row.attempts == 1:
+            break
+        await asyncio.sleep(0.05)
+    assert row.state == "pending" and row.next_attempt_at is not None and "500" in (row.last_error or "")
+    report = await wa.app.services.replies.flush(datetime.now(timezone.utc) + timedelta(minutes=1))
+    assert report.sent == 1
+    sent = wa.fake.sent()
+    assert [m.body for m in sent] == [refused.body, refused.body]  # the same reply, delivered once
+    [(sid, _)] = wa.fake.accepted
+    [row] = outbox.listing()
+    assert row.state == "sent" and row.provider_ids == [sid]
+    assert (await wa.app.services.replies.flush(datetime.now(timezone.utc) + timedelta(hours=1))).sent == 0
+    assert wa.app.services.intake.listing()[0].state == "done"
+
+
+async def test_a_twilio_400_is_not_retried_and_is_recorded(wa: WhatsApp) -> None:
+    wa.fake.fail_next, wa.fake.fail_status = 1, 400
+    await wa.say(SRINIVAS, "/help")
+    await wa.fake.wait_sent(1)
+    outbox = wa.app.services.replies.outbox
+    for _ in range(100):
+        [row] = outbox.listing()
+        if row.state != "pending":
+            break
+        await asyncio.sleep(0.05)
+    assert row.state == "failed" and row.attempts == 1 and "refused: Twilio 400" in (row.last_error or "")
+    assert (await wa.app.services.replies.flush(datetime.now(timezone.utc) + timedelta(hours=1))).sent == 0
+    assert len(wa.fake.sent()) == 1
+    assert wa.app.services.intake.listing()[0].state == "done"  # given up, and recorded as such
+
+
+async def test_every_send_asks_for_status_and_only_signed_callbacks_count(wa: WhatsApp) -> None:
+    await wa.say(SRINIVAS, "/help")
+    [reply] = await wa.fake.wait_sent(1)
+    assert reply.status_callback == PUBLIC + STATUS_ROUTE
+    [(sid, _)] = wa.fake.accepted
+    outbox = wa.app.services.replies.outbox
+    for _ in range(100):
+        if outbox.listing()[0].state == "sent":
+            break
+        await asyncio.sleep(0.05)
+    forged = await wa.status(sid, "undelivered", "63016", signature="bm90IGEgc2lnbmF0dXJl")
+    assert forged.status_code == 403 and outbox.listing()[0].state == "sent"
+    unsigned = await wa.status(sid, "delivered", signature="")
+    assert unsigned.status_code == 403 and outbox.listing()[0].state == "sent"
+    signed = await wa.status(sid, "delivered")
+    assert signed.status_code == 200 and outbox.listing()[0].state == "delivered"
+    assert (await wa.status("SM" + "9" * 32, "delivered")).status_code == 200  # not ours: ignored
+
+
+async def test_a_followup_undelivered_outside_the_window_goes_again_as_the_template(wa: WhatsApp) -> None:
+    user = wa.app.services.registry.by_id("srinivas")
+    assert user is not None
+    await wa.say(SRINIVAS, "/help")
+    await wa.fake.wait_sent(1)
+    question = Reply(text="How did the copper fungicide work\non Ramesh's tomato?")
+    assert (await wa.app.services.outbound.send(user, [question], "followup")).delivered
+    free_sid, free = wa.fake.accepted[-1]
+    assert free["Body"] == question.text and free["StatusCallback"] == PUBLIC + STATUS_ROUTE
+    # The window had closed on WhatsApp's side after all: Twilio reports 63016.
+    assert (await wa.status(free_sid, "undelivered", "63016")).status_code == 200
+    template_sid, template = wa.fake.accepted[-1]
+    assert template["ContentSid"] == TEMPLATE and template_sid != free_sid
+    outbox = wa.app.services.replies.outbox
+    [row] = [r for r in outbox.listing() if r.purpose == "followup"]
+    assert row.state == "sent" and row.provider_ids == [template_sid] and row.last_error.startswith("template")
+    # The template is not delivered either: flagged for the operator, never recorded as sent.
+    await wa.status(template_sid, "failed", "63049")
+    [row] = [r for r in outbox.listing() if r.purpose == "followup"]
+    assert row.state == "flagged" and "failed (error 63049)" in (row.last_error or "")
+    assert len(wa.fake.accepted) == 3  # no third try
+
+
+async def test_an_undelivered_reply_without_a_template_is_flagged_in_the_queue(
+        tmp_path: Path, hindsight_url: str, bank_prefix: str, fake_twilio: FakeTwilio, png_image: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    settings = whatsapp_settings(tmp_path, hindsight_url, bank_prefix, fake_twilio, twilio_followup_template_sid=None)
+    wa = await start_whatsapp(settings, fake_twilio, png_image)
+    try:
         await wa.say(SRINIVAS, "/help")
-        sent = await wa.fake.wait_sent(2)
-    assert sent[0].body.startswith("What I can do")  # refused by Twilio with a 500
-    reference = re.search(r"reference ([0-9A-F]{6})", sent[1].body or "")
-    assert reference is not None and sent[1].body == text("en", "transport.failed", reference=reference.group(1))
-    assert any(f"failed, reference {reference.group(1)}" in r.getMessage() and r.name == "bot.whatsapp_transport"
-               for r in caplog.records)
+        await fake_twilio.wait_sent(1)
+        [(sid, _)] = fake_twilio.accepted
+        outbox = wa.app.services.replies.outbox
+        for _ in range(100):
+            if outbox.listing()[0].state == "sent":
+                break
+            await asyncio.sleep(0.05)
+        await wa.status(sid, "undelivered", "63016")
+        [row] = outbox.listing()
+        assert row.state == "flagged" and row.last_error == "WhatsApp undelivered (error 63016)"
+        assert len(fake_twilio.accepted) == 1
+        await queue_cli._run(wa.app, argparse.Namespace(action="list", all=False, intake_id=None))
+        assert f"reply flagged  {row.key}#0" in capsys.readouterr().out
+    finally:
+        await stop_whatsapp(wa)
 
 
 async def test_a_delivery_acknowledged_before_a_crash_is_handled_after_restart(
