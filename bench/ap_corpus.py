@@ -29,7 +29,7 @@ from bot.ocr import TextReader
 from handlers.ap.decision import decide
 from handlers.ap.intake import IntakeResult, from_file, from_text
 from handlers.ap.ledger import Ledger, load_policy
-from handlers.ap.ledgerview import LedgerEntry, load_entries
+from handlers.ap.ledgerview import LedgerEntry, entries_from_history, load_entries
 from handlers.ap.match import three_way_match
 from handlers.ap.models import Invoice, Policy
 from handlers.ap.risk import evaluate
@@ -150,7 +150,8 @@ async def run(only: str | None = None, batches: tuple[str, ...] = ("1",)) -> Rep
                 for case in json.loads((CORPUS / BATCHES[batch]).read_text(encoding="utf-8"))["cases"]]
     ledger = Ledger.load(CORPUS / "ledger")
     policy = load_policy()
-    view = load_entries(CORPUS / "ledger_view.json")
+    # What a decision sees: the ledger's payment history and the earlier decisions (as the pipeline builds it).
+    view = entries_from_history(ledger.data.invoices) + load_entries(CORPUS / "ledger_view.json")
     results: list[CaseResult] = []
     with tempfile.TemporaryDirectory() as tmp:
         for case in expected:
