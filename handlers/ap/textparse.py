@@ -21,6 +21,7 @@ from handlers.ap.textlabels import bank_details, bare_number, find_labels, read_
 from handlers.ap.texttable import (
     Figures,
     choose_total,
+    is_carried,
     is_figure_label,
     is_header,
     item_heading,
@@ -156,6 +157,9 @@ def _read_body(lines: list[str], skip: set[int]) -> _Body:
             continue
         if is_header(flat):
             in_table = True
+            body.used.add(index)
+            continue
+        if is_carried(flat):
             body.used.add(index)
             continue
         if (tail := right_figure(line)) is not None and read_figure(tail, body.figures):

@@ -26,7 +26,9 @@ _UNITS = {
 _HEADER = re.compile(r"\b(description|particulars|items?|products?|goods|services|material)\b", re.IGNORECASE)
 _HEADER_FIGURES = re.compile(r"\b(qty|quantity|amount|rate|price|amt)\b", re.IGNORECASE)
 _LEAD = r"^\s*(?:\d{1,3}[.)]?\s+)?(?:add\s*[:.-]?\s*|less\s*[:.-]?\s*|output\s+|\(\+\)\s*|\(-\)\s*)?"
-_ROUND = re.compile(_LEAD + r"(?:round(?:ed|ing)?[\s-]*(?:off|up|down)?|r\.?\s*/\s*off|r\.?\s*off)\b", re.IGNORECASE)
+_ROUND = re.compile(_LEAD + r"(?:round(?:ed|ing)?[\s-]*(?:off|up|down)?|r\.?\s*/\s*off|r\.?\s*off)\b"
+                    r"(?![\s-]*(?:total|net|grand|invoice|bill)\b)", re.IGNORECASE)
+"""The round-off itself; "Rounded Total" (ERPNext) is the total after it."""
 _TAX = re.compile(
     _LEAD + r"(?P<kind>c\.?g\.?s\.?t\.?|s\.?g\.?s\.?t\.?|u\.?t\.?g\.?s\.?t\.?|i\.?g\.?s\.?t\.?"
     r"|(?:compensation\s+)?cess|(?:central|state|ut|integrated)\s+(?:tax|gst)|gst|tcs)(?:\d+(?:\.\d+)?)?\b(?!\s*(?:in|no|number|reg)\b)", re.IGNORECASE)
@@ -44,7 +46,7 @@ _OTHER_FIGURE = re.compile(_LEAD + r"(?:gross\s+(?:amt|amount|total|value)|total
 _TOTALS: list[tuple[int, re.Pattern[str]]] = [(rank, re.compile(_LEAD + pattern + r"\b(?!\s*(?:qty|quantity|tax|gst|"
                                                                 "discount|taxable|in\\s+words))", re.IGNORECASE))
                                               for rank, pattern in [
-    (0, r"(?:grand\s+total|g\.\s?total|(?:total\s+)?amount\s+after\s+tax|total\s+after\s+tax|total\s+invoice\s+(?:value|amount)|invoice\s+(?:value|total|amount)|total\s+bill\s+amount)"),
+    (0, r"(?:grand\s+total|rounded\s+(?:off\s+)?total|total\s+inv(?:oice)?\.?\s+(?:value|amount|amt)|g\.\s?total|(?:total\s+)?amount\s+after\s+tax|total\s+after\s+tax|total\s+invoice\s+(?:value|amount)|invoice\s+(?:value|total|amount)|total\s+bill\s+amount)"),
     (1, r"(?:net\s+(?:amount|amt|payable|total|value)(?:\s+payable)?|(?:total\s+)?amount\s+payable|total\s+payable"
         r"|bill\s+(?:amount|amt)|total\s+(?:amount|amt)|amount\s+chargeable)"),
     (2, r"(?:balance\s+(?:due|payable)|amount\s+due|total\s+due)"),
@@ -77,6 +79,9 @@ def item_heading(line: str) -> str | None:
     return rest.strip(" |:-")
 
 
+_GENERIC = {"gst"}
+_EXTRA = {"cess", "compensation cess", "tcs"}
+"""Charged on top of GST: they never stand for the GST heads themselves."""
 _CENTRAL = {"cgst", "central tax", "central gst"}
 _STATE = {"sgst", "utgst", "state tax", "state gst", "ut tax", "ut gst"}
 
@@ -128,9 +133,13 @@ class Figures:
 
     @property
     def tax(self) -> Decimal:
-        if self.taxes:
-            return sum(self.taxes.values(), Decimal(0))
-        return self.tax_total or Decimal(0)
+        """The heads as printed (CGST+SGST, IGST, cess, TCS). A bare "GST 18%" figure counts only on a bill that
+        names no head: beside CGST/SGST or IGST it is their sum again, a rate-wise summary (Marg's GST class table,
+        a "GST 5% ... 7,475.00" row under Tally's table)."""
+        if not self.taxes:
+            return self.tax_total or Decimal(0)
+        named = any(key.split("@")[0] not in _GENERIC | _EXTRA for key in self.taxes)
+        return sum((v for k, v in self.taxes.items() if not (named and k.split("@")[0] in _GENERIC)), Decimal(0))
 
 
 @dataclass
@@ -304,6 +313,16 @@ def right_figure(line: str) -> str | None:
         return None
     tail = f"{parts[-2]} {parts[-1]}"
     return tail if re.search(r"[A-Za-z]", parts[-2]) and is_figure_label(tail) else None
+
+
+_CARRIED = re.compile(r"^\s*(?:total\s+)?(?:continued|contd\b\.?|carried\s+(?:forward|fwd|over)|brought\s+(?:forward|fwd|over)"
+                      r"|b\s*/\s*f\b|c\s*/\s*f\b|balance\s+(?:b|c)\s*/\s*f\b)", re.IGNORECASE)
+
+
+def is_carried(line: str) -> bool:
+    """A page's running total carried to the next page or brought from the last ("continued to page 2",
+    "Brought forward", "Total c/f"): neither an item nor a figure of the invoice, and the table goes on."""
+    return bool(_CARRIED.match(line))
 
 
 def is_header(line: str) -> bool:
