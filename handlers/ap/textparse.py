@@ -29,6 +29,7 @@ from handlers.ap.texttable import (
     read_row,
     right_figure,
 )
+from handlers.ap.textvalues import take_tax_out, value_columns
 
 __all__ = ["TextParse", "document_kind", "parse_date", "parse_invoice_text"]
 
@@ -144,6 +145,8 @@ class _Body:
     used: set[int] = field(default_factory=set)
     tax_included: Decimal = Decimal(0)
     """GST that rows printed inside their amounts."""
+    inclusive: list[Decimal | None] = field(default_factory=list)
+    """Per row, the GST inside its amount if its rate was printed with tax (see Row.inclusive_tax)."""
 
 
 def _read_body(lines: list[str], skip: set[int]) -> _Body:
@@ -153,7 +156,14 @@ def _read_body(lines: list[str], skip: set[int]) -> _Body:
     heading: tuple[int, str] | None = None
     for index, line in enumerate(lines):
         flat = " ".join(line.replace("|", " ").split())
-        if not flat or index in skip:
+        if not flat or index in skip or index in body.used:
+            continue
+        below = next((i for i in range(index + 1, len(lines)) if lines[i].strip()), None)
+        if below is not None and (pairs := value_columns(flat, lines[below])) is not None:
+            for pair in pairs:
+                read_figure(pair, body.figures)
+            in_table = False
+            body.used.update((index, below))
             continue
         if is_header(flat):
             in_table = True
@@ -183,6 +193,7 @@ def _read_body(lines: list[str], skip: set[int]) -> _Body:
                 body.used.add(heading[0])
             body.rows.append({"description": description, "quantity": row.quantity, "unit_price": row.unit_price,
                               "amount": row.amount})
+            body.inclusive.append(row.inclusive_tax)
             body.tax_included += row.tax_included
             body.used.add(index)
             heading = None
@@ -242,6 +253,8 @@ def parse_invoice_text(text: str, buyer_gstin: str | None = None) -> TextParse:
         fields["vendor_name"], vendor_line = vendor
         used.add(vendor_line)
     figures = body.figures
+    if len(body.inclusive) == len(body.rows):
+        take_tax_out(body.rows, body.inclusive, figures, body.words)
     lines_total = sum((Decimal(row["amount"]) for row in body.rows), Decimal(0))
     if body.tax_included and figures.subtotal is not None \
             and abs(figures.subtotal - lines_total - body.tax_included) <= Decimal("1.00"):

@@ -64,6 +64,10 @@ class Row:
     """The row starts with its serial number."""
     tax_included: Decimal = Decimal(0)
     """The GST printed on the row when its amount includes it (Vyapar, myBillBook); `amount` is without it."""
+    inclusive_tax: Decimal | None = None
+    """When the rate may be printed with GST in it (quantity x rate = amount, all three with tax): the GST the
+    row's own figures put inside its amount (a tax figure that is a GST rate of the rest, or the row's GST %).
+    Only a reading of the whole invoice decides whether it was (textinclusive)."""
 
 
 _SERIAL = re.compile(r"^\s*\d{1,3}[.)]?\s+(?=[A-Za-z])")
@@ -161,8 +165,8 @@ def _tokens(line: str) -> list[_Token]:
             if abs(tokens[-1].value) < 100:  # a rate; after a larger figure it is a scan's ₹ before the next
                 tokens[-1].percent, tokens[-1].value = True, None
             continue
-        if bare.endswith("%"):
-            tokens.append(_Token(text, percent=True))
+        if bare.strip("()").endswith("%"):
+            tokens.append(_Token(bare.strip("()"), percent=True))
             continue
         if is_currency(bare) or is_sign(bare) or bare in ("-", "x", "X", "*"):
             continue
@@ -259,6 +263,18 @@ def read_row(line: str, in_table: bool) -> Row | None:
     if pair is None and in_table:
         pair, tax_included = _with_tax(numbers[:-1], tokens, amount)
         amount -= tax_included
+    if pair is None and in_table:
+        # The NIC e-invoice prints the taxable value, then the tax rate and the value with tax, on each row.
+        for at in reversed(numbers[:-1]):
+            value = tokens[at].value
+            if value is None or not _money_like(tokens[at]) or not value < amount <= value * Decimal("1.45"):
+                continue
+            if (pair := _pair([i for i in numbers if i < at], tokens, value)) is not None:
+                amount_at, amount = at, value
+                break
+    inclusive_tax = None
+    if pair is not None and not tax_included and not pair[2]:
+        inclusive_tax = _inclusive_tax(tokens, numbers, pair[1], amount_at, amount)
     if pair is not None:
         qi, ri, discount = pair
         quantity, rate = tokens[qi].value, tokens[ri].value
@@ -288,7 +304,27 @@ def read_row(line: str, in_table: bool) -> Row | None:
     if quantity == quantity.to_integral():
         quantity = quantity.quantize(Decimal(1))
     return Row(description=description[:200], quantity=quantity, unit_price=rate, amount=amount,
-               numbered=bool(_SERIAL.match(line)), tax_included=tax_included)
+               numbered=bool(_SERIAL.match(line)), tax_included=tax_included, inclusive_tax=inclusive_tax)
+
+
+GST_RATES = tuple(Decimal(r) for r in ("0.25", "1.5", "3", "5", "6", "12", "18", "28", "40"))
+"""The GST slabs a goods or service row is charged at."""
+
+
+def _inclusive_tax(tokens: list[_Token], numbers: list[int], rate_at: int, amount_at: int,
+                   amount: Decimal) -> Decimal | None:
+    """The GST inside a row's amount if its rate was printed with tax: a figure after the rate that is a GST
+    slab of the rest of the amount (Vyapar's "₹ 360.00 (18%)"), else the row's own GST %."""
+    for at in numbers:
+        tax = tokens[at].value
+        if rate_at < at < amount_at and tax is not None and 0 < tax < amount and _money_like(tokens[at]):
+            if any(abs((amount - tax) * rate / 100 - tax) <= Decimal("0.05") for rate in GST_RATES):
+                return tax
+    slabs = [Decimal(m.group(0)) for t in tokens if t.percent and (m := re.match(r"\d+(?:\.\d+)?", t.text))]
+    slabs = [rate for rate in slabs if rate in GST_RATES]
+    if len(set(slabs)) == 1:
+        return amount - (amount * 100 / (100 + slabs[0])).quantize(Decimal("0.01"))
+    return None
 
 
 def _with_tax(numbers: list[int], tokens: list[_Token], amount: Decimal) -> tuple[tuple[int, int, Decimal] | None, Decimal]:
