@@ -31,7 +31,7 @@ _LABELS: list[tuple[Field, re.Pattern[str]]] = [(name, re.compile(pattern, re.IG
     ("number", rf"\b(?:bill|voucher|doc(?:ument)?\.?)\s*{_NO}"),
     ("po", rf"\bbuyer'?s?\s*(?:order|p\.?\s?o\.?)\s*(?:{_NO}|ref\b\.?)?"),
     ("po", rf"\bpurchase\s+order\s*(?:{_NO}|ref\b\.?)?"),
-    ("po", rf"\bp\.?\s?[o0]\.?\s*(?:{_NO}|ref(?:erence)?\b\.?)"),
+    ("po", rf"\bp\.?\s?[o0]{{1,2}}\.?\s*(?:{_NO}|ref(?:erence)?\b\.?)"),
     ("po", r"\bp\.?\s?o\b\.?(?=\s*[:#])"),
     ("po", rf"\b(?:your\s+)?order\s*(?:ref(?:erence)?\b\.?|{_NO})"),
     ("po", r"\byour\s+(?:order|p\.?\s?o\.?)\b"),
@@ -50,15 +50,16 @@ _LABELS: list[tuple[Field, re.Pattern[str]]] = [(name, re.compile(pattern, re.IG
 _SEPARATORS = " :;-–.#|\t"
 _IDENTIFIER = re.compile(r"^[A-Za-z0-9][A-Za-z0-9/_.\-]*$")
 _ACCOUNT = re.compile(r"\d[\d ]{7,22}\d")
-_IFSC = re.compile(r"\b([A-Z]{4}[0OQ][A-Z0-9]{6})\b")
+_IFSC = re.compile(r"\b([A-Z]{4})[0OQ]{1,2}([A-Z0-9]{6})\b")
 
 
 def ifsc_in(text: str) -> str | None:
-    """The IFSC in the text: 4 letters, a zero, 6 branch characters; a scan's O/Q for a zero is put right."""
+    """The IFSC in the text: 4 letters, a zero, 6 branch characters; a scan's O/Q for the zero, or the zero read
+    twice ("CNRB0Q001234"), is put right."""
     match = _IFSC.search(text.upper())
     if not match:
         return None
-    code = match.group(1)
+    code = match.group(1) + "0" + match.group(2)
     branch = code[5:]
     if re.fullmatch(r"[0-9OQ]{6}", branch):
         branch = branch.replace("O", "0").replace("Q", "0")

@@ -215,6 +215,7 @@ def _cells(lines: list[str]) -> list[str]:
 
 _GSTIN_Z_AS_2 = re.compile(r"(?<![0-9A-Z])(\d{2}[A-Z]{5}\d{4}[A-Z][1-9A-Z])2([0-9A-Z])(?![0-9A-Z])")
 _SPLIT_AMOUNT = re.compile(r"(?<=\d)(?: ,\s*|, )(?=\d{2,3}(?:,\d{2,3})*\.\d{2}\b)")
+_SPLIT_PAISE = re.compile(r"(?<=\d) (?=\.\d{2}\b)")
 
 
 def _scanned_gstins(text: str) -> str:
@@ -223,8 +224,9 @@ def _scanned_gstins(text: str) -> str:
 
 
 def _mend_scan(line: str) -> str:
-    """A scan spaces a grouped amount at its comma ("69, 300.00", "98 ,942.00"): put it back together."""
-    return _SPLIT_AMOUNT.sub(",", line)
+    """A scan spaces a grouped amount at its comma ("69, 300.00", "98 ,942.00") or before its paise ("11188 .50"):
+    put it back together."""
+    return _SPLIT_PAISE.sub("", _SPLIT_AMOUNT.sub(",", line))
 
 
 def parse_invoice_text(text: str, buyer_gstin: str | None = None) -> TextParse:

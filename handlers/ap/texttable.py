@@ -209,7 +209,7 @@ def _discounts(tokens: list[_Token]) -> list[Decimal]:
 def _pair(numbers: list[int], tokens: list[_Token], amount: Decimal) -> tuple[int, int, Decimal] | None:
     """The (quantity, rate, discount %) whose product is the amount: no discount, quantity first, with a unit,
     preferred. A leading serial number is never the quantity."""
-    best: tuple[tuple[int, int, int, int, int], tuple[int, int, Decimal]] | None = None
+    best: tuple[tuple[int, ...], tuple[int, int, Decimal]] | None = None
     for discount in _discounts(tokens):
         for qi in numbers:
             for ri in numbers:
@@ -218,8 +218,13 @@ def _pair(numbers: list[int], tokens: list[_Token], amount: Decimal) -> tuple[in
                     continue
                 if not _close(q * r * (100 - discount) / 100, amount):
                     continue
-                score = (0 if discount == 0 else 1, 0 if qi < ri else 1, 0 if _money_like(tokens[ri]) else 1,
-                         0 if tokens[qi].has_unit else 1, -ri)
+                # A product to the paisa before one within rounding (an HSN code times the rate can come within
+                # it); a quantity printed as money ("161.00") is a rate or a GST% column (Marg's 12.00 beside a
+                # quantity of 12) before it is a quantity.
+                exact = abs(q * r * (100 - discount) / 100 - amount) <= Decimal("0.05")
+                score = (0 if discount == 0 else 1, 0 if exact else 1, 0 if qi < ri else 1,
+                         0 if _money_like(tokens[ri]) else 1,
+                         0 if tokens[qi].has_unit else 1, 1 if _money_like(tokens[qi]) else 0, -ri)
                 if best is None or score < best[0]:
                     best = (score, (qi, ri, discount))
     return best[1] if best else None
