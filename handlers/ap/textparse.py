@@ -16,19 +16,16 @@ from pydantic import BaseModel
 
 from handlers.ap.models import GSTIN_PATTERN
 from handlers.ap.textamounts import parse_date, words_line, words_to_amount
-from handlers.ap.textitems import labelled_items
-from handlers.ap.textlabels import bank_details, bare_number, find_labels, read_head
-from handlers.ap.texttable import (
+from handlers.ap.textfigures import (
     Figures,
     choose_total,
     is_carried,
     is_figure_label,
-    is_header,
-    item_heading,
     read_figure,
-    read_row,
-    right_figure,
 )
+from handlers.ap.textitems import labelled_items
+from handlers.ap.textlabels import bank_details, bare_number, find_labels, read_head
+from handlers.ap.texttable import is_header, item_heading, read_row, right_figure
 from handlers.ap.textvalues import take_tax_out, value_columns
 
 __all__ = ["TextParse", "document_kind", "parse_date", "parse_invoice_text"]

@@ -11,7 +11,7 @@ from decimal import Decimal
 from typing import Any
 
 from handlers.ap.textamounts import amount_of, is_currency
-from handlers.ap.texttable import Figures
+from handlers.ap.textfigures import Figures
 
 _VALUE_COLUMN = re.compile(
     r"(?:total\s+)?(?:taxable|assessable)\s+(?:value|amount|amt)|(?:sub\s*total)"

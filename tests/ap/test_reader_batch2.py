@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from handlers.ap.textitems import labelled_items
 from handlers.ap.textparse import parse_invoice_text
-from handlers.ap.texttable import Figures, read_figure, right_figure
+from handlers.ap.textfigures import Figures, read_figure
+from handlers.ap.texttable import right_figure
 
 BUYER_GSTIN = "36AAGCK1234E1Z8"
 

@@ -5,7 +5,6 @@ corpus's text would fail here. The properties cover what the fixed known bugs we
 in the Marg layout and rates under Rs 100 printed with their GST.
 """
 
-from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 
 from hypothesis import given

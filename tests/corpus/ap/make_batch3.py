@@ -311,7 +311,7 @@ def zoho(c: Case) -> list[str]:
            f"{'Balance Due':>70}", f"{'₹' + western(c.total):>70}", "", "Bill To", BUYER[0], *BUYER_ADDR,
            f"GSTIN {BUYER[1]}", "", f"{'Invoice Date :':>50} {c.day.strftime('%d %b %Y')}",
            f"{'Terms :':>50} Net 45", f"{'Due Date :':>50} {(c.day + timedelta(days=45)).strftime('%d %b %Y')}",
-           f"{'P.O.# :':>50} {c.po}", "", f"Place Of Supply: Telangana (36)", ""]
+           f"{'P.O.# :':>50} {c.po}", "", "Place Of Supply: Telangana (36)", ""]
     if c.inter:
         out += [" #  Item & Description                HSN/SAC        Qty        Rate      IGST            Amount",
                 "                                                                          %    Amt"]
@@ -356,7 +356,7 @@ def busy(c: Case) -> list[str]:
            f"Party      : {pad(BUYER[0], 30)}Order No.  : {c.po}",
            f"             {pad(BUYER_ADDR[1], 30)}Order Dt.  : {dmy(c.day - timedelta(days=9), '.')}",
            f"GSTIN      : {pad(BUYER[1], 30)}Transport  : SRMT Roadways, LR 44{c.id[-2:]}1",
-           f"Place of Supply : Telangana (36)", "=" * 88,
+           "Place of Supply : Telangana (36)", "=" * 88,
            "S.N. Description of Goods            HSN Code      Qty.  Unit      Price    GST%     Amount(Rs.)",
            "-" * 88]
     for n, it in enumerate(c.items, 1):
@@ -458,7 +458,7 @@ def einvoice(c: Case) -> list[str]:
            "IRN      : 3e7a91c4f0b25d68e9a1b7c3d5f2e8a0c6b4d9f1e3a5c7b9d0f2e4a6c8b1d3f5",
            f"Ack No.  : 1826{c.day.strftime('%m%d')}90012{c.id[-2:]}", f"Ack Date : {dmy(c.day, '-')} 17:42:10",
            "                                                         [QR CODE]", "-" * 90,
-           "1. e-Invoice Details", f"   IRN Status: ACT     Supply Type: B2B     Document Type: Tax Invoice",
+           "1. e-Invoice Details", "   IRN Status: ACT     Supply Type: B2B     Document Type: Tax Invoice",
            f"   Document No: {c.number}      Document Date: {dmy(c.day, '/')}",
            f"   Buyer PO Ref: {c.po}", "2. Party Details",
            f"   Supplier: {v.name}, GSTIN {v.gstin}, {', '.join(v.addr)}",
@@ -487,7 +487,7 @@ def vyapar(c: Case) -> list[str]:
     v = c.v
     out = [f"{v.name:^80}", f"{', '.join(v.addr):^80}", f"{'Phone no.: ' + v.phone + '  GSTIN: ' + v.gstin:^80}",
            f"State: {v.code}-{v.state}", "", f"{'Tax Invoice':^80}", "",
-           f"Bill To                                   Invoice Details",
+           "Bill To                                   Invoice Details",
            f"{pad(BUYER[0], 42)}Invoice No.: {c.number}",
            f"{pad(BUYER_ADDR[1], 42)}Date: {dmy(c.day, '-')}",
            f"GSTIN Number: {pad(BUYER[1], 28)}Place of supply: 36-Telangana",
@@ -617,8 +617,8 @@ def credit_note(c: Case) -> list[str]:
     out = [f"{'CREDIT NOTE':^90}", f"{'(Issued under Section 34 of the CGST Act, 2017)':^90}", v.name, *v.addr,
            f"GSTIN/UIN: {v.gstin}", "-" * 90,
            f"Credit Note No. : {c.number}              Dated : {tally_date(c.day)}",
-           f"Against Invoice : KPF/2627/00301          Dated : 02-Sep-26",
-           f"Reason          : Rate difference / goods returned (burst pipes)",
+           "Against Invoice : KPF/2627/00301          Dated : 02-Sep-26",
+           "Reason          : Rate difference / goods returned (burst pipes)",
            f"Party           : {BUYER[0]}  GSTIN {BUYER[1]}", f"Buyer's Order No. {c.po}", "-" * 90,
            "Sl | Particulars                       | HSN/SAC  | Quantity | Rate     | Amount"]
     for n, it in enumerate(c.items, 1):
