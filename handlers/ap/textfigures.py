@@ -170,10 +170,14 @@ def choose_total(figures: Figures, lines_total: Decimal, words: Decimal | None) 
     expected = figures.taxable_value(lines_total) + figures.tax + figures.round_off
     ranked = sorted(enumerate(figures.totals), key=lambda item: (item[1][0], item[0]))
     # To the paisa first: ERPNext prints the Grand Total before its round-off and the Rounded Total after it.
-    for slack in (Decimal("0.005"), Decimal("1.00")):
-        for _, (_, value) in ranked:
-            if abs(value - expected) <= slack:
-                return value
+    for _, (_, value) in ranked:
+        if abs(value - expected) <= Decimal("0.005"):
+            return value
+    if words is not None and abs(words - expected) <= Decimal("0.005"):
+        return words  # the words and the figures agree to the paisa: a printed total off by paise is misread
+    for _, (_, value) in ranked:
+        if abs(value - expected) <= Decimal("1.00"):
+            return value
     if words is not None:
         for _, (_, value) in ranked:
             if value == words:

@@ -63,6 +63,8 @@ def ifsc_in(text: str) -> str | None:
     branch = code[5:]
     if re.fullmatch(r"[0-9OQ]{6}", branch):
         branch = branch.replace("O", "0").replace("Q", "0")
+    elif re.search(r"\d", branch):
+        branch = branch.replace("Q", "0")  # a scan's Q for a zero among digits ("IDIB0Q0V047")
     return code[:4] + "0" + branch
 _GAP = re.compile(r"\S+(?:\s\S+)*")
 _DATED_AFTER = {"number": "date", "po": "po_date", "other": "other_date", "date": "date", "po_date": "po_date",

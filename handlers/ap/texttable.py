@@ -71,11 +71,14 @@ class _Token:
 def _tokens(line: str) -> list[_Token]:
     raw = line.replace("|", " ").replace("@", " ").split()
     tokens: list[_Token] = []
-    for text in raw:
+    for at, text in enumerate(raw):
         bare = text.strip(",;:")
         lowered = bare.lower().rstrip(".")
         if bare == "%" and tokens and tokens[-1].value is not None:
-            if abs(tokens[-1].value) < 100:  # a rate; after a larger figure it is a scan's ₹ before the next
+            # A rate ("18 %"); after a larger figure, or before another amount ("59.00 % 360.00"), it is a
+            # scan's ₹ in front of the next figure.
+            following = raw[at + 1].strip(",;:") if at + 1 < len(raw) else ""
+            if abs(tokens[-1].value) < 100 and not re.fullmatch(r"[\d,]+\.\d{2}", following):
                 tokens[-1].percent, tokens[-1].value = True, None
             continue
         if bare.strip("()").endswith("%"):

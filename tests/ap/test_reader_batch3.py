@@ -191,3 +191,18 @@ def test_rates_before_tax_beside_a_gst_column_are_read_as_printed(rows: list[tup
     parse = parse_invoice_text(text, BUYER_GSTIN)
     assert _lines(parse.fields) == [(f"{q}", f"{r:.2f}", f"{r * q:.2f}") for q, r, _ in rows]
     assert parse.fields["total"] == lines_total + tax
+
+
+def test_what_a_phone_photo_does_to_small_rates_and_a_total() -> None:
+    """Tesseract reads the rupee sign as "%": before another amount it is no percent, even after a rate under
+    Rs 100; a total misread by paise gives way to the words when they and the figures agree to the paisa."""
+    text = "\n".join([
+        "Kadapa Agri Tools", "Invoice No.: 52    Date: 24-01-2027",
+        "#  Item name        HSN     Quantity  Unit  Price/ Unit  GST           Amount",
+        "1  Weeding Hook     8201    25        Nos   % 47.20 % 180.00 (18%) % 1,180.00",
+        "IGST   180.00", "Total   % 1,180.90", "Invoice Amount In Words", "One Thousand One Hundred Eighty Rupees only"])
+    parse = parse_invoice_text(text, BUYER_GSTIN)
+    assert _lines(parse.fields) == [("25", "40.00", "1000.00")]
+    assert parse.fields["total"] == Decimal("1180.00")
+    assert ifsc_in("IFSC Code: IDIB0Q0K112") == "IDIB000K112"
+    assert ifsc_in("IFSC: BARB0VJKRNL") == "BARB0VJKRNL"  # letters in a branch code stay letters
