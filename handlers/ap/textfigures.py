@@ -173,11 +173,11 @@ def choose_total(figures: Figures, lines_total: Decimal, words: Decimal | None) 
     for _, (_, value) in ranked:
         if abs(value - expected) <= Decimal("0.005"):
             return value
-    if words is not None and abs(words - expected) <= Decimal("0.005"):
+    near = [value for _, (_, value) in ranked if abs(value - expected) <= Decimal("1.00")]
+    if near and words is not None and abs(words - expected) <= Decimal("0.005"):
         return words  # the words and the figures agree to the paisa: a printed total off by paise is misread
-    for _, (_, value) in ranked:
-        if abs(value - expected) <= Decimal("1.00"):
-            return value
+    if near:
+        return near[0]
     if words is not None:
         for _, (_, value) in ranked:
             if value == words:
