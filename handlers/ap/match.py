@@ -1,5 +1,6 @@
 """The three-way match: every invoice line against its PO line and what the goods receipts say arrived."""
 
+import re
 from decimal import Decimal
 from typing import Literal
 
@@ -82,20 +83,32 @@ def _within(actual: Decimal, expected: Decimal, pct: Decimal) -> bool:
     return abs(actual - expected) <= abs(expected) * pct / HUNDRED
 
 
+def _similarity(printed: str, ordered: str) -> float:
+    """How well a printed description names a PO line: shared words over all words, or every PO word printed
+    (rows carry batch, pack and expiry columns the PO never had). Read both as written and with each size apart
+    from its unit, since a scan or a clerk drops the space ("1L" for "1 L", "16 mm" for "16mm")."""
+    best = 0.0
+    for split in (False, True):
+        wanted, words = (set((_SIZE.sub(" ", normalise_name(text)) if split else normalise_name(text)).split())
+                         for text in (printed, ordered))
+        shared = len(wanted & words)
+        covered = shared / max(len(words), 1)
+        best = max(best, shared / max(len(wanted | words), 1), covered if covered >= 0.75 else 0.0)
+    return best
+
+
+_SIZE = re.compile(r"(?<=\d)(?=[a-z])|(?<=[a-z])(?=\d)")
+
+
 def _find_po_line(line: InvoiceLine, po_lines: list[POLine], used: set[int]) -> POLine | None:
     free = [p for p in po_lines if p.line_no not in used]
     if line.sku:
         by_sku = next((p for p in free if p.sku.upper() == line.sku.strip().upper()), None)
         if by_sku is not None:
             return by_sku
-    wanted = set(normalise_name(line.description).split())
     best, best_score = None, 0.0
     for candidate in free:
-        words = set(normalise_name(candidate.description).split())
-        score = len(wanted & words) / max(len(wanted | words), 1)
-        # Printed rows carry batch, pack and expiry columns the PO never had: all the PO's words suffice.
-        covered = len(wanted & words) / max(len(words), 1)
-        score = max(score, covered if covered >= 0.75 else 0.0)
+        score = _similarity(line.description, candidate.description)
         if score > best_score:
             best, best_score = candidate, score
     return best if best_score >= 0.5 else None

@@ -31,12 +31,12 @@ _LABELS: list[tuple[Field, re.Pattern[str]]] = [(name, re.compile(pattern, re.IG
     ("number", rf"\b(?:bill|voucher|doc(?:ument)?\.?)\s*{_NO}"),
     ("po", rf"\bbuyer'?s?\s*(?:order|p\.?\s?o\.?)\s*(?:{_NO}|ref\b\.?)?"),
     ("po", rf"\bpurchase\s+order\s*(?:{_NO}|ref\b\.?)?"),
-    ("po", rf"\bp\.?\s?[o0]\.?\s*(?:{_NO}|ref(?:erence)?\b\.?)"),
+    ("po", rf"\bp\.?\s?[o0]{{1,2}}\.?\s*(?:{_NO}|ref(?:erence)?\b\.?)"),
     ("po", r"\bp\.?\s?o\b\.?(?=\s*[:#])"),
     ("po", rf"\b(?:your\s+)?order\s*(?:ref(?:erence)?\b\.?|{_NO})"),
     ("po", r"\byour\s+(?:order|p\.?\s?o\.?)\b"),
     ("account", rf"\b(?:current\s+|savings\s+|ca\s+)?(?:a/?c|acc(?:oun)?t|account)\.?\s*{_NO}"),
-    ("account", r"\b(?:a/c|account)\b\.?(?=\s*[:\-]?\s*\d{6})"),
+    ("account", r"\b(?:a/c|account)\b\.?(?=\s*[:\-]?\s*(?:[A-Za-z][A-Za-z&.' ]{1,40}?\s*[-–,:]\s*)?\d{6})"),
     ("account", rf"\b(?:s\.?b|c\.?a|c\.?c|o\.?d)\.?(?:\s*/\s*(?:s\.?b|c\.?a|c\.?c|o\.?d)\.?)*\s*(?:a/?c\.?\s*)?{_NO}"),
     ("ifsc", r"\b(?:branch\s*(?:&|and)\s*)?ifs(?:c)?\.?\s*(?:code)?"),
     ("bank_name", r"\bbank(?:'?s)?\s*name\b|\bbank\s*(?=:)"),
@@ -50,18 +50,21 @@ _LABELS: list[tuple[Field, re.Pattern[str]]] = [(name, re.compile(pattern, re.IG
 _SEPARATORS = " :;-–.#|\t"
 _IDENTIFIER = re.compile(r"^[A-Za-z0-9][A-Za-z0-9/_.\-]*$")
 _ACCOUNT = re.compile(r"\d[\d ]{7,22}\d")
-_IFSC = re.compile(r"\b([A-Z]{4}[0OQ][A-Z0-9]{6})\b")
+_IFSC = re.compile(r"\b([A-Z]{4})[0OQ]{1,2}([A-Z0-9]{6})\b")
 
 
 def ifsc_in(text: str) -> str | None:
-    """The IFSC in the text: 4 letters, a zero, 6 branch characters; a scan's O/Q for a zero is put right."""
+    """The IFSC in the text: 4 letters, a zero, 6 branch characters; a scan's O/Q for the zero, or the zero read
+    twice ("CNRB0Q001234"), is put right."""
     match = _IFSC.search(text.upper())
     if not match:
         return None
-    code = match.group(1)
+    code = match.group(1) + "0" + match.group(2)
     branch = code[5:]
     if re.fullmatch(r"[0-9OQ]{6}", branch):
         branch = branch.replace("O", "0").replace("Q", "0")
+    elif re.search(r"\d", branch):
+        branch = branch.replace("Q", "0")  # a scan's Q for a zero among digits ("IDIB0Q0V047")
     return code[:4] + "0" + branch
 _GAP = re.compile(r"\S+(?:\s\S+)*")
 _DATED_AFTER = {"number": "date", "po": "po_date", "other": "other_date", "date": "date", "po_date": "po_date",
@@ -326,18 +329,24 @@ def read_head(lines: list[str]) -> HeadFields:
 
 
 _BARE_NUMBER = re.compile(r"(?:^|\s{2,})#\s*([A-Za-z0-9][A-Za-z0-9/_.\-]*)\s*$")
+_TITLED_NUMBER = re.compile(r"^\s*(?:(?:tax|gst|sales|retail)\s+)?invoice\s*[:\-]?\s+([A-Za-z0-9][A-Za-z0-9/_.\-]*)\s*$",
+                            re.IGNORECASE)
+"""ERPNext and Odoo print the number beside the title ("Tax Invoice        ACC-SINV-2026-00231")."""
 
 
 def bare_number(lines: list[str], head: HeadFields) -> None:
-    """Zoho Books prints the number under the title as "# INV-000362", with no other label: the last resort when
-    no label named the number. A "#" before a door number starts an address line and is followed by more."""
+    """The number printed without a label, the last resort when no label named it: Zoho Books' "# INV-000362"
+    under the title, or a number standing beside the title itself. A "#" before a door number starts an address
+    line and is followed by more."""
     if "number" in head.values:
         return
-    for index, line in enumerate(lines):
-        if (match := _BARE_NUMBER.search(line)) and (token := identifier(match.group(1))) and not _is_date(token):
-            head.values["number"] = token
-            head.used.add(index)
-            return
+    for pattern in (_BARE_NUMBER, _TITLED_NUMBER):
+        for index, line in enumerate(lines):
+            if (match := pattern.search(line)) and (token := identifier(match.group(1))) and not _is_date(token) \
+                    and any(c.isdigit() for c in token):
+                head.values["number"] = token
+                head.used.add(index)
+                return
 
 
 def bank_details(lines: list[str], head: HeadFields) -> dict[str, str]:

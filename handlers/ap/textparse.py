@@ -16,18 +16,17 @@ from pydantic import BaseModel
 
 from handlers.ap.models import GSTIN_PATTERN
 from handlers.ap.textamounts import parse_date, words_line, words_to_amount
-from handlers.ap.textitems import labelled_items
-from handlers.ap.textlabels import bank_details, bare_number, find_labels, read_head
-from handlers.ap.texttable import (
+from handlers.ap.textfigures import (
     Figures,
     choose_total,
+    is_carried,
     is_figure_label,
-    is_header,
-    item_heading,
     read_figure,
-    read_row,
-    right_figure,
 )
+from handlers.ap.textitems import labelled_items
+from handlers.ap.textlabels import bank_details, bare_number, find_labels, read_head
+from handlers.ap.texttable import is_header, item_heading, read_row, right_figure
+from handlers.ap.textvalues import take_tax_out, value_columns
 
 __all__ = ["TextParse", "document_kind", "parse_date", "parse_invoice_text"]
 
@@ -143,6 +142,8 @@ class _Body:
     used: set[int] = field(default_factory=set)
     tax_included: Decimal = Decimal(0)
     """GST that rows printed inside their amounts."""
+    inclusive: list[Decimal | None] = field(default_factory=list)
+    """Per row, the GST inside its amount if its rate was printed with tax (see Row.inclusive_tax)."""
 
 
 def _read_body(lines: list[str], skip: set[int]) -> _Body:
@@ -152,10 +153,20 @@ def _read_body(lines: list[str], skip: set[int]) -> _Body:
     heading: tuple[int, str] | None = None
     for index, line in enumerate(lines):
         flat = " ".join(line.replace("|", " ").split())
-        if not flat or index in skip:
+        if not flat or index in skip or index in body.used:
+            continue
+        below = next((i for i in range(index + 1, len(lines)) if lines[i].strip()), None)
+        if below is not None and (pairs := value_columns(flat, lines[below])) is not None:
+            for pair in pairs:
+                read_figure(pair, body.figures)
+            in_table = False
+            body.used.update((index, below))
             continue
         if is_header(flat):
             in_table = True
+            body.used.add(index)
+            continue
+        if is_carried(flat):
             body.used.add(index)
             continue
         if (tail := right_figure(line)) is not None and read_figure(tail, body.figures):
@@ -179,6 +190,7 @@ def _read_body(lines: list[str], skip: set[int]) -> _Body:
                 body.used.add(heading[0])
             body.rows.append({"description": description, "quantity": row.quantity, "unit_price": row.unit_price,
                               "amount": row.amount})
+            body.inclusive.append(row.inclusive_tax)
             body.tax_included += row.tax_included
             body.used.add(index)
             heading = None
@@ -200,6 +212,7 @@ def _cells(lines: list[str]) -> list[str]:
 
 _GSTIN_Z_AS_2 = re.compile(r"(?<![0-9A-Z])(\d{2}[A-Z]{5}\d{4}[A-Z][1-9A-Z])2([0-9A-Z])(?![0-9A-Z])")
 _SPLIT_AMOUNT = re.compile(r"(?<=\d)(?: ,\s*|, )(?=\d{2,3}(?:,\d{2,3})*\.\d{2}\b)")
+_SPLIT_PAISE = re.compile(r"(?<=\d) (?=\.\d{2}\b)")
 
 
 def _scanned_gstins(text: str) -> str:
@@ -208,8 +221,9 @@ def _scanned_gstins(text: str) -> str:
 
 
 def _mend_scan(line: str) -> str:
-    """A scan spaces a grouped amount at its comma ("69, 300.00", "98 ,942.00"): put it back together."""
-    return _SPLIT_AMOUNT.sub(",", line)
+    """A scan spaces a grouped amount at its comma ("69, 300.00", "98 ,942.00") or before its paise ("11188 .50"):
+    put it back together."""
+    return _SPLIT_PAISE.sub("", _SPLIT_AMOUNT.sub(",", line))
 
 
 def parse_invoice_text(text: str, buyer_gstin: str | None = None) -> TextParse:
@@ -238,6 +252,8 @@ def parse_invoice_text(text: str, buyer_gstin: str | None = None) -> TextParse:
         fields["vendor_name"], vendor_line = vendor
         used.add(vendor_line)
     figures = body.figures
+    if len(body.inclusive) == len(body.rows):
+        take_tax_out(body.rows, body.inclusive, figures, body.words)
     lines_total = sum((Decimal(row["amount"]) for row in body.rows), Decimal(0))
     if body.tax_included and figures.subtotal is not None \
             and abs(figures.subtotal - lines_total - body.tax_included) <= Decimal("1.00"):

@@ -85,3 +85,12 @@ def test_missing_or_foreign_po_and_missing_receipt(ledger: Ledger, policy: Polic
     nothing_received = Ledger(LedgerData.model_validate(data))
     result = three_way_match(base, nothing_received, policy.tolerances, "V002")
     assert result.status == "no_grn" and result.lines[0].received_quantity == 0
+
+
+def test_a_size_printed_without_its_space_still_names_the_po_line() -> None:
+    from handlers.ap.match import _similarity
+
+    assert _similarity("Hand Sprayer 1L", "Hand Sprayer 1 L") >= 0.75
+    assert _similarity("Drip Lateral 16 mm", "Drip Lateral 16mm") >= 0.75
+    assert _similarity("DAP", "DAP 50kg") >= 0.5  # a short printed name of a longer PO line, as before
+    assert _similarity("Hand Sprayer 1L", "Battery Sprayer 16L") < 0.5

@@ -21,9 +21,8 @@ def lines(draw: st.DrawFn) -> Line:
     words = draw(st.lists(st.sampled_from(WORDS), min_size=2, max_size=4, unique=True))
     size = draw(st.integers(min_value=1, max_value=50))
     quantity = Decimal(draw(st.integers(min_value=1, max_value=9000)))
-    # Rates with paise: a whole-rupee rate and a whole quantity multiply to the amount in either order, and in the
-    # Marg layout the reader can then take them the wrong way round (noted as left undone).
-    rate = Decimal(draw(st.integers(min_value=101, max_value=9_000_000).filter(lambda p: p % 100))) / 100
+    # Whole-rupee rates included: beside a whole quantity, and Marg's GST% column, they multiply out more ways.
+    rate = Decimal(draw(st.integers(min_value=100, max_value=9_000_000))) / 100
     return Line(" ".join(words) + f" {size}mm", draw(st.sampled_from(["3917", "8481", "1006", "7214", "3808"])),
                 quantity, draw(st.sampled_from(UNITS)), rate, Decimal(draw(st.sampled_from([0, 5, 12, 18, 28]))))
 

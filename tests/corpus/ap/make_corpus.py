@@ -369,14 +369,15 @@ def main() -> None:
         lines = LAYOUTS[case.layout](specs[case.id])
         (ROOT / "invoices" / f"{case.id}.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
     files = ledger_files(specs)
-    batch2 = json.loads((ROOT / "ledger2.json").read_text(encoding="utf-8"))  # typed by hand for batch 2
+    # batch 2 typed by hand, batch 3 written by make_batch3.py: both appended to the one corpus ledger
+    later = [json.loads((ROOT / name).read_text(encoding="utf-8")) for name in ("ledger2.json", "ledger3.json")]
     for name, body in files.items():
         key = next(iter(body.keys() - {"buyer"}))
-        body[key] = body[key] + batch2[f"ledger/{name}"]
+        body[key] = body[key] + [row for batch in later for row in batch[f"ledger/{name}"]]
         (ROOT / "ledger" / name).write_text(json.dumps(body, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     grns = files["goods_receipts.json"]["goods_receipts"]
     view = view_file(specs, grns)
-    view["entries"] = [*view["entries"], *batch2["ledger_view.json"]]
+    view["entries"] = [*view["entries"], *(row for batch in later for row in batch["ledger_view.json"])]
     (ROOT / "ledger_view.json").write_text(json.dumps(view, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     cases = [expected(c, specs[c.id]) for c in CASES]
     (ROOT / "expected.json").write_text(json.dumps({"cases": cases}, indent=1, ensure_ascii=False) + "\n",
