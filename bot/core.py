@@ -66,6 +66,10 @@ class Answer(BaseModel):
     replies: list[Reply]
     key: str | None = None
 
+    def unkept(self) -> list[Reply]:
+        """The replies the transport sends itself: all of them when none are kept, else the secret ones."""
+        return [r for r in self.replies if r.secret] if self.key is not None else self.replies
+
 
 class Conversation:
     """Routes each Incoming to the right place; one instance serves every transport."""
@@ -149,9 +153,10 @@ class Conversation:
             replies = [Reply(text=text(lang, "core.handled_after_restart", sent=show_sent(lang, item.received_at))),
                        *replies]
         key = intake_key(item.intake_id)
+        kept = [r for r in replies if not r.secret]
         intake.finish(item.intake_id, outgoing(key, user.user_id, item.incoming.transport, item.incoming.sender,
-                                               replies), self.services.replies.lease)
-        return Answer(replies=replies, key=key if replies else None)
+                                               kept), self.services.replies.lease)
+        return Answer(replies=replies, key=key if kept else None)
 
     def _notice(self, item: IntakeItem, replies: list[Reply]) -> Answer:
         """Keep a notice about an attempt (kept, held, failed) in the reply outbox, once per attempt."""

@@ -97,7 +97,7 @@ class Invitations:
         until = issued.invite.expires_at.astimezone(IST)
         made = text(lang, "join.invite_made", role=text(lang, f"join.role_{role}"),
                     pack_name=text(lang, f"core.pack_{request.pack}"), until=f"{until:%d %b %Y %H:%M}")
-        return [Reply(text=made), Reply(text=self._forwardable(lang, transport, issued.code))]
+        return [Reply(text=made), Reply(text=self._forwardable(lang, transport, issued.code), secret=True)]
 
     def _forwardable(self, lang: str, transport: str, code: str) -> str:
         if transport == "telegram" and self.telegram_username:

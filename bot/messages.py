@@ -77,6 +77,9 @@ class Reply(BaseModel):
     card_id: str | None = None
     replaces_card: bool = False
     """True when this reply is the new state of an earlier card (edit it in place where the chat can)."""
+    secret: bool = False
+    """True when the text carries a live secret (an invite code): sent at once and never written to the reply
+    outbox, so it is not at rest in plain text; if that send is lost, the person asks again."""
 
     def flat_buttons(self) -> list[Button]:
         return [b for row in self.buttons for b in row]

@@ -16,7 +16,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Literal
 
 from pydantic import BaseModel
-from sqlalchemy import Column, DateTime, Integer, String, Table, Text, or_, select, update
+from sqlalchemy import Column, DateTime, Integer, String, Table, Text, delete, or_, select, update
 from sqlalchemy.engine import Connection
 
 from bot.messages import Reply, Transport
@@ -130,6 +130,20 @@ class ReplyOutbox:
             query = query.where(_replies.c.state.in_(states))
         with self._engine.connect() as db:
             return [_row(r) for r in db.execute(query).all()]
+
+    def of_people(self, user_ids: Sequence[str]) -> list[OutgoingReply]:
+        """Every reply kept for these people, in any state."""
+        with self._engine.connect() as db:
+            return [_row(r) for r in db.execute(select(_replies).where(_replies.c.user_id.in_(list(user_ids)))
+                                                .order_by(_replies.c.created_at, _replies.c.position)).all()]
+
+    def erase(self, rows: Sequence[OutgoingReply]) -> None:
+        """Delete these rows and their provider receipts (forget)."""
+        with self._engine.begin() as db:
+            for r in rows:
+                where = (_receipts.c.key == r.key, _receipts.c.position == r.position)
+                db.execute(delete(_receipts).where(*where))
+                db.execute(delete(_replies).where(_replies.c.key == r.key, _replies.c.position == r.position))
 
     def due_keys(self, now: datetime) -> list[str]:
         """Keys with a pending row whose time has come and whose sender is gone (lease expired, or dead)."""

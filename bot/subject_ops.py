@@ -16,6 +16,7 @@ from bot.subject_stores import (
     InboxStore,
     PersonStore,
     QueuedItemStore,
+    ReplyStore,
 )
 from handlers.base import Pack, Services
 from memory.errors import MemoryLayerError
@@ -44,7 +45,7 @@ def stores_for(services: Services, packs: dict[str, Pack]) -> list[SubjectStore]
 
     return [MemorySubjectStore(services.memory, services.outbox, services.bank_of),
             CardStore(services, terms_of), QueuedItemStore(services, terms_of), InboxStore(services, terms_of),
-            FollowUpStore(services, terms_of),
+            ReplyStore(services, terms_of), FollowUpStore(services, terms_of),
             *(store for pack in packs.values() for store in pack.subject_stores()),
             PersonStore(services)]
 

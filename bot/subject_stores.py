@@ -13,6 +13,7 @@ from sqlalchemy import delete, select, update
 
 from bot.access import GrantRow
 from bot.people import ChannelRow, PersonRow, TerritoryRow
+from bot.reply_outbox import OutgoingReply
 from bot.state import CardMessageRow, CardRow, ConversationRow, InboxRow, PendingEditRow
 from bot.store.sql import utc
 from bot.subject_match import Matcher, SubjectTerms
@@ -147,6 +148,37 @@ class InboxStore:
         with self._services.database.session() as s:
             for r in rows:
                 s.execute(delete(InboxRow).where(InboxRow.channel == r.channel, InboxRow.key == r.key))
+        return held
+
+
+class ReplyStore:
+    """Replies kept in the reply outbox for the tenant's people (their text names what it answered)."""
+
+    name = "replies"
+
+    def __init__(self, services: Services, terms_of: TermsOf) -> None:
+        self._services, self._terms_of = services, terms_of
+
+    def _rows(self, subject: Subject) -> list[OutgoingReply]:
+        rows = self._services.replies.outbox.of_people(tenant_people(self._services, subject))
+        if subject.kind == "person":
+            return rows
+        matcher = Matcher(self._terms_of(subject))
+        return [r for r in rows if matcher.mentions(r.reply.text)]
+
+    async def list_held(self, subject: Subject) -> list[HeldItem]:
+        return [HeldItem(store=self.name, key=f"{r.key}#{r.position}", kind=f"{r.state} reply",
+                         day=r.created_at.date() if r.created_at else None) for r in self._rows(subject)]
+
+    async def export(self, subject: Subject) -> dict[str, Any]:
+        return {"replies": [{"key": r.key, "position": r.position, "state": r.state, "text": r.reply.text,
+                             "created_at": r.created_at.isoformat() if r.created_at else None}
+                            for r in self._rows(subject)]}
+
+    async def delete(self, subject: Subject) -> list[HeldItem]:
+        rows = self._rows(subject)
+        held = await self.list_held(subject)
+        self._services.replies.outbox.erase(rows)
         return held
 
 

@@ -266,8 +266,8 @@ class TelegramTransport:
         """Send an answer: through the reply outbox when its replies are kept there, else straight away."""
         if answer.key is not None:
             await self.conversation.services.replies.deliver(answer.key)
-        elif answer.replies:
-            await self.sender.send(chat_id, answer.replies)
+        if answer.unkept():
+            await self.sender.send(chat_id, answer.unkept())
 
     def _adopt_card_message(self, chat_id: int, data: str, message: object) -> None:
         """A card button pressed on a message we lost track of (state reset): that message is the card."""

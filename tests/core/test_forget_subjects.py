@@ -17,6 +17,7 @@ from sqlalchemy import func, select
 
 from bot.app import App
 from bot.messages import Incoming, Reply
+from bot.reply_outbox import outgoing
 from bot.people import PersonRow, import_people
 from bot.registers.importer import import_file
 from bot.registry import Registry, User
@@ -95,6 +96,8 @@ def leave_traces(app: App, user: str, pack: str, farmer_id: str, words: str, day
     services.state.open_card(pack, user, "visit", {"visit": {"id": f"v{day}", "farmer_id": farmer_id},
                                                    "transcript": words})
     services.intake.record(Incoming(transport="cli", sender=user, delivery_id=f"{user}-{day}", text=words), user)
+    services.replies.outbox.keep(outgoing(f"intake:{user}-{day}", user, "telegram", "1", [Reply(text=f"Noted: {words}")]),
+                                 owner="test", lease=timedelta(minutes=1))
     assert services.scheduler is not None
     services.scheduler.schedule(FollowUp(
         followup_id=f"agri-v{day}", pack=pack, user_id=user,
@@ -145,6 +148,8 @@ async def test_forget_a_farmer_takes_only_his_records(app: App, capsys: pytest.C
     assert app.services.scheduler is not None
     assert sorted(f.followup_id for f in app.services.scheduler.pending()) == ["agri-v2", "agri-v3"]
     assert "agri-v1" not in app.services.scheduler.job_ids()
+    replies = sorted(r.reply.text for r in app.services.replies.outbox.listing())
+    assert replies == ["Noted: Narsimha Chary cotton pink bollworm", "Noted: Yadagiri paddy, blast on the leaves"]
     audit = [(e.action, e.outcome, e.by, e.subject_id) for e in SubjectAudit(app.services.database).entries(TENANT)]
     assert audit == [("forget", "declined", "test", "MP-11"), ("forget", "done", "test", "MP-11")]
 
@@ -267,9 +272,9 @@ async def test_chat_forget_for_admins_only(app: App) -> None:
     assert preview[0].text.startswith("Forget farmer MP-11?")
     assert "- agri registers: 1 farmers row" in preview[0].text and "- follow-ups: 1 pending follow-up" in preview[0].text
     after_preview = table_counts(app)
-    # The preview writes only the request itself (and the command's own intake record).
+    # The preview writes only the request itself (and the command's own intake record and its reply).
     changed = {k for k, v in after_preview.items() if v != before[k]}
-    assert changed <= {"cards", "intake_items", "intake_deliveries"}
+    assert changed <= {"cards", "intake_items", "intake_deliveries", "reply_outbox"}
     assert after_preview["cards"] == before["cards"] + 1
     assert farmers(app) == {"MP-11", "MP-12", "MP-13", "MP-14"}
 
