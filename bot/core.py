@@ -20,9 +20,9 @@ from bot.i18n import LANGUAGES, show_date, text
 from bot.messages import Incoming, Reply
 from bot.registry import User
 from bot.strangers import StrangerGate
-from handlers import cards
+from bot import cards
 from bot.intake import RETRYABLE, IntakeItem
-from handlers.base import CommandInfo, Pack, Services, Turn
+from bot.pack import CommandInfo, Pack, Services, Turn
 from memory import MemoryLayerError
 from memory.asof import IST
 

@@ -2,13 +2,14 @@
 
 import argparse
 from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
-from bot.app import App
-from bot.intake import UNPROCESSED
 from bot.settings import Settings
-from bot.worker import IntakeWorker
 
-WithApp = Callable[[Settings, Callable[[App], Awaitable[int]]], Awaitable[int]]
+if TYPE_CHECKING:
+    from bot.app import App
+
+WithApp = Callable[[Settings, Callable[["App"], Awaitable[int]]], Awaitable[int]]
 
 
 def register(sub: argparse._SubParsersAction, with_app: WithApp) -> None:  # type: ignore[type-arg]
@@ -23,7 +24,10 @@ def register(sub: argparse._SubParsersAction, with_app: WithApp) -> None:  # typ
     queue.set_defaults(handler=handler)
 
 
-async def _run(app: App, args: argparse.Namespace) -> int:
+async def _run(app: "App", args: argparse.Namespace) -> int:
+    from bot.intake import UNPROCESSED
+    from bot.worker import IntakeWorker
+
     intake = app.services.intake
     if args.action == "list":
         items = intake.listing(None if args.all else UNPROCESSED)

@@ -37,7 +37,8 @@ from bot.store.sql import aware, insert_ignore, upsert, utc
 log = logging.getLogger(__name__)
 
 FollowUpStatus = Literal["pending", "asking", "asked", "answered", "cancelled"]
-Composer = Callable[["FollowUp", User], list[Reply]]
+Composer = Callable[["FollowUp", User], list[Reply] | None]
+"""A pack's wording of its due follow-up; None when the pack has none for it."""
 
 DEFAULT_GRACE = timedelta(days=3)
 RETRY_UNDELIVERED = timedelta(hours=1)
@@ -139,7 +140,7 @@ async def fire_followup(store_key: str, followup_id: str) -> None:
 
 
 class FollowUpScheduler:
-    """Schedules, lists and fires follow-ups; packs register how to word theirs."""
+    """Schedules, lists and fires follow-ups; the app registers how each pack words its own."""
 
     def __init__(self, database: Database, registry: Registry, outbound: Outbound,
                  grace: timedelta = DEFAULT_GRACE, clock: Callable[[], datetime] | None = None,
@@ -289,6 +290,10 @@ class FollowUpScheduler:
             replies = composer(followup, user)
         except Exception:
             log.exception("composing follow-up %s failed", followup_id)
+            self._move(followup_id, "asking", "pending")
+            return False
+        if replies is None:
+            log.warning("pack %s has no wording for follow-up %s; leaving it pending", followup.pack, followup_id)
             self._move(followup_id, "asking", "pending")
             return False
         delivery = await self._outbound.send(user, replies, "followup")

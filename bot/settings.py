@@ -6,7 +6,6 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, SecretStr
 
-from bot.store.db import default_database_url
 from memory.local import LocalServerConfig, default_data_dir
 
 
@@ -61,6 +60,8 @@ class Settings(BaseModel):
     max_media_bytes: int = 20 * 1024 * 1024
     max_voice_seconds: float = 300.0
     max_text_chars: int = 4000
+    packs_package: str = "handlers"
+    """`SMRITI_PACKS`: the package whose INSTALLED catalogue lists the packs this bot serves."""
 
     @property
     def uses_local_memory(self) -> bool:
@@ -85,6 +86,8 @@ class Settings(BaseModel):
     @property
     def database_url(self) -> str:
         """The one database everything outside Hindsight lives in."""
+        from bot.store.db import default_database_url  # SQLAlchemy loads only when a database is used
+
         return self.database_url_override or default_database_url(self.data_dir)
 
     @property
@@ -139,6 +142,7 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
         "twilio_followup_template_sid": _text(source, "SMRITI_TWILIO_FOLLOWUP_TEMPLATE_SID"),
         "public_base_url": _text(source, "SMRITI_PUBLIC_BASE_URL"),
         "database_url_override": _text(source, "SMRITI_DATABASE_URL"),
+        "packs_package": _text(source, "SMRITI_PACKS"),
     }
     numbers = {
         "local_api_port": _text(source, "SMRITI_LOCAL_PORT"),

@@ -14,20 +14,22 @@ import sys
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
-from bot.app import App
 from bot.settings import Settings
 from memory.errors import MemoryLayerError
 from memory.subjects import HeldItem, MemorySubjectStore, Subject, SubjectStore
 
-WithApp = Callable[[Settings, Callable[[App], Awaitable[int]]], Awaitable[int]]
+if TYPE_CHECKING:
+    from bot.app import App
+
+WithApp = Callable[[Settings, Callable[["App"], Awaitable[int]]], Awaitable[int]]
 Confirm = Callable[[str], bool]
 
 
-def subject_stores(app: App) -> list[SubjectStore]:
+def subject_stores(app: "App") -> list[SubjectStore]:
     """Every store that holds data about subjects. The bot's own database stores join this list."""
     services = app.services
     return [MemorySubjectStore(services.memory, services.outbox, services.bank_of)]
@@ -72,7 +74,7 @@ def describe(subject: Subject, held: list[HeldItem]) -> str:
     return "\n".join(lines)
 
 
-async def forget(app: App, subject: Subject, confirm: Confirm, by: str) -> int:
+async def forget(app: "App", subject: Subject, confirm: Confirm, by: str) -> int:
     """Show what will go, ask, erase it from every store, audit; 0 when done or nothing was held."""
     stores = subject_stores(app)
     held = [item for store in stores for item in await store.list_held(subject)]
@@ -102,7 +104,7 @@ async def forget(app: App, subject: Subject, confirm: Confirm, by: str) -> int:
     return 0
 
 
-async def export(app: App, subject: Subject, by: str) -> dict[str, Any]:
+async def export(app: "App", subject: Subject, by: str) -> dict[str, Any]:
     """Everything held about the subject, store by store, as one JSON-ready object; audited."""
     stores = subject_stores(app)
     held = [item for store in stores for item in await store.list_held(subject)]
@@ -167,7 +169,7 @@ def register(sub: argparse._SubParsersAction, with_app: WithApp) -> None:  # typ
         if subject is None:
             return 2
 
-        async def body(app: App) -> int:
+        async def body(app: "App") -> int:
             data = json.dumps(await export(app, subject, args.by or getpass.getuser()), indent=2, ensure_ascii=False)
             if args.out:
                 args.out.write_text(data + "\n", encoding="utf-8")

@@ -26,13 +26,12 @@ from bot.registry import User
 from bot.telegram_inbox import DurableUpdateQueue
 from bot.telegram_media import MediaRef, download, is_unsupported, media_of
 from bot.telegram_send import TelegramNotifier, TelegramSender
+from bot.cards import parse_card_data
 from bot.chat_text import too_large
 
 log = logging.getLogger(__name__)
 
 ALLOWED_UPDATES = ["message", "callback_query"]
-CARD_ACTIONS_ON_CARD = ("s", "e", "d")
-"""Card buttons that sit on the card's own message (Back sits on the field list)."""
 
 
 class TelegramNotConfigured(ValueError):
@@ -253,12 +252,12 @@ class TelegramTransport:
 
     def _adopt_card_message(self, chat_id: int, data: str, message: object) -> None:
         """A card button pressed on a message we lost track of (state reset): that message is the card."""
-        parts = data.split(":")
-        if len(parts) < 3 or parts[0] != "c" or parts[1] not in CARD_ACTIONS_ON_CARD or message is None:
+        pressed = parse_card_data(data)
+        if pressed is None or not pressed.on_card or message is None:
             return
         message_id = getattr(message, "message_id", None)
-        if message_id is not None and self.sender.card_message(chat_id, parts[2]) is None:
-            self.sender.remember_card(chat_id, parts[2], message_id)
+        if message_id is not None and self.sender.card_message(chat_id, pressed.card_id) is None:
+            self.sender.remember_card(chat_id, pressed.card_id, message_id)
 
     async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Log the failure (never the message) and tell the person something went wrong."""

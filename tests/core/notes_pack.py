@@ -5,8 +5,8 @@ from typing import Any
 
 from bot.messages import Media, Reply
 from bot.prompts import Prompt
-from handlers.base import CommandInfo, Pack, Turn
-from handlers.cards import CardSpec, open_card
+from bot.pack import CommandInfo, Pack, Turn
+from bot.cards import CardSpec, open_card
 from memory import BankProfile, MemoryItem, RecallRequest
 from memory.asof import IST
 

@@ -3,18 +3,20 @@
 Works without the memory server: grants are local state, read by the running bot on each message.
 """
 
+from __future__ import annotations
+
 import argparse
 import sys
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from bot.access import TerritoryGrants, grants_for
-from bot.app import open_database
 from bot.i18n import LANGUAGES, text
-from bot.people import PeopleRegistry
 from bot.registry import Registry, User
 from bot.settings import Settings
-from handlers.agri.register import FieldBook
-from handlers.agri.registers import FieldBooks
+
+if TYPE_CHECKING:
+    from bot.access import TerritoryGrants
+    from handlers.agri.register import FieldBook
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -25,6 +27,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     access.add_argument("--lang", choices=LANGUAGES, default="en")
 
     async def handler(args: argparse.Namespace, settings: Settings) -> int:
+        from bot.access import grants_for
+        from bot.app import open_database
+        from bot.people import PeopleRegistry
+        from handlers.agri.registers import FieldBooks
+
         database = open_database(settings)
         try:
             return run(args, grants_for(database), PeopleRegistry(database), FieldBooks(database).for_tenant)
