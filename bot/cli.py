@@ -8,9 +8,9 @@ import argparse
 import asyncio
 import json
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bot import queue_cli, speech_cli, subjects_cli
 from bot.log_hygiene import configure_logging
@@ -23,7 +23,8 @@ if TYPE_CHECKING:
     from bot.app import App
     from bot.store import Database
 
-Handler = Callable[[argparse.Namespace, Settings], Awaitable[int]]
+Handler = Callable[[argparse.Namespace, Settings], Coroutine[Any, Any, int]]
+WithApp = Callable[[Settings, Callable[["App"], Awaitable[int]]], Awaitable[int]]
 
 
 def _memory_up(args: argparse.Namespace, settings: Settings) -> int:
@@ -115,7 +116,8 @@ async def _chat(args: argparse.Namespace, settings: Settings) -> int:
             await worker
         return 0
 
-    return await args.with_app(settings, body)
+    with_app: WithApp = args.with_app
+    return await with_app(settings, body)
 
 
 async def _seed(args: argparse.Namespace, settings: Settings) -> int:
@@ -133,7 +135,8 @@ async def _seed(args: argparse.Namespace, settings: Settings) -> int:
             print(f"{name}: {report.retained} memories retained into {report.bank_id} {report.details or ''}")
         return 0
 
-    return await args.with_app(settings, body)
+    with_app: WithApp = args.with_app
+    return await with_app(settings, body)
 
 
 async def _demo(args: argparse.Namespace, settings: Settings) -> int:
@@ -151,7 +154,8 @@ async def _demo(args: argparse.Namespace, settings: Settings) -> int:
             await pack.demo(args.tenant, print)
         return 0
 
-    return await args.with_app(settings, body)
+    with_app: WithApp = args.with_app
+    return await with_app(settings, body)
 
 
 async def _run(args: argparse.Namespace, settings: Settings) -> int:
@@ -181,7 +185,8 @@ async def _run(args: argparse.Namespace, settings: Settings) -> int:
             return 2
         return 0
 
-    return await args.with_app(settings, body)
+    with_app: WithApp = args.with_app
+    return await with_app(settings, body)
 
 
 def _telegram_arguments(parser: argparse.ArgumentParser, port_flag: str) -> None:
@@ -281,7 +286,8 @@ def main(argv: list[str] | None = None, catalog: PackCatalog | None = None) -> i
     args = parser.parse_args(argv)
     configure_logging(args.verbose)
     settings = load_settings()
-    return asyncio.run(args.handler(args, settings))
+    handler: Handler = args.handler
+    return asyncio.run(handler(args, settings))
 
 
 def print_json(value: object) -> None:

@@ -14,15 +14,16 @@ import shutil
 import uuid
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel
-from sqlalchemy import Column, DateTime, Integer, String, Table, Text, or_, select, update
+from sqlalchemy import Column, DateTime, Integer, Row, String, Table, Text, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.sql.elements import ColumnElement
 
 from bot.messages import Incoming, Media
 from bot.store import Base, Database
+from bot.store.sql import aware
 
 IntakeState = Literal["received", "processing", "done", "waiting", "failed", "dropped", "held"]
 RETRYABLE: tuple[IntakeState, ...] = ("received", "processing", "waiting", "failed", "held")
@@ -120,13 +121,13 @@ class IntakeStore:
         assert item is not None
         return Recorded(item=item, is_new=True)
 
-    def _row_to_item(self, row: object) -> IntakeItem:
-        m = row._mapping  # type: ignore[attr-defined]
+    def _row_to_item(self, row: Row[Any]) -> IntakeItem:
+        m = row._mapping
         return IntakeItem(
             intake_id=m["intake_id"], user_id=m["user_id"], incoming=Incoming.model_validate_json(m["incoming"]),
             state=m["state"], attempts=m["attempts"], last_error=m["last_error"],
-            received_at=_utc(m["received_at"]), next_attempt_at=_utc(m["next_attempt_at"]),
-            updated_at=_utc(m["updated_at"]),
+            received_at=aware(m["received_at"]), next_attempt_at=_utc(m["next_attempt_at"]),
+            updated_at=aware(m["updated_at"]),
         )
 
     def get(self, intake_id: str) -> IntakeItem | None:

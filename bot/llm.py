@@ -69,9 +69,11 @@ class ChatModel:
         from groq import APIConnectionError, APIStatusError, APITimeoutError
 
         try:
-            response = await self._client.chat.completions.create(
+            # Plain dicts, not the SDK's TypedDicts, and an optional response_format spread in: no overload names
+            # that combination, though the API takes it.
+            response = await self._client.chat.completions.create(  # type: ignore[call-overload]
                 model=model,
-                messages=messages,  # type: ignore[arg-type]
+                messages=messages,
                 temperature=0.1,
                 **({"response_format": {"type": "json_object"}} if as_json else {}),
             )

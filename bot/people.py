@@ -87,8 +87,8 @@ def load_people(database: Database) -> list[User]:
     for p in people:
         mine = [c for c in channels if c.person_id == p.person_id]
         users.append(User(
-            user_id=p.person_id, name=p.name, role=p.role, pack=p.pack, tenant=p.tenant_id,  # type: ignore[arg-type]
-            lang=p.language, officer_id=p.officer_id,  # type: ignore[arg-type]
+            user_id=p.person_id, name=p.name, role=p.role, pack=p.pack, tenant=p.tenant_id,  # type: ignore[arg-type]  # validated on import
+            lang=p.language, officer_id=p.officer_id,  # type: ignore[arg-type]  # validated on import
             territories=[t.village for t in territories if t.person_id == p.person_id],
             telegram_ids=[int(c.address) for c in mine if c.channel == "telegram"],
             whatsapp_numbers=[c.address for c in mine if c.channel == "whatsapp"],
@@ -115,7 +115,7 @@ class PeopleRegistry(Registry):
         self._cached: dict[str, User] = {}
 
     @property
-    def _by_id(self) -> dict[str, User]:  # type: ignore[override]
+    def _by_id(self) -> dict[str, User]:  # type: ignore[override]  # a cached property over the base's field
         if time.monotonic() - self._checked_at >= self._check_every_s:
             version = people_version(self._db)
             if version != self._version:

@@ -12,7 +12,7 @@ if TYPE_CHECKING:
 WithApp = Callable[[Settings, Callable[["App"], Awaitable[int]]], Awaitable[int]]
 
 
-def register(sub: argparse._SubParsersAction, with_app: WithApp) -> None:  # type: ignore[type-arg]
+def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]", with_app: WithApp) -> None:
     queue = sub.add_parser("queue", help="list, retry or drop items that are not processed yet")
     queue.add_argument("action", choices=["list", "retry", "drop"])
     queue.add_argument("intake_id", nargs="?", default=None, help="one item (retry: default all)")

@@ -32,7 +32,7 @@ from bot.messages import Reply
 from bot.outbound import Outbound
 from bot.registry import Registry, User
 from bot.store import Base, Database
-from bot.store.sql import aware, insert_ignore, upsert, utc
+from bot.store.sql import aware, insert_ignore, rowcount, upsert, utc
 
 log = logging.getLogger(__name__)
 
@@ -113,13 +113,13 @@ class StoreLease:
         now = datetime.now(timezone.utc)
         with self._db.session() as s:
             row = dict(name=self._name, holder=self._holder, expires_at=now + self._ttl)
-            taken = insert_ignore(s, LeaseRow.__table__, row)  # type: ignore[arg-type]
+            taken = insert_ignore(s, LeaseRow.__table__, row)
             if not taken:
                 result = s.execute(update(LeaseRow).where(
                     LeaseRow.name == self._name,
                     (LeaseRow.holder == self._holder) | (LeaseRow.expires_at < now),
                 ).values(holder=self._holder, expires_at=now + self._ttl))
-                taken = result.rowcount == 1  # type: ignore[attr-defined]
+                taken = rowcount(result) == 1
         self.held = taken
         return taken
 
@@ -228,7 +228,7 @@ class FollowUpScheduler:
                    due_at=followup.due_at, subject=json.dumps(followup.subject, ensure_ascii=False),
                    status=followup.status, asked_at=followup.asked_at)
         with self._db.session() as s:
-            upsert(s, FollowUpRow.__table__, row, ["followup_id"])  # type: ignore[arg-type]
+            upsert(s, FollowUpRow.__table__, row, ["followup_id"])
 
     def _add_job(self, followup_id: str, run_at: datetime) -> None:
         self._jobs.add_job(fire_followup, "date", run_date=run_at, args=[self._key, followup_id],
@@ -316,17 +316,17 @@ class FollowUpScheduler:
                 (FollowUpRow.status == "pending")
                 | ((FollowUpRow.status == "asking") & (FollowUpRow.asked_at < now - ASKING_EXPIRES)),
             ).values(status="asking", asked_at=now))
-            return result.rowcount == 1  # type: ignore[attr-defined]
+            return rowcount(result) == 1
 
     def _move(self, followup_id: str, expected: FollowUpStatus, new: FollowUpStatus) -> bool:
         """Change a follow-up's status only if it is still `expected` (one process wins)."""
         with self._db.session() as s:
             result = s.execute(update(FollowUpRow).where(FollowUpRow.followup_id == followup_id,
                                                          FollowUpRow.status == expected).values(status=new))
-            return result.rowcount == 1  # type: ignore[attr-defined]
+            return rowcount(result) == 1
 
 
 def _row(row: FollowUpRow) -> FollowUp:
     return FollowUp(followup_id=row.followup_id, pack=row.pack, user_id=row.user_id, due_at=aware(row.due_at),
-                    subject=json.loads(row.subject), status=row.status,  # type: ignore[arg-type]
+                    subject=json.loads(row.subject), status=row.status,  # type: ignore[arg-type]  # only ours in it
                     asked_at=utc(row.asked_at))

@@ -2,7 +2,7 @@
 
 import os
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, SecretStr
 
@@ -127,7 +127,8 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
     """Build Settings from the environment (or a given mapping, for tests)."""
     source = dict(os.environ if env is None else env)
     data_dir = Path(source["SMRITI_HOME"]).expanduser() if source.get("SMRITI_HOME") else default_data_dir()
-    optional = {
+    # Values are validated by Settings itself (pydantic), so these maps hold whatever the environment gave.
+    optional: dict[str, Any] = {
         "hindsight_url": _text(source, "SMRITI_HINDSIGHT_URL"),
         "hindsight_api_key": _secret(source, "SMRITI_HINDSIGHT_API_KEY"),
         "groq_api_key": _secret(source, "GROQ_API_KEY"),
@@ -151,19 +152,20 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
     }
     flag = _text(source, "SMRITI_MEMORY_LLM")
     if flag is not None:
-        optional["memory_llm"] = flag.lower() in ("1", "true", "yes", "on")  # type: ignore[assignment]
-    speech = {
+        optional["memory_llm"] = flag.lower() in ("1", "true", "yes", "on")
+    speech: dict[str, Any] = {
         "speech": (_text(source, "SMRITI_SPEECH") or "").lower() or None,
         "whisper_model": _text(source, "SMRITI_WHISPER_MODEL"),
     }
     prefix = "SMRITI_WHISPER_MODEL_"
     per_language = {k[len(prefix):].lower(): v.strip() for k, v in source.items() if k.startswith(prefix) and v.strip()}
+    ports_and_threads: dict[str, Any] = {k: int(v) for k, v in numbers.items() if v is not None}
     return Settings(
         data_dir=data_dir,
         default_tenant=source.get("SMRITI_TENANT", "demo"),
         bank_prefix=source.get("SMRITI_BANK_PREFIX", "smriti"),
         **{k: v for k, v in optional.items() if v is not None},
-        **{k: int(v) for k, v in numbers.items() if v is not None},
+        **ports_and_threads,
         **{k: v for k, v in speech.items() if v is not None},
         whisper_models=per_language,
     )

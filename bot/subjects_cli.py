@@ -146,7 +146,7 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--by", default=None, help="who asks (for the audit); the login name by default")
 
 
-def register(sub: argparse._SubParsersAction, with_app: WithApp) -> None:  # type: ignore[type-arg]
+def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]", with_app: WithApp) -> None:
     forget_parser = sub.add_parser("forget", help="erase everything held about a farmer, case or vendor")
     _arguments(forget_parser)
     forget_parser.add_argument("--yes", action="store_true", help="do not ask to confirm")

@@ -7,6 +7,7 @@ Every update is on disk before Telegram is told it arrived (bot/telegram_inbox.p
 
 import asyncio
 import logging
+from datetime import timedelta
 from urllib.parse import urlparse
 
 import httpx
@@ -60,7 +61,7 @@ class TelegramTransport:
         if settings.telegram_base_url:
             root = settings.telegram_base_url.rstrip("/")
             builder = builder.base_url(f"{root}/bot").base_file_url(f"{root}/file/bot")
-        self.application: Application = builder.build()  # type: ignore[type-arg]
+        self.application: Application = builder.build()  # type: ignore[type-arg]  # PTB's six type parameters: the defaults build() gives
         self.application.add_handler(MessageHandler(filters.UpdateType.MESSAGE, self.on_message))
         self.application.add_handler(CallbackQueryHandler(self.on_button))
         self.application.add_error_handler(self.on_error)
@@ -76,7 +77,8 @@ class TelegramTransport:
         """Start the Application and long-poll getUpdates."""
         await self._start()
         assert self.application.updater is not None
-        await self.application.updater.start_polling(timeout=self.poll_timeout_s, allowed_updates=ALLOWED_UPDATES)
+        await self.application.updater.start_polling(timeout=timedelta(seconds=self.poll_timeout_s),
+                                                     allowed_updates=ALLOWED_UPDATES)
         log.info("telegram: polling for updates")
 
     async def start_webhook(self, webhook_url: str, listen: str, port: int) -> None:
@@ -115,7 +117,8 @@ class TelegramTransport:
     # --- commands menu -------------------------------------------------------------------------------------
 
     async def register_commands(self) -> None:
-        """Set the command menu: shared commands by default, and each registered chat its own pack's, in its language."""
+        """Set the command menu: shared commands by default, and each registered chat its own pack's, in its
+        language."""
         bot = self.application.bot
         shared = [BotCommand(c.command, text("en", c.description_key)) for c in SHARED_COMMANDS]
         try:

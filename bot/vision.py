@@ -56,7 +56,7 @@ class VisionReader:
             response = await self._client.chat.completions.create(
                 model=self.model,
                 temperature=0.0,
-                messages=[  # type: ignore[list-item]
+                messages=[
                     {"role": "system", "content": prompt.system},
                     {"role": "user", "content": [
                         {"type": "text", "text": prompt.user},

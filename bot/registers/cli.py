@@ -48,7 +48,7 @@ class KindNames:
         return iter(self._all())
 
 
-def register(sub: argparse._SubParsersAction, pack_modules: dict[str, str],  # type: ignore[type-arg]
+def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]", pack_modules: dict[str, str],
              open_database: OpenDatabase) -> None:
     names = KindNames(pack_modules)
 

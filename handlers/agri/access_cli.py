@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from handlers.agri.register import FieldBook
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     access = sub.add_parser("access", help="grant, revoke or list the villages field officers may see")
     access.add_argument("action", choices=["grant", "revoke", "list"])
     access.add_argument("user", nargs="?", default=None, help="user id from the registry (list: only this one)")

@@ -30,7 +30,7 @@ def _today() -> date:
     return datetime.now(timezone.utc).astimezone(IST).date()
 
 
-def register(subparsers: argparse._SubParsersAction, with_app: WithApp) -> None:  # type: ignore[type-arg]
+def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]", with_app: WithApp) -> None:
     """Add the field pack's commands to the `smriti` parser."""
 
     async def brief(args: argparse.Namespace, settings: Settings) -> int:

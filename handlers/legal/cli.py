@@ -7,7 +7,7 @@ import json
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from bot.i18n import show_date
 from bot.settings import Settings
@@ -157,7 +157,10 @@ def _backlog(args: argparse.Namespace) -> int:
     return 0
 
 
-def _nested(subparsers: argparse._SubParsersAction, name: str, help_text: str) -> argparse._SubParsersAction:
+SubParsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+
+
+def _nested(subparsers: SubParsers, name: str, help_text: str) -> SubParsers:
     """Return the sub-commands of `smriti NAME`, creating it if no other pack did."""
     parser = subparsers.choices.get(name) or subparsers.add_parser(name, help=help_text)
     for action in parser._actions:
@@ -166,7 +169,7 @@ def _nested(subparsers: argparse._SubParsersAction, name: str, help_text: str) -
     return parser.add_subparsers(dest=f"{name}_target", required=True)
 
 
-def register(subparsers: argparse._SubParsersAction, with_app: WithApp) -> None:
+def register(subparsers: SubParsers, with_app: WithApp) -> None:
     """Add the legal pack's commands to `smriti`."""
 
     def run(handler: Callable[[argparse.Namespace, Settings, WithApp], Awaitable[int]]) -> Callable[..., Any]:
