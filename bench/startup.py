@@ -25,10 +25,12 @@ import uuid
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parents[1]
-# How each tree's `smriti` is called: the entry point moved from bot.cli:main to handlers:main.
+# How each tree's `smriti` is called: the entry point is handlers:main now; before, it was main() in the module
+# bot/cli.py. That old name is split in two so that apply_rooms.py, which rewrites module names, leaves it be.
+_OLD_CLI = "bot" + ".cli"
 ENTRY = {
     "new": "from handlers import main; import sys; sys.exit(main(sys.argv[1:]))",
-    "old": "from bot.cli import main; import sys; sys.exit(main(sys.argv[1:]))",
+    "old": f"from {_OLD_CLI} import main; import sys; sys.exit(main(sys.argv[1:]))",
 }
 HELP_REPLY_MARK = "/brief"
 """A line of the agri officer's /help reply: the console has answered once this is printed."""
