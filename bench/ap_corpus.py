@@ -90,7 +90,7 @@ def render_pdf(path: Path, lines: list[str]) -> Path:
 def render_photo(path: Path, lines: list[str]) -> Path:
     """A PNG of the printout in a monospace font, as a phone photo of a clean print reads."""
     font = ImageFont.truetype(str(_MONO), 28)
-    width = max(len(l) for l in lines) * 17 + 80
+    width = max(len(ln) for ln in lines) * 17 + 80
     image = Image.new("RGB", (width, 50 + 42 * len(lines)), "white")
     draw = ImageDraw.Draw(image)
     for row, line in enumerate(lines):
@@ -117,7 +117,7 @@ async def read_case(case: dict[str, object], ledger: Ledger, workdir: Path) -> I
 
 
 def _lines(invoice: Invoice) -> list[list[str]]:
-    return [[f"{l.quantity.normalize():f}", f"{l.unit_price:.2f}", f"{l.amount:.2f}"] for l in invoice.lines]
+    return [[f"{ln.quantity.normalize():f}", f"{ln.unit_price:.2f}", f"{ln.amount:.2f}"] for ln in invoice.lines]
 
 
 def score_fields(invoice: Invoice | None, expected: dict[str, object]) -> tuple[dict[str, bool], dict[str, tuple[object, object]]]:

@@ -11,9 +11,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from bot.app import PACK_MODULES, pack_migrations
 from bot.registers.seed import import_seed_registers
 from bot.store import Database, upgrade
+from handlers import INSTALLED
 from handlers.agri.registers import FieldBooks
 from handlers.ap.registers import Ledgers
 from handlers.legal.registers import CaseRegisters
@@ -34,12 +34,12 @@ def main() -> None:
     rounds = parser.parse_args().rounds
     folder = Path(tempfile.mkdtemp(prefix="bench-registers-"))
     database = Database(f"sqlite:///{folder / 'bench.db'}")
-    upgrade(database, pack_migrations())
+    upgrade(database, INSTALLED.migrations())
     counter = iter(range(10**6))
 
     def seed_new_tenant() -> None:
         tenant = f"t{next(counter)}"
-        for pack, module in PACK_MODULES.items():
+        for pack, module in INSTALLED.packages().items():
             import_seed_registers(database, tenant, pack, module)
 
     print(f"import all seed registers into a new tenant: {_ms(seed_new_tenant, rounds):.1f} ms (median)")

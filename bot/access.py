@@ -13,7 +13,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from bot.registry import User
 from bot.store import Base, Database
-from bot.store.sql import insert_ignore, utc
+from bot.store.sql import aware, insert_ignore, rowcount
 
 
 class GrantRow(Base):
@@ -38,21 +38,21 @@ class TerritoryGrants:
     def grant(self, user_id: str, village: str) -> bool:
         """Grant a village; return False when it was already granted."""
         with self._db.session() as s:
-            return insert_ignore(s, GrantRow.__table__,  # type: ignore[arg-type]
+            return insert_ignore(s, GrantRow.__table__,
                                  dict(user_id=user_id, village=village, granted_at=datetime.now(timezone.utc)))
 
     def revoke(self, user_id: str, village: str) -> bool:
         """Take a granted village back; return False when there was no such grant."""
         with self._db.session() as s:
             result = s.execute(delete(GrantRow).where(GrantRow.user_id == user_id, GrantRow.village == village))
-            return result.rowcount == 1  # type: ignore[attr-defined]
+            return rowcount(result) == 1
 
     def grants(self, user_id: str | None = None) -> list[Grant]:
         query = select(GrantRow).order_by(GrantRow.user_id, GrantRow.village)
         if user_id is not None:
             query = query.where(GrantRow.user_id == user_id)
         with self._db.session() as s:
-            return [Grant(user_id=r.user_id, village=r.village, granted_at=utc(r.granted_at))  # type: ignore[arg-type]
+            return [Grant(user_id=r.user_id, village=r.village, granted_at=aware(r.granted_at))
                     for r in s.scalars(query)]
 
     def effective(self, user: User) -> User:

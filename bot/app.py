@@ -1,17 +1,13 @@
 """Assembling the running bot from Settings: memory, state, model clients, packs and the conversation core."""
 
-import importlib
-import importlib.util
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from pathlib import Path
 from types import TracebackType
 
 from bot.core import Conversation
 from bot.intake import IntakeStore
 from bot.legacy_state import import_legacy_state
-from bot.llm import ChatModel
 from bot.ocr import TextReader
 from bot.outbound import Outbound
 from bot.people import PeopleRegistry
@@ -26,56 +22,28 @@ from bot.state import StateStore
 from bot.store import Database, upgrade
 from bot.subject_audit import import_legacy_audit
 from bot.store.leases import Leases, ProcessOwner
-from handlers.base import Pack, Services
+from bot.pack import Pack, PackCatalog, Services, installed_packs
 from memory import MemoryClient
 from memory import local as local_memory
 from memory.outbox import Outbox
 
 log = logging.getLogger(__name__)
 
-PACK_MODULES = {"agri": "handlers.agri", "legal": "handlers.legal", "ap": "handlers.ap"}
-
 
 def _now() -> datetime:
     return datetime.now(timezone.utc)
 
 
-def pack_migrations(names: list[str] | None = None) -> list[Path]:
-    """The migration folders of the installed packs, found without importing them."""
-    folders: list[Path] = []
-    for name, module_name in PACK_MODULES.items():
-        if names is not None and name not in names:
-            continue
-        spec = importlib.util.find_spec(module_name)
-        if spec is None or not spec.submodule_search_locations:
-            continue
-        folder = Path(next(iter(spec.submodule_search_locations))) / "migrations"
-        if folder.is_dir():
-            folders.append(folder)
-    return folders
-
-
-def open_database(settings: Settings) -> Database:
-    """Connect to the one database and bring its schema up to date (every installed pack's tables too)."""
+def open_database(settings: Settings, catalog: PackCatalog | None = None) -> Database:
+    """Connect to the one database and bring its schema up to date (every served pack's tables too)."""
     database = Database(settings.database_url)
-    upgrade(database, pack_migrations())
+    upgrade(database, (catalog or installed_packs(settings)).migrations())
     return database
 
 
-def load_packs(services: Services, names: list[str] | None = None) -> dict[str, Pack]:
-    """Import the named packs (default: every installed one); each module exposes create_pack(services)."""
-    packs: dict[str, Pack] = {}
-    for name, module_name in PACK_MODULES.items():
-        if names is not None and name not in names:
-            continue
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name != module_name:
-                raise
-            continue
-        packs[name] = module.create_pack(services)
-    return packs
+def load_packs(services: Services, catalog: PackCatalog, names: list[str] | None = None) -> dict[str, Pack]:
+    """Build the named packs of the catalogue (default: all of them)."""
+    return {entry.name: entry.create(services) for entry in catalog.select(names)}
 
 
 @dataclass
@@ -92,8 +60,11 @@ class App:
         start_local_memory: bool = True,
         registry: Registry | None = None,
         pack_names: list[str] | None = None,
+        catalog: PackCatalog | None = None,
     ) -> "App":
-        """Build everything; start the embedded memory server first when it is the one in use."""
+        """Build everything; start the embedded memory server first when it is the one in use. The packs come
+        from `catalog` (default: the one the settings name), only those in `pack_names` when given."""
+        catalog = catalog or installed_packs(settings)
         if settings.uses_local_memory and start_local_memory:
             local_memory.start(settings.local_server)
         api_key = settings.hindsight_api_key.get_secret_value() if settings.hindsight_api_key else None
@@ -101,10 +72,12 @@ class App:
         groq_key = settings.groq_api_key.get_secret_value() if settings.groq_api_key else None
         chat = None
         if groq_key:
+            from bot.llm import ChatModel  # the Groq SDK loads only with a key
+
             chat = ChatModel(groq_key, settings.groq_chat_model, settings.groq_fallback_model,
                              base_url=settings.groq_base_url, timeout_s=settings.groq_timeout_s)
         speech = build_speech(settings)
-        database = open_database(settings)
+        database = open_database(settings, catalog)
         moved = import_legacy_state(database, settings.state_dir)
         import_legacy_audit(database, settings.state_dir)
         state = StateStore(database)
@@ -132,10 +105,13 @@ class App:
             replies=ReplyDelivery(ReplyOutbox(database), intake, registry, outbound),
             leases=Leases(database, owner),
         )
-        packs = load_packs(services, pack_names)
-        # Started after the packs registered their composers, so jobs missed while down find them.
+        packs = load_packs(services, catalog, pack_names)
+        for pack in packs.values():
+            scheduler.register(pack.name, pack.compose_followup)
+        # Started after the packs' composers are known, so jobs missed while down find them.
         await scheduler.start()
-        return cls(settings=settings, services=services, packs=packs, conversation=Conversation(services, packs, all_kinds(PACK_MODULES)))
+        conversation = Conversation(services, packs, all_kinds(catalog.packages()))
+        return cls(settings=settings, services=services, packs=packs, conversation=conversation)
 
     async def ensure_banks(self, tenant: str) -> None:
         """Create or update the tenant's bank for every pack, with its mission and directives."""

@@ -64,7 +64,7 @@ def _ogg_seconds(source: Path) -> float | None:
         if len(tail) >= at + 18 and tail[at + 4] == 0 and struct.unpack_from("<I", tail, at + 14)[0] == serial:
             granule = struct.unpack_from("<q", tail, at + 6)[0]
             if granule >= 0:
-                return max(0.0, (granule - skip) / rate)
+                return max(0.0, float(granule - skip) / rate)
     return None
 
 

@@ -22,8 +22,8 @@ from bot.messages import Button, Media, Reply
 from bot.registers.importer import ImportReport, import_file
 from bot.registers.kinds import RegisterKind
 from bot.store import Base, Database
-from bot.store.sql import utc
-from handlers.base import Turn
+from bot.store.sql import rowcount, utc
+from bot.pack import Turn
 
 log = logging.getLogger(__name__)
 
@@ -194,4 +194,4 @@ class ChatImports:
         with self._db.session() as s:
             result = s.execute(update(ChatImportRow).where(ChatImportRow.import_id == import_id,
                                                            ChatImportRow.status == before).values(**values))
-            return result.rowcount == 1  # type: ignore[attr-defined]
+            return rowcount(result) == 1

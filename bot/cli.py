@@ -1,25 +1,30 @@
-"""The `smriti` command line: memory up/down/status, chat, seed, demo, and each pack's own commands."""
+"""The `smriti` command line: memory up/down/status, chat, seed, demo, and each pack's own commands.
+
+
+Commands import what they use when they run, so `smriti --help` loads no SDK, no memory client, no pack.
+"""
 
 import argparse
 import asyncio
-import importlib
 import json
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
-from bot import access_cli, people_cli, queue_cli, speech_cli, subjects_cli
-from bot.registers import cli as registers_cli
-from bot.app import PACK_MODULES, App, open_database
-from bot.paths import SEEDS_DIR
-from bot.people import import_people_file
-from bot.console import ConsoleNotifier, ConsoleSession, run_console
+from bot import people_cli, queue_cli, speech_cli, subjects_cli
 from bot.log_hygiene import configure_logging
+from bot.pack import PackCatalog, installed_packs
+from bot.registers import cli as registers_cli
 from bot.settings import Settings, load_settings
-from bot.worker import IntakeWorker
-from memory import MemoryClient, MemoryUnavailable
 from memory import local as local_memory
 
-Handler = Callable[[argparse.Namespace, Settings], Awaitable[int]]
+if TYPE_CHECKING:
+    from bot.app import App
+    from bot.store import Database
+
+Handler = Callable[[argparse.Namespace, Settings], Coroutine[Any, Any, int]]
+WithApp = Callable[[Settings, Callable[["App"], Awaitable[int]]], Awaitable[int]]
 
 
 def _memory_up(args: argparse.Namespace, settings: Settings) -> int:
@@ -45,6 +50,8 @@ def _memory_down(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def _memory_status(args: argparse.Namespace, settings: Settings) -> int:
+    from memory import MemoryClient, MemoryUnavailable
+
     backend = "remote" if not settings.uses_local_memory else "local (embedded)"
     print(f"Backend: {backend} at {settings.memory_url}")
     if settings.uses_local_memory:
@@ -74,9 +81,11 @@ async def _memory_status(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
-async def _with_app(settings: Settings, body: Callable[[App], Awaitable[int]]) -> int:
+async def _with_app(catalog: PackCatalog | None, settings: Settings, body: Callable[["App"], Awaitable[int]]) -> int:
+    from bot.app import App
+
     try:
-        app = await App.start(settings)
+        app = await App.start(settings, catalog=catalog)
     except local_memory.LocalServerError as exc:
         print(f"Could not start local memory: {exc}", file=sys.stderr)
         return 1
@@ -85,7 +94,10 @@ async def _with_app(settings: Settings, body: Callable[[App], Awaitable[int]]) -
 
 
 async def _chat(args: argparse.Namespace, settings: Settings) -> int:
-    async def body(app: App) -> int:
+    from bot.console import ConsoleNotifier, ConsoleSession, run_console
+    from bot.worker import IntakeWorker
+
+    async def body(app: "App") -> int:
         user = app.services.registry.by_id(args.as_user) if args.as_user else \
             app.services.registry.first_for_pack(args.pack, args.tenant)
         if user is None or user.pack != args.pack or (args.tenant and user.tenant != args.tenant):
@@ -104,11 +116,15 @@ async def _chat(args: argparse.Namespace, settings: Settings) -> int:
             await worker
         return 0
 
-    return await _with_app(settings, body)
+    with_app: WithApp = args.with_app
+    return await with_app(settings, body)
 
 
 async def _seed(args: argparse.Namespace, settings: Settings) -> int:
-    async def body(app: App) -> int:
+    from bot.paths import SEEDS_DIR
+    from bot.people import import_people_file
+
+    async def body(app: "App") -> int:
         people = import_people_file(app.services.database, SEEDS_DIR / "users.json", args.tenant)
         print(f"people: {people} in tenant {args.tenant}")
         await app.ensure_banks(args.tenant)
@@ -119,11 +135,15 @@ async def _seed(args: argparse.Namespace, settings: Settings) -> int:
             print(f"{name}: {report.retained} memories retained into {report.bank_id} {report.details or ''}")
         return 0
 
-    return await _with_app(settings, body)
+    with_app: WithApp = args.with_app
+    return await with_app(settings, body)
 
 
 async def _demo(args: argparse.Namespace, settings: Settings) -> int:
-    async def body(app: App) -> int:
+    from bot.paths import SEEDS_DIR
+    from bot.people import import_people_file
+
+    async def body(app: "App") -> int:
         import_people_file(app.services.database, SEEDS_DIR / "users.json", args.tenant)
         print(f"Smriti demo on {'local' if settings.uses_local_memory else 'remote'} memory at {settings.memory_url}")
         await app.ensure_banks(args.tenant)
@@ -134,7 +154,8 @@ async def _demo(args: argparse.Namespace, settings: Settings) -> int:
             await pack.demo(args.tenant, print)
         return 0
 
-    return await _with_app(settings, body)
+    with_app: WithApp = args.with_app
+    return await with_app(settings, body)
 
 
 async def _run(args: argparse.Namespace, settings: Settings) -> int:
@@ -149,7 +170,7 @@ async def _run(args: argparse.Namespace, settings: Settings) -> int:
     if args.transport in ("whatsapp", "all"):
         whatsapp = WhatsAppOptions(host=args.host, port=args.port)
 
-    async def body(app: App) -> int:
+    async def body(app: "App") -> int:
         if telegram is not None:
             mode = f"webhook {telegram.webhook_url}" if telegram.webhook_url else "long polling"
             print(f"Starting the Telegram transport ({mode}).")
@@ -164,7 +185,8 @@ async def _run(args: argparse.Namespace, settings: Settings) -> int:
             return 2
         return 0
 
-    return await _with_app(settings, body)
+    with_app: WithApp = args.with_app
+    return await with_app(settings, body)
 
 
 def _telegram_arguments(parser: argparse.ArgumentParser, port_flag: str) -> None:
@@ -178,9 +200,14 @@ def _whatsapp_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, default=8080, help="port the Twilio webhook listens on")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(catalog: PackCatalog | None = None) -> argparse.ArgumentParser:
+    """The whole command line; the packs (and their commands) are the catalogue's, by default the one the
+    settings name."""
+    catalog = catalog or installed_packs(load_settings())
+    with_app = partial(_with_app, catalog)
     parser = argparse.ArgumentParser(prog="smriti", description="Smriti: a memory for people who work in the field.")
     parser.add_argument("-v", "--verbose", action="store_true")
+    parser.set_defaults(with_app=with_app, catalog=catalog)
     sub = parser.add_subparsers(dest="command", required=True)
 
     memory = sub.add_parser("memory", help="start, stop or inspect the memory server")
@@ -189,13 +216,13 @@ def build_parser() -> argparse.ArgumentParser:
     memory.set_defaults(handler=_memory_handler)
 
     chat = sub.add_parser("chat", help="chat in the terminal, as a registered user")
-    chat.add_argument("--pack", choices=sorted(PACK_MODULES), required=True)
+    chat.add_argument("--pack", choices=sorted(catalog.names()), required=True)
     chat.add_argument("--as", dest="as_user", default=None, help="user id from the registry")
     chat.add_argument("--tenant", default=None)
     chat.set_defaults(handler=_chat)
 
     seed = sub.add_parser("seed", help="load seed data into memory (idempotent)")
-    seed.add_argument("--pack", choices=sorted(PACK_MODULES), default=None)
+    seed.add_argument("--pack", choices=sorted(catalog.names()), default=None)
     seed.add_argument("--tenant", default="demo")
     seed.set_defaults(handler=_seed)
 
@@ -220,25 +247,26 @@ def build_parser() -> argparse.ArgumentParser:
     db.add_argument("action", choices=["upgrade"], help="run the migrations (start-up runs them too)")
     db.set_defaults(handler=_db)
 
-    registers_cli.register(sub, PACK_MODULES, open_database)
-    queue_cli.register(sub, _with_app)
-    access_cli.register(sub)
-    people_cli.register(sub, open_database)
-    subjects_cli.register(sub, _with_app)
+    registers_cli.register(sub, catalog.packages(), partial(_open_database, catalog))
+    queue_cli.register(sub, with_app)
+    subjects_cli.register(sub, with_app)
+    people_cli.register(sub, partial(_open_database, catalog))
     speech_cli.register(sub)
-    for module_name in PACK_MODULES.values():
-        try:
-            cli = importlib.import_module(f"{module_name}.cli")
-        except ModuleNotFoundError as exc:
-            if exc.name not in (module_name, f"{module_name}.cli"):
-                raise
-            continue
-        cli.register(sub, _with_app)
+    for entry in catalog.entries:
+        cli = entry.part("cli")
+        if cli is not None:
+            cli.register(sub, with_app)
     return parser
 
 
+def _open_database(catalog: PackCatalog, settings: Settings) -> "Database":
+    from bot.app import open_database
+
+    return open_database(settings, catalog)
+
+
 async def _db(args: argparse.Namespace, settings: Settings) -> int:
-    database = open_database(settings)
+    database = _open_database(args.catalog, settings)
     try:
         print(f"Database up to date ({database.dialect}).")
     finally:
@@ -254,12 +282,13 @@ async def _memory_handler(args: argparse.Namespace, settings: Settings) -> int:
     return await _memory_status(args, settings)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+def main(argv: list[str] | None = None, catalog: PackCatalog | None = None) -> int:
+    parser = build_parser(catalog)
     args = parser.parse_args(argv)
     configure_logging(args.verbose)
     settings = load_settings()
-    return asyncio.run(args.handler(args, settings))
+    handler: Handler = args.handler
+    return asyncio.run(handler(args, settings))
 
 
 def print_json(value: object) -> None:

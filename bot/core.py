@@ -32,9 +32,9 @@ from bot.store.leases import heartbeat
 from bot.registry import User
 from bot import subject_chat
 from bot.strangers import StrangerGate
-from handlers import cards
+from bot import cards
 from bot.intake import IntakeItem
-from handlers.base import CommandInfo, Pack, Services, Turn
+from bot.pack import CommandInfo, Pack, Services, Turn
 from memory import MemoryLayerError
 from memory.asof import IST
 
@@ -153,10 +153,10 @@ class Conversation:
             replies = [Reply(text=text(lang, "core.handled_after_restart", sent=show_sent(lang, item.received_at))),
                        *replies]
         key = intake_key(item.intake_id)
-        kept = [r for r in replies if not r.secret]
+        to_keep = [r for r in replies if not r.secret]
         intake.finish(item.intake_id, outgoing(key, user.user_id, item.incoming.transport, item.incoming.sender,
-                                               kept), self.services.replies.lease)
-        return Answer(replies=replies, key=key if kept else None)
+                                               to_keep), self.services.replies.lease)
+        return Answer(replies=replies, key=key if to_keep else None)
 
     def _notice(self, item: IntakeItem, replies: list[Reply]) -> Answer:
         """Keep a notice about an attempt (kept, held, failed) in the reply outbox, once per attempt."""

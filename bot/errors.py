@@ -22,8 +22,7 @@ apology carrying that reference. The memory layer keeps its own tree (memory/err
 """
 
 import secrets
-
-import httpx
+import sys
 
 from memory.errors import MemoryUnavailable
 
@@ -67,13 +66,17 @@ class InputRejected(PermanentError):
     """The input cannot be used; the message is safe to show the sender."""
 
 
-TRANSIENT: tuple[type[BaseException], ...] = (TransientError, MemoryUnavailable, TimeoutError, ConnectionError,
-                                              httpx.TransportError)
+TRANSIENT: tuple[type[BaseException], ...] = (TransientError, MemoryUnavailable, TimeoutError, ConnectionError)
 
 
 def is_transient(exc: BaseException) -> bool:
-    """True when retrying later may succeed; every other failure is permanent."""
-    return isinstance(exc, TRANSIENT)
+    """True when retrying later may succeed (httpx.TransportError too); every other failure is permanent."""
+    if isinstance(exc, TRANSIENT):
+        return True
+    # Not imported here (it costs a tenth of a second at start-up): a program that never loaded httpx cannot
+    # have raised one of its errors.
+    httpx = sys.modules.get("httpx")
+    return httpx is not None and isinstance(exc, httpx.TransportError)
 
 
 def new_reference() -> str:

@@ -19,10 +19,10 @@ import uuid
 from collections.abc import Sequence
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel
-from sqlalchemy import Column, DateTime, Integer, String, Table, Text, delete, or_, select, update
+from sqlalchemy import Column, DateTime, Integer, Row, String, Table, Text, delete, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from bot.messages import Incoming, Media
@@ -30,6 +30,7 @@ from bot.reply_outbox import OutgoingReply
 from bot.reply_outbox import add as keep_replies
 from bot.store import Base, Database
 from bot.store.leases import ProcessOwner, owner_is_dead
+from bot.store.sql import aware
 
 IntakeState = Literal["received", "processing", "answered", "done", "waiting", "failed", "dropped", "held"]
 RETRYABLE: tuple[IntakeState, ...] = ("received", "processing", "waiting", "failed", "held")
@@ -141,13 +142,13 @@ class IntakeStore:
         assert item is not None
         return Recorded(item=item, is_new=True)
 
-    def _row_to_item(self, row: object) -> IntakeItem:
-        m = row._mapping  # type: ignore[attr-defined]
+    def _row_to_item(self, row: Row[Any]) -> IntakeItem:
+        m = row._mapping
         return IntakeItem(
             intake_id=m["intake_id"], user_id=m["user_id"], incoming=Incoming.model_validate_json(m["incoming"]),
             state=m["state"], attempts=m["attempts"], last_error=m["last_error"],
-            received_at=_utc(m["received_at"]), next_attempt_at=_utc(m["next_attempt_at"]),
-            updated_at=_utc(m["updated_at"]), owner=m["owner"], lease_until=_utc(m["lease_until"]),
+            received_at=aware(m["received_at"]), next_attempt_at=_utc(m["next_attempt_at"]),
+            updated_at=aware(m["updated_at"]), owner=m["owner"], lease_until=_utc(m["lease_until"]),
         )
 
     def get(self, intake_id: str) -> IntakeItem | None:
@@ -184,7 +185,8 @@ class IntakeStore:
             ).values(lease_until=datetime.now(timezone.utc) + self.lease))
             return result.rowcount == 1
 
-    def finish(self, intake_id: str, replies: Sequence[OutgoingReply] = (), reply_lease: timedelta | None = None) -> None:
+    def finish(self, intake_id: str, replies: Sequence[OutgoingReply] = (),
+               reply_lease: timedelta | None = None) -> None:
         """Finish processing: keep the replies in the reply outbox and mark the item answered (done when there
         is nothing to send), in one transaction. The replies are leased to this process, which sends them next."""
         with self._engine.begin() as db:

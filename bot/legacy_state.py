@@ -32,7 +32,8 @@ class LegacyReport(BaseModel):
 def _conversation(session: Session, old: sqlite3.Connection) -> int:
     copied = copy_into(session, "inbox", ({**r, "done": bool(r["done"]), "received_at": when(r["received_at"])}
                                           for r in old_rows(old, "SELECT * FROM inbox")))
-    copied += copy_into(session, "cards", ({**r, "created_at": when(r["created_at"]), "updated_at": when(r["updated_at"])}
+    copied += copy_into(session, "cards", ({**r, "created_at": when(r["created_at"]),
+                                            "updated_at": when(r["updated_at"])}
                                            for r in old_rows(old, "SELECT * FROM cards")))
     copied += copy_into(session, "pending_edits", old_rows(old, "SELECT user_id, card_id, field FROM awaiting"))
     for pref in old_rows(old, "SELECT user_id, key, value FROM prefs"):
@@ -46,7 +47,7 @@ def _conversation(session: Session, old: sqlite3.Connection) -> int:
             log.warning("an old preference of an unknown kind was not moved")
             continue
         typed = when(value) if column == "last_inbound_at" else value
-        upsert(session, ConversationRow.__table__, {"subject": subject, column: typed}, ["subject"])  # type: ignore[arg-type]
+        upsert(session, ConversationRow.__table__, {"subject": subject, column: typed}, ["subject"])
         copied += 1
     return copied
 

@@ -7,15 +7,16 @@ failures raise ChatUnavailable so callers switch to their deterministic path.
 
 import json
 import logging
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-import httpx
-from groq import APIConnectionError, APIStatusError, APITimeoutError, AsyncGroq
 from pydantic import BaseModel, ValidationError
 
 from bot.errors import ChatUnavailable
 from bot.log_hygiene import drop_messages_starting_with
 from bot.prompts import Prompt
+
+if TYPE_CHECKING:
+    import httpx
 
 log = logging.getLogger(__name__)
 
@@ -51,8 +52,10 @@ class ChatModel:
         fallback_model: str,
         base_url: str | None = None,
         timeout_s: float = 30.0,
-        http_client: httpx.AsyncClient | None = None,
+        http_client: "httpx.AsyncClient | None" = None,
     ) -> None:
+        from groq import AsyncGroq  # the SDK loads only when a key is set and a model is built
+
         self.primary_model = primary_model
         self.fallback_model = fallback_model
         self._client = AsyncGroq(
@@ -63,10 +66,14 @@ class ChatModel:
         await self._client.close()
 
     async def _complete(self, model: str, messages: list[dict[str, str]], as_json: bool) -> str:
+        from groq import APIConnectionError, APIStatusError, APITimeoutError
+
         try:
-            response = await self._client.chat.completions.create(
+            # Plain dicts, not the SDK's TypedDicts, and an optional response_format spread in: no overload names
+            # that combination, though the API takes it.
+            response = await self._client.chat.completions.create(  # type: ignore[call-overload]
                 model=model,
-                messages=messages,  # type: ignore[arg-type]
+                messages=messages,
                 temperature=0.1,
                 **({"response_format": {"type": "json_object"}} if as_json else {}),
             )

@@ -8,11 +8,7 @@ import os
 import warnings
 from pathlib import Path
 
-import pytesseract
-from PIL import Image, UnidentifiedImageError
 from pydantic import BaseModel
-from pypdf import PdfReader
-from pypdf.errors import PdfReadError
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +54,10 @@ class TextReader:
         return self._read_image(path, keep_rows)
 
     def _read_image(self, path: Path, keep_rows: bool = False) -> ReadText:
+        # Imported on first use: Tesseract's wrapper and Pillow cost most of a second at start-up.
+        import pytesseract
+        from PIL import Image, UnidentifiedImageError
+
         try:
             # We check the pixel count ourselves, below, before decoding anything.
             with warnings.catch_warnings():
@@ -78,6 +78,9 @@ class TextReader:
         return ReadText(text=text, method="tesseract")
 
     def _read_pdf(self, path: Path) -> ReadText:
+        from pypdf import PdfReader
+        from pypdf.errors import PdfReadError
+
         try:
             reader = PdfReader(str(path))
             pages = [page.extract_text() or "" for page in reader.pages]

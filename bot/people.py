@@ -16,6 +16,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 from bot.registry import Registry, RegistryFile, User
 from bot.store import Base, Database
 from bot.store.tenants import ensure_tenant
+from bot.store.sql import rowcount
 
 CHECK_EVERY_S = 1.0
 
@@ -87,8 +88,8 @@ def load_people(database: Database) -> list[User]:
     for p in people:
         mine = [c for c in channels if c.person_id == p.person_id]
         users.append(User(
-            user_id=p.person_id, name=p.name, role=p.role, pack=p.pack, tenant=p.tenant_id,  # type: ignore[arg-type]
-            lang=p.language, officer_id=p.officer_id,  # type: ignore[arg-type]
+            user_id=p.person_id, name=p.name, role=p.role, pack=p.pack, tenant=p.tenant_id,  # type: ignore[arg-type]  # validated on import
+            lang=p.language, officer_id=p.officer_id,  # type: ignore[arg-type]  # validated on import
             territories=[t.village for t in territories if t.person_id == p.person_id],
             telegram_ids=[int(c.address) for c in mine if c.channel == "telegram"],
             whatsapp_numbers=[c.address for c in mine if c.channel == "whatsapp"],
@@ -100,7 +101,7 @@ def remove_person(database: Database, tenant: str, person_id: str) -> bool:
     """Remove a person of this tenant (their channels and territories with them); False when there is none."""
     with database.session() as s:
         result = s.execute(delete(PersonRow).where(PersonRow.tenant_id == tenant, PersonRow.person_id == person_id))
-        return result.rowcount == 1  # type: ignore[attr-defined]
+        return rowcount(result) == 1
 
 
 def tenant_of(database: Database, person_id: str) -> str | None:
@@ -130,7 +131,7 @@ class PeopleRegistry(Registry):
         self._checked_at = float("-inf")
 
     @property
-    def _by_id(self) -> dict[str, User]:  # type: ignore[override]
+    def _by_id(self) -> dict[str, User]:  # type: ignore[override]  # a cached property over the base's field
         if time.monotonic() - self._checked_at >= self._check_every_s:
             version = people_version(self._db)
             if version != self._version:

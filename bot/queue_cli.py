@@ -3,17 +3,17 @@ not delivered (waiting to be sent, given up, or flagged by WhatsApp as undeliver
 
 import argparse
 from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
-from bot.app import App
-from bot.intake import UNPROCESSED
-from bot.reply_outbox import UNDELIVERED
 from bot.settings import Settings
-from bot.worker import IntakeWorker
 
-WithApp = Callable[[Settings, Callable[[App], Awaitable[int]]], Awaitable[int]]
+if TYPE_CHECKING:
+    from bot.app import App
+
+WithApp = Callable[[Settings, Callable[["App"], Awaitable[int]]], Awaitable[int]]
 
 
-def register(sub: argparse._SubParsersAction, with_app: WithApp) -> None:  # type: ignore[type-arg]
+def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]", with_app: WithApp) -> None:
     queue = sub.add_parser("queue", help="list, retry or drop items that are not processed yet")
     queue.add_argument("action", choices=["list", "retry", "drop"])
     queue.add_argument("intake_id", nargs="?", default=None, help="one item (retry: default all)")
@@ -25,7 +25,11 @@ def register(sub: argparse._SubParsersAction, with_app: WithApp) -> None:  # typ
     queue.set_defaults(handler=handler)
 
 
-async def _run(app: App, args: argparse.Namespace) -> int:
+async def _run(app: "App", args: argparse.Namespace) -> int:
+    from bot.intake import UNPROCESSED
+    from bot.reply_outbox import UNDELIVERED
+    from bot.worker import IntakeWorker
+
     intake = app.services.intake
     if args.action == "list":
         items = intake.listing(None if args.all else UNPROCESSED)
@@ -59,6 +63,7 @@ async def _run(app: App, args: argparse.Namespace) -> int:
     for intake_id in targets:
         intake.make_due(intake_id)
     report = await IntakeWorker(app.conversation).run_once()
-    print(f"Processed {report.processed}, replies sent {report.delivered} (failed {report.reply_failures}), retains flushed {report.flushed} "
+    print(f"Processed {report.processed}, replies sent {report.delivered} (failed {report.reply_failures}), "
+          f"retains flushed {report.flushed} "
           f"(still queued {report.still_queued}), interrupted saves finished {report.resumed_cards}.")
     return 0

@@ -154,7 +154,8 @@ class ReplyOutbox:
             found = db.execute(query.order_by(_replies.c.created_at)).all()
         keys: list[str] = []
         for key, owner, until in found:
-            free = owner is None or until is None or utc(until) <= now or owner_is_dead(owner)
+            expiry = utc(until)
+            free = owner is None or expiry is None or expiry <= now or owner_is_dead(owner)
             if free and key not in keys:
                 keys.append(key)
         return keys

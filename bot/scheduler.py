@@ -32,12 +32,13 @@ from bot.outbound import Outbound
 from bot.registry import Registry, User
 from bot.store import Base, Database
 from bot.store.leases import StoreLease
-from bot.store.sql import aware, upsert, utc
+from bot.store.sql import aware, rowcount, upsert, utc
 
 log = logging.getLogger(__name__)
 
 FollowUpStatus = Literal["pending", "asking", "asked", "answered", "cancelled"]
-Composer = Callable[["FollowUp", User], list[Reply]]
+Composer = Callable[["FollowUp", User], list[Reply] | None]
+"""A pack's wording of its due follow-up; None when the pack has none for it."""
 
 DEFAULT_GRACE = timedelta(days=3)
 RETRY_UNDELIVERED = timedelta(hours=1)
@@ -99,7 +100,7 @@ async def fire_followup(store_key: str, followup_id: str) -> None:
 
 
 class FollowUpScheduler:
-    """Schedules, lists and fires follow-ups; packs register how to word theirs."""
+    """Schedules, lists and fires follow-ups; the app registers how each pack words its own."""
 
     def __init__(self, database: Database, registry: Registry, outbound: Outbound,
                  grace: timedelta = DEFAULT_GRACE, clock: Callable[[], datetime] | None = None,
@@ -187,7 +188,7 @@ class FollowUpScheduler:
                    due_at=followup.due_at, subject=json.dumps(followup.subject, ensure_ascii=False),
                    status=followup.status, asked_at=followup.asked_at)
         with self._db.session() as s:
-            upsert(s, FollowUpRow.__table__, row, ["followup_id"])  # type: ignore[arg-type]
+            upsert(s, FollowUpRow.__table__, row, ["followup_id"])
 
     def _add_job(self, followup_id: str, run_at: datetime) -> None:
         self._jobs.add_job(fire_followup, "date", run_date=run_at, args=[self._key, followup_id],
@@ -267,6 +268,10 @@ class FollowUpScheduler:
             log.exception("composing follow-up %s failed", followup_id)
             self._move(followup_id, "asking", "pending")
             return False
+        if replies is None:
+            log.warning("pack %s has no wording for follow-up %s; leaving it pending", followup.pack, followup_id)
+            self._move(followup_id, "asking", "pending")
+            return False
         delivery = await self._outbound.send(user, replies, "followup")
         if not delivery.delivered:
             self._move(followup_id, "asking", "pending")
@@ -287,17 +292,17 @@ class FollowUpScheduler:
                 (FollowUpRow.status == "pending")
                 | ((FollowUpRow.status == "asking") & (FollowUpRow.asked_at < now - ASKING_EXPIRES)),
             ).values(status="asking", asked_at=now))
-            return result.rowcount == 1  # type: ignore[attr-defined]
+            return rowcount(result) == 1
 
     def _move(self, followup_id: str, expected: FollowUpStatus, new: FollowUpStatus) -> bool:
         """Change a follow-up's status only if it is still `expected` (one process wins)."""
         with self._db.session() as s:
             result = s.execute(update(FollowUpRow).where(FollowUpRow.followup_id == followup_id,
                                                          FollowUpRow.status == expected).values(status=new))
-            return result.rowcount == 1  # type: ignore[attr-defined]
+            return rowcount(result) == 1
 
 
 def _row(row: FollowUpRow) -> FollowUp:
     return FollowUp(followup_id=row.followup_id, pack=row.pack, user_id=row.user_id, due_at=aware(row.due_at),
-                    subject=json.loads(row.subject), status=row.status,  # type: ignore[arg-type]
+                    subject=json.loads(row.subject), status=row.status,  # type: ignore[arg-type]  # only ours in it
                     asked_at=utc(row.asked_at))

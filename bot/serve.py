@@ -66,7 +66,7 @@ async def serve(conversation: Conversation, telegram: TelegramOptions | None = N
         loop.add_signal_handler(sig, stop.set)
     # Retries what could not be processed while Groq or Hindsight was down; results go out via the notifiers.
     worker = asyncio.create_task(IntakeWorker(conversation).run_forever(stop))
-    waiting = {asyncio.create_task(stop.wait())}
+    waiting: set[asyncio.Task[object]] = {asyncio.create_task(stop.wait())}
     if server is not None:
         waiting.add(asyncio.create_task(server.serve()))
     try:

@@ -2,11 +2,10 @@
 
 import os
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, SecretStr
 
-from bot.store.db import default_database_url
 from memory.local import LocalServerConfig, default_data_dir
 
 
@@ -63,6 +62,8 @@ class Settings(BaseModel):
     max_media_bytes: int = 20 * 1024 * 1024
     max_voice_seconds: float = 300.0
     max_text_chars: int = 4000
+    packs_package: str = "handlers"
+    """`SMRITI_PACKS`: the package whose INSTALLED catalogue lists the packs this bot serves."""
 
     @property
     def uses_local_memory(self) -> bool:
@@ -87,6 +88,8 @@ class Settings(BaseModel):
     @property
     def database_url(self) -> str:
         """The one database everything outside Hindsight lives in."""
+        from bot.store.db import default_database_url  # SQLAlchemy loads only when a database is used
+
         return self.database_url_override or default_database_url(self.data_dir)
 
     @property
@@ -126,7 +129,8 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
     """Build Settings from the environment (or a given mapping, for tests)."""
     source = dict(os.environ if env is None else env)
     data_dir = Path(source["SMRITI_HOME"]).expanduser() if source.get("SMRITI_HOME") else default_data_dir()
-    optional = {
+    # Values are validated by Settings itself (pydantic), so these maps hold whatever the environment gave.
+    optional: dict[str, Any] = {
         "hindsight_url": _text(source, "SMRITI_HINDSIGHT_URL"),
         "hindsight_api_key": _secret(source, "SMRITI_HINDSIGHT_API_KEY"),
         "groq_api_key": _secret(source, "GROQ_API_KEY"),
@@ -142,6 +146,7 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
         "twilio_followup_template_sid": _text(source, "SMRITI_TWILIO_FOLLOWUP_TEMPLATE_SID"),
         "public_base_url": _text(source, "SMRITI_PUBLIC_BASE_URL"),
         "database_url_override": _text(source, "SMRITI_DATABASE_URL"),
+        "packs_package": _text(source, "SMRITI_PACKS"),
     }
     numbers = {
         "local_api_port": _text(source, "SMRITI_LOCAL_PORT"),
@@ -150,19 +155,20 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
     }
     flag = _text(source, "SMRITI_MEMORY_LLM")
     if flag is not None:
-        optional["memory_llm"] = flag.lower() in ("1", "true", "yes", "on")  # type: ignore[assignment]
-    speech = {
+        optional["memory_llm"] = flag.lower() in ("1", "true", "yes", "on")
+    speech: dict[str, Any] = {
         "speech": (_text(source, "SMRITI_SPEECH") or "").lower() or None,
         "whisper_model": _text(source, "SMRITI_WHISPER_MODEL"),
     }
     prefix = "SMRITI_WHISPER_MODEL_"
     per_language = {k[len(prefix):].lower(): v.strip() for k, v in source.items() if k.startswith(prefix) and v.strip()}
+    ports_and_threads: dict[str, Any] = {k: int(v) for k, v in numbers.items() if v is not None}
     return Settings(
         data_dir=data_dir,
         default_tenant=source.get("SMRITI_TENANT", "demo"),
         bank_prefix=source.get("SMRITI_BANK_PREFIX", "smriti"),
         **{k: v for k, v in optional.items() if v is not None},
-        **{k: int(v) for k, v in numbers.items() if v is not None},
+        **ports_and_threads,
         **{k: v for k, v in speech.items() if v is not None},
         whisper_models=per_language,
     )

@@ -10,7 +10,7 @@ from bot.settings import Settings
 from bot.speech.models import ModelNotAvailable, fetch, on_disk
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     speech = sub.add_parser("speech", help="local speech-to-text: status, or download a Whisper model")
     actions = speech.add_subparsers(dest="action", required=True)
     status = actions.add_parser("status", help="the engine, and each language's model and whether it is here")

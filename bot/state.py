@@ -16,7 +16,7 @@ from sqlalchemy import BigInteger, Boolean, DateTime, String, Text, delete, sele
 from sqlalchemy.orm import Mapped, mapped_column
 
 from bot.store import Base, Database
-from bot.store.sql import insert_ignore, upsert, utc
+from bot.store.sql import aware, insert_ignore, rowcount, upsert
 
 CardStatus = Literal["open", "saving", "saved", "discarded"]
 
@@ -111,7 +111,7 @@ def _now() -> datetime:
 
 def _card(row: CardRow) -> Card:
     return Card(card_id=row.card_id, pack=row.pack, user_id=row.user_id, kind=row.kind,
-                payload=json.loads(row.payload), status=row.status)  # type: ignore[arg-type]
+                payload=json.loads(row.payload), status=row.status)  # type: ignore[arg-type]  # only ours in it
 
 
 class StateStore:
@@ -126,7 +126,7 @@ class StateStore:
     def inbox_put(self, channel: str, key: str, payload: str) -> bool:
         """Keep a raw delivery before acknowledging it; return False when the key was seen before."""
         with self._db.session() as s:
-            return insert_ignore(s, InboxRow.__table__, dict(  # type: ignore[arg-type]
+            return insert_ignore(s, InboxRow.__table__, dict(
                 channel=channel, key=key, payload=payload, done=False, received_at=_now()))
 
     def inbox_pending(self, channel: str) -> list[tuple[str, str]]:
@@ -169,7 +169,7 @@ class StateStore:
         with self._db.session() as s:
             result = s.execute(update(CardRow).where(CardRow.card_id == card_id, CardRow.status == expected)
                                .values(status=new, updated_at=_now()))
-            return result.rowcount == 1  # type: ignore[attr-defined]
+            return rowcount(result) == 1
 
     def drop_card(self, card_id: str) -> None:
         """Remove a card altogether (a finished forget request, whose payload names its subject)."""
@@ -187,7 +187,7 @@ class StateStore:
 
     def await_edit(self, user_id: str, card_id: str, field: str) -> None:
         with self._db.session() as s:
-            upsert(s, PendingEditRow.__table__, dict(user_id=user_id, card_id=card_id, field=field),  # type: ignore[arg-type]
+            upsert(s, PendingEditRow.__table__, dict(user_id=user_id, card_id=card_id, field=field),
                    ["user_id"])
 
     def awaiting_edit(self, user_id: str) -> AwaitingEdit | None:
@@ -206,7 +206,7 @@ class StateStore:
 
     def remember_card_message(self, chat: str, card_id: str, message_id: int) -> None:
         with self._db.session() as s:
-            upsert(s, CardMessageRow.__table__,  # type: ignore[arg-type]
+            upsert(s, CardMessageRow.__table__,
                    dict(chat=chat, card_id=card_id, message_id=message_id), ["chat", "card_id"])
 
     def pref(self, subject: str, key: str) -> str | None:
@@ -219,7 +219,7 @@ class StateStore:
             row = s.get(ConversationRow, subject)
             value = getattr(row, column) if row is not None else None
         if isinstance(value, datetime):
-            return utc(value).isoformat()  # type: ignore[union-attr]
+            return aware(value).isoformat()
         return value
 
     def set_pref(self, subject: str, key: str, value: str) -> None:
@@ -230,7 +230,7 @@ class StateStore:
         column = _column(key)
         typed: object = datetime.fromisoformat(value) if column in _DATETIME_COLUMNS and value else value
         with self._db.session() as s:
-            upsert(s, ConversationRow.__table__, {"subject": subject, column: typed}, ["subject"])  # type: ignore[arg-type]
+            upsert(s, ConversationRow.__table__, {"subject": subject, column: typed}, ["subject"])
 
 
 def _column(key: str) -> str:

@@ -13,7 +13,7 @@ from typing import Any
 
 from bot.messages import Button, Reply
 from bot.subject_ops import SubjectRequests, canonical, counts
-from handlers.base import Pack, Turn
+from bot.pack import Pack, Turn
 from memory.subjects import HeldItem, Subject
 
 COMMANDS = ("forget", "export")
@@ -120,5 +120,6 @@ async def on_callback(turn: Turn, packs: dict[str, Pack], data: str) -> list[Rep
 def _export_replies(turn: Turn, subject: Subject, exported: dict[str, Any]) -> list[Reply]:
     body = json.dumps(exported, indent=1, ensure_ascii=False, default=str)
     chunks = [body[i:i + PART_CHARS] for i in range(0, len(body), PART_CHARS)] or ["{}"]
-    return [Reply(text=f"{turn.t('subjects.export_header', kind=subject.kind, subject_id=subject.subject_id, part=n, parts=len(chunks))}\n{chunk}")
+    return [Reply(text=turn.t('subjects.export_header', kind=subject.kind, subject_id=subject.subject_id, part=n,
+                              parts=len(chunks)) + f"\n{chunk}")
             for n, chunk in enumerate(chunks, start=1)]

@@ -18,7 +18,7 @@ from bot.subject_stores import (
     QueuedItemStore,
     ReplyStore,
 )
-from handlers.base import Pack, Services
+from bot.pack import Pack, Services
 from memory.errors import MemoryLayerError
 from memory.subjects import HeldItem, MemorySubjectStore, Subject, SubjectStore
 

@@ -17,7 +17,7 @@ from bot.reply_outbox import OutgoingReply
 from bot.state import CardMessageRow, CardRow, ConversationRow, InboxRow, PendingEditRow
 from bot.store.sql import utc
 from bot.subject_match import Matcher, SubjectTerms
-from handlers.base import Services
+from bot.pack import Services
 from memory.subjects import HeldItem, Subject
 
 TermsOf = Callable[[Subject], SubjectTerms]

@@ -14,27 +14,32 @@ import json
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from bot.app import App
 from bot.settings import Settings
-from bot.subject_ops import SubjectRequests, canonical, describe, stores_for
 from memory.subjects import Subject, SubjectStore
 
+if TYPE_CHECKING:
+    from bot.app import App
+
 KINDS = ("farmer", "case", "vendor", "person")
-WithApp = Callable[[Settings, Callable[[App], Awaitable[int]]], Awaitable[int]]
+WithApp = Callable[[Settings, Callable[["App"], Awaitable[int]]], Awaitable[int]]
 Confirm = Callable[[str], bool]
 
 
-def subject_stores(app: App) -> list[SubjectStore]:
+def subject_stores(app: "App") -> list[SubjectStore]:
     """Every store that holds data about subjects: memory, the bot's own records, and each pack's."""
+    from bot.subject_ops import stores_for
+
     return stores_for(app.services, app.packs)
 
 
-async def forget(app: App, subject: Subject, confirm: Confirm, by: str) -> int:
+async def forget(app: "App", subject: Subject, confirm: Confirm, by: str) -> int:
     """Show what will go, ask, erase it from every store, audit; 0 when done or nothing was held."""
+    from bot.subject_ops import SubjectRequests, canonical, describe
+
     requests = SubjectRequests(app.services, app.packs, by=by, via="cli")
     subject = canonical(app.packs, subject)
     held = await requests.preview(subject)
@@ -54,8 +59,10 @@ async def forget(app: App, subject: Subject, confirm: Confirm, by: str) -> int:
     return 0
 
 
-async def export(app: App, subject: Subject, by: str) -> dict[str, Any]:
+async def export(app: "App", subject: Subject, by: str) -> dict[str, Any]:
     """Everything held about the subject, store by store, as one JSON-ready object; audited."""
+    from bot.subject_ops import SubjectRequests, canonical
+
     requests = SubjectRequests(app.services, app.packs, by=by, via="cli")
     return await requests.export(canonical(app.packs, subject))
 
@@ -91,7 +98,7 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--by", default=None, help="who asks (for the audit); the login name by default")
 
 
-def register(sub: argparse._SubParsersAction, with_app: WithApp) -> None:  # type: ignore[type-arg]
+def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]", with_app: WithApp) -> None:
     forget_parser = sub.add_parser("forget", help="erase everything held about a farmer, case, vendor or person")
     _arguments(forget_parser)
     forget_parser.add_argument("--yes", action="store_true", help="do not ask to confirm")
@@ -105,7 +112,8 @@ def register(sub: argparse._SubParsersAction, with_app: WithApp) -> None:  # typ
 
     forget_parser.set_defaults(handler=forget_handler)
 
-    export_parser = sub.add_parser("export-subject", help="write everything held about a farmer, case, vendor or person")
+    export_parser = sub.add_parser("export-subject",
+                                   help="write everything held about a farmer, case, vendor or person")
     _arguments(export_parser)
     export_parser.add_argument("--out", type=Path, default=None, help="write the JSON here instead of stdout")
 
@@ -114,7 +122,7 @@ def register(sub: argparse._SubParsersAction, with_app: WithApp) -> None:  # typ
         if subject is None:
             return 2
 
-        async def body(app: App) -> int:
+        async def body(app: "App") -> int:
             data = json.dumps(await export(app, subject, args.by or getpass.getuser()), indent=2, ensure_ascii=False)
             if args.out:
                 args.out.write_text(data + "\n", encoding="utf-8")

@@ -7,6 +7,7 @@ Every update is on disk before Telegram is told it arrived (bot/telegram_inbox.p
 
 import asyncio
 import logging
+from datetime import timedelta
 from urllib.parse import urlparse
 
 import httpx
@@ -27,13 +28,12 @@ from bot.registry import User
 from bot.telegram_inbox import DurableUpdateQueue
 from bot.telegram_media import MediaRef, download, is_unsupported, media_of
 from bot.telegram_send import TelegramNotifier, TelegramReplyChannel, TelegramSender
+from bot.cards import parse_card_data
 from bot.chat_text import split_command, too_large
 
 log = logging.getLogger(__name__)
 
 ALLOWED_UPDATES = ["message", "callback_query"]
-CARD_ACTIONS_ON_CARD = ("s", "e", "d")
-"""Card buttons that sit on the card's own message (Back sits on the field list)."""
 
 
 class TelegramNotConfigured(ValueError):
@@ -62,7 +62,7 @@ class TelegramTransport:
         if settings.telegram_base_url:
             root = settings.telegram_base_url.rstrip("/")
             builder = builder.base_url(f"{root}/bot").base_file_url(f"{root}/file/bot")
-        self.application: Application = builder.build()  # type: ignore[type-arg]
+        self.application: Application = builder.build()  # type: ignore[type-arg]  # PTB's six type parameters: the defaults build() gives
         self.application.add_handler(MessageHandler(filters.UpdateType.MESSAGE, self.on_message))
         self.application.add_handler(CallbackQueryHandler(self.on_button))
         self.application.add_error_handler(self.on_error)
@@ -79,7 +79,8 @@ class TelegramTransport:
         """Start the Application and long-poll getUpdates."""
         await self._start()
         assert self.application.updater is not None
-        await self.application.updater.start_polling(timeout=self.poll_timeout_s, allowed_updates=ALLOWED_UPDATES)
+        await self.application.updater.start_polling(timeout=timedelta(seconds=self.poll_timeout_s),
+                                                     allowed_updates=ALLOWED_UPDATES)
         log.info("telegram: polling for updates")
 
     async def start_webhook(self, webhook_url: str, listen: str, port: int) -> None:
@@ -120,7 +121,8 @@ class TelegramTransport:
     # --- commands menu -------------------------------------------------------------------------------------
 
     async def register_commands(self) -> None:
-        """Set the command menu: shared commands by default, and each registered chat its own pack's, in its language."""
+        """Set the command menu: shared commands by default, and each registered chat its own pack's, in its
+        language."""
         bot = self.application.bot
         shared = [BotCommand(c.command, text("en", c.description_key)) for c in SHARED_COMMANDS]
         try:
@@ -271,12 +273,12 @@ class TelegramTransport:
 
     def _adopt_card_message(self, chat_id: int, data: str, message: object) -> None:
         """A card button pressed on a message we lost track of (state reset): that message is the card."""
-        parts = data.split(":")
-        if len(parts) < 3 or parts[0] != "c" or parts[1] not in CARD_ACTIONS_ON_CARD or message is None:
+        pressed = parse_card_data(data)
+        if pressed is None or not pressed.on_card or message is None:
             return
         message_id = getattr(message, "message_id", None)
-        if message_id is not None and self.sender.card_message(chat_id, parts[2]) is None:
-            self.sender.remember_card(chat_id, parts[2], message_id)
+        if message_id is not None and self.sender.card_message(chat_id, pressed.card_id) is None:
+            self.sender.remember_card(chat_id, pressed.card_id, message_id)
 
     async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Log the failure (never the message) and tell the person something went wrong."""

@@ -8,14 +8,15 @@ import base64
 import logging
 import mimetypes
 from pathlib import Path
-
-import httpx
-from groq import APIConnectionError, APIStatusError, APITimeoutError, AsyncGroq
+from typing import TYPE_CHECKING
 
 import bot.llm  # noqa: F401  (keeps the Groq SDK's request dumps out of the logs)
 from bot.errors import VisionUnavailable
 from bot.ocr import ReadText
 from bot.prompts import Prompt
+
+if TYPE_CHECKING:
+    import httpx
 
 log = logging.getLogger(__name__)
 
@@ -30,8 +31,10 @@ class VisionReader:
         model: str,
         base_url: str | None = None,
         timeout_s: float = 60.0,
-        http_client: httpx.AsyncClient | None = None,
+        http_client: "httpx.AsyncClient | None" = None,
     ) -> None:
+        from groq import AsyncGroq  # the SDK loads only when a key is set and a reader is built
+
         self.model = model
         self._client = AsyncGroq(
             api_key=api_key, base_url=base_url, timeout=timeout_s, max_retries=1, http_client=http_client
@@ -47,11 +50,13 @@ class VisionReader:
             raise VisionUnavailable("image too large for the vision model")
         kind = mime_type or mimetypes.guess_type(path.name)[0] or "image/png"
         url = f"data:{kind};base64,{base64.b64encode(data).decode('ascii')}"
+        from groq import APIConnectionError, APIStatusError, APITimeoutError
+
         try:
             response = await self._client.chat.completions.create(
                 model=self.model,
                 temperature=0.0,
-                messages=[  # type: ignore[list-item]
+                messages=[
                     {"role": "system", "content": prompt.system},
                     {"role": "user", "content": [
                         {"type": "text", "text": prompt.user},

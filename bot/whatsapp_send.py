@@ -70,7 +70,8 @@ class TwilioConfig(BaseModel):
             raise WhatsAppNotConfigured(f"missing {', '.join(missing)}")
         assert settings.twilio_auth_token and settings.twilio_whatsapp_from and settings.public_base_url
         sender = settings.twilio_whatsapp_from
-        return cls(account_sid=settings.twilio_account_sid or "", auth_token=settings.twilio_auth_token.get_secret_value(),
+        return cls(account_sid=settings.twilio_account_sid or "",
+                   auth_token=settings.twilio_auth_token.get_secret_value(),
                    sender=sender if sender.startswith("whatsapp:") else f"whatsapp:{sender}",
                    public_base_url=settings.public_base_url.rstrip("/"), base_url=settings.twilio_base_url,
                    template_sid=settings.twilio_followup_template_sid)

@@ -225,7 +225,7 @@ class WhatsAppTransport:
 
     def _incoming(self, inbound: TwilioInbound, suffix: str = "", **fields: object) -> Incoming:
         return Incoming(transport="whatsapp", sender=inbound.sender, delivery_id=inbound.message_sid + suffix,
-                        **fields)  # type: ignore[arg-type]
+                        **fields)  # type: ignore[arg-type]  # fields are Incoming's own, checked by pydantic
 
     async def _incomings(self, inbound: TwilioInbound, lang: str) -> list[Incoming | Reply]:
         if inbound.button_payload:

@@ -11,7 +11,7 @@ from datetime import datetime, timezone
 from pydantic import BaseModel
 
 from bot.core import Conversation
-from handlers.cards import resume_saving, show_confirmed
+from bot.cards import resume_saving, show_confirmed
 
 log = logging.getLogger(__name__)
 

@@ -78,10 +78,10 @@ class MemoryClient:
 
     async def _read(self, call: Callable[[], Awaitable[T]]) -> T:
         """Run a read the client does not retry itself (listings) with the client's own retry policy."""
-        return await _retry_on_capacity(call, self._read_attempts, self._client._retry_rng)  # type: ignore[no-any-return]
+        return await _retry_on_capacity(call, self._read_attempts, self._client._retry_rng)  # type: ignore[no-any-return]  # untyped helper
 
     async def aclose(self) -> None:
-        await self._client.aclose()
+        await self._client.aclose()  # type: ignore[no-untyped-call]  # hindsight_client leaves aclose unannotated
 
     async def __aenter__(self) -> "MemoryClient":
         return self
@@ -212,7 +212,7 @@ class MemoryClient:
         async def call() -> list[OperationStatus]:
             found: list[OperationStatus] = []
             for state in ("pending", "processing"):
-                page = await self._read(lambda state=state: self._client.operations.list_operations(  # type: ignore[misc]
+                page = await self._read(lambda state=state: self._client.operations.list_operations(  # type: ignore[misc]  # default-bound lambda
                     bank_id, status=state, limit=100, exclude_parents=True))
                 found += [OperationStatus.model_validate({
                     "operation_id": o.operation_id or o.id, "status": state, "error": o.error_message,
@@ -231,7 +231,7 @@ class MemoryClient:
             response = await self._client.arecall(
                 bank_id,
                 request.query,
-                types=list(types) if types is not None else None,  # type: ignore[arg-type]
+                types=list(types) if types is not None else None,
                 max_tokens=request.max_tokens,
                 budget=request.budget,
                 tags=request.tags or None,
@@ -309,7 +309,7 @@ class MemoryClient:
             found: list[StoredDocument] = []
             offset = 0
             while True:
-                page = await self._read(lambda at=offset: self._client.documents.list_documents(  # type: ignore[misc]
+                page = await self._read(lambda at=offset: self._client.documents.list_documents(  # type: ignore[misc]  # default-bound lambda
                     bank_id, tags=tags, tags_match=tags_match if tags else None, limit=500, offset=at
                 ))
                 found.extend(
@@ -337,7 +337,7 @@ class MemoryClient:
             found: list[StoredMemory] = []
             offset = 0
             while True:
-                page = await self._read(lambda at=offset: self._client.alist_memories(  # type: ignore[misc]
+                page = await self._read(lambda at=offset: self._client.alist_memories(  # type: ignore[misc]  # default-bound lambda
                     bank_id, tags=[tag], tags_match="any_strict", limit=100, offset=at))
                 found += [to_stored_memory(m) for m in page.items]
                 offset += len(page.items)
@@ -418,7 +418,7 @@ class MemoryClient:
         async def texts() -> list[StoredDocument]:
             found = []
             for document in documents:
-                full = await self._read(lambda d=document: self._client.documents.get_document(  # type: ignore[misc]
+                full = await self._read(lambda d=document: self._client.documents.get_document(  # type: ignore[misc]  # default-bound lambda
                     bank_id, d.document_id))
                 found.append(document.model_copy(update={"text": full.original_text}))
             return found

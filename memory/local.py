@@ -93,7 +93,7 @@ def answering(url: str, timeout_s: float = 2.0) -> bool:
     """Return True when a Hindsight server at url answers its health check."""
     try:
         with urllib.request.urlopen(f"{url}/health", timeout=timeout_s) as response:
-            return response.status == 200
+            return bool(response.status == 200)
     except (urllib.error.URLError, OSError, TimeoutError):
         return False
 

@@ -13,14 +13,17 @@ stored on time, once (the document id replaces any earlier copy).
 """
 
 from datetime import datetime, timedelta, timezone
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
 from sqlalchemy import Column, DateTime, Engine, Integer, MetaData, String, Table, Text, delete, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
-from memory.client import MemoryClient
 from memory.errors import MemoryRejected, MemoryUnavailable
 from memory.models import MemoryItem
+
+if TYPE_CHECKING:
+    from memory.client import MemoryClient
 
 # memory/ never imports the bot, so the outbox declares its table on its own MetaData and takes an engine.
 # The bot's migrations create it (core_0004); the declaration here must match that revision.
@@ -155,7 +158,7 @@ class Outbox:
                     outbox_table.c.item == item.model_dump_json(),
                 ).values(operation_id=operation_id, last_error=None, claimed_until=None))
 
-    async def retain_or_queue(self, memory: MemoryClient, bank_id: str, items: list[MemoryItem],
+    async def retain_or_queue(self, memory: "MemoryClient", bank_id: str, items: list[MemoryItem],
                               origin: str | None = None) -> RetainOutcome:
         """Retain now (async mode: hand over and keep until confirmed); if Hindsight is down, queue the items."""
         if not self.asynchronous:
@@ -178,7 +181,7 @@ class Outbox:
         self._mark_sent(bank_id, items, operation.operation_id)
         return RetainOutcome(stored=0, queued=0, saving=len(items))
 
-    async def flush(self, memory: MemoryClient) -> FlushReport:
+    async def flush(self, memory: "MemoryClient") -> FlushReport:
         """Confirm what Hindsight finished, then send everything queued, bank by bank; failures stay queued."""
         origins = {q.origin for q in self.pending() if q.origin}
         confirmed = await self._confirm(memory)
@@ -209,7 +212,7 @@ class Outbox:
         return FlushReport(stored=stored + len(confirmed), still_queued=sum(not q.saving for q in left),
                            saving=sum(q.saving for q in left), confirmed=confirmed, confirmed_origins=done)
 
-    async def _confirm(self, memory: MemoryClient) -> list[str]:
+    async def _confirm(self, memory: "MemoryClient") -> list[str]:
         """Drop rows whose operation completed; put rows whose operation failed or vanished back in the queue."""
         by_operation: dict[tuple[str, str], list[MemoryItem]] = {}
         for queued in self.pending():

@@ -9,15 +9,17 @@ side; stores of the bot's own database plug into the same protocol.
 
 from collections.abc import Callable
 from datetime import date
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
 from memory import tags
-from memory.client import MemoryClient
 from memory.errors import BankNotFound
 from memory.models import SubjectExport
-from memory.outbox import Outbox
+
+if TYPE_CHECKING:
+    from memory.client import MemoryClient
+    from memory.outbox import Outbox
 
 SubjectKind = Literal["farmer", "case", "vendor", "person"]
 _PACK_OF: dict[SubjectKind, str] = {"farmer": "agri", "case": "legal", "vendor": "ap"}
@@ -80,7 +82,7 @@ class MemorySubjectStore:
 
     name = "memory"
 
-    def __init__(self, memory: MemoryClient, outbox: Outbox, bank_of: Callable[[str, str], str]) -> None:
+    def __init__(self, memory: "MemoryClient", outbox: "Outbox", bank_of: Callable[[str, str], str]) -> None:
         self.memory, self.outbox, self.bank_of = memory, outbox, bank_of
 
     def _bank(self, subject: Subject) -> str:

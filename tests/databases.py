@@ -9,8 +9,8 @@ from pathlib import Path
 
 from sqlalchemy import create_engine, inspect, text
 
-from bot.app import pack_migrations
 from bot.store import Database, upgrade
+from handlers import INSTALLED
 
 PG_SERVER = os.environ.get("SMRITI_TEST_PG_SERVER", "postgresql+psycopg://hindsight:hindsight@127.0.0.1:55433")
 
@@ -19,7 +19,7 @@ def sqlite_database(folder: Path) -> Database:
     """A migrated SQLite database in `folder` (the embedded default's layout)."""
     folder.mkdir(parents=True, exist_ok=True)
     database = Database(f"sqlite:///{folder / 'smriti.db'}")
-    upgrade(database, pack_migrations())
+    upgrade(database, INSTALLED.migrations())
     return database
 
 
@@ -43,7 +43,7 @@ def fresh_postgres_database() -> Iterator[str]:
         connection.execute(text(f'CREATE DATABASE "{name}"'))
     url = f"{PG_SERVER}/{name}"
     database = Database(url)
-    upgrade(database, pack_migrations())
+    upgrade(database, INSTALLED.migrations())
     database.dispose()
     try:
         yield url

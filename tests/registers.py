@@ -4,9 +4,9 @@ import tempfile
 from functools import cache
 from pathlib import Path
 
-from bot.app import PACK_MODULES, pack_migrations
 from bot.registers.seed import import_seed_registers
 from bot.store import Database, upgrade
+from handlers import INSTALLED
 from handlers.agri.register import FieldBook
 from handlers.agri.registers import FieldBooks
 from handlers.ap.registers import Ledgers, TenantLedger
@@ -15,7 +15,7 @@ from handlers.ap.registers import Ledgers, TenantLedger
 def seed_tenants(database: Database, tenants: set[str], packs: list[str] | None = None) -> None:
     """Import every pack's seed registers (or the named packs') into each tenant (idempotent)."""
     for tenant in sorted(tenants):
-        for pack, module in PACK_MODULES.items():
+        for pack, module in INSTALLED.packages().items():
             if packs is None or pack in packs:
                 import_seed_registers(database, tenant, pack, module)
 
@@ -25,7 +25,7 @@ def seed_database() -> Database:
     """A database of its own holding the seed registers in tenant demo (made once per test session)."""
     folder = Path(tempfile.mkdtemp(prefix="smriti-seed-registers-"))
     database = Database(f"sqlite:///{folder / 'seed.db'}")
-    upgrade(database, pack_migrations())
+    upgrade(database, INSTALLED.migrations())
     seed_tenants(database, {"demo"})
     return database
 

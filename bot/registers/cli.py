@@ -7,33 +7,54 @@ import argparse
 import csv
 import sys
 import zipfile
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from bot.registers.catalog import pack_kinds
-from bot.registers.exporter import FORMATS, export_kind
-from bot.registers.importer import import_file
-from bot.registers.kinds import RegisterKind
+from bot.registers import FORMATS
 from bot.settings import Settings
-from bot.store.db import Database
+
+if TYPE_CHECKING:
+    from bot.registers.kinds import RegisterKind
+    from bot.store.db import Database
 
 Handler = Callable[[argparse.Namespace, Settings], Awaitable[int]]
-OpenDatabase = Callable[[Settings], Database]
+OpenDatabase = Callable[[Settings], "Database"]
 
 
-def all_kinds(pack_modules: dict[str, str]) -> dict[str, RegisterKind]:
+def all_kinds(pack_modules: dict[str, str]) -> dict[str, "RegisterKind"]:
     """Every register kind of every installed pack, by name (names are unique across packs)."""
+    from bot.registers.catalog import pack_kinds
+
     return {name: kind for kinds in pack_kinds(pack_modules).values() for name, kind in kinds.items()}
 
 
-def register(sub: argparse._SubParsersAction, pack_modules: dict[str, str],  # type: ignore[type-arg]
+class KindNames:
+    """The kinds' names as argparse choices, found when first checked: building the parser imports no pack."""
+
+    def __init__(self, pack_modules: dict[str, str]) -> None:
+        self._pack_modules = pack_modules
+        self._names: list[str] | None = None
+
+    def _all(self) -> list[str]:
+        if self._names is None:
+            self._names = sorted(all_kinds(self._pack_modules))
+        return self._names
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._all()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+
+def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]", pack_modules: dict[str, str],
              open_database: OpenDatabase) -> None:
-    kinds = all_kinds(pack_modules)
-    names = sorted(kinds)
+    names = KindNames(pack_modules)
 
     imp = sub.add_parser("import", help="import a register from CSV, Excel .xlsx or JSON (dry run unless --apply)")
     imp.add_argument("--tenant", required=True)
-    imp.add_argument("kind", choices=names)
+    imp.add_argument("kind", choices=names, metavar="KIND")
     imp.add_argument("file", type=Path)
     imp.add_argument("--apply", action="store_true", help="write the changes (default: only report them)")
     imp.add_argument("--replace", action="store_true", help="also remove records the file does not mention")
@@ -42,9 +63,11 @@ def register(sub: argparse._SubParsersAction, pack_modules: dict[str, str],  # t
         if not args.file.is_file():
             print(f"No such file: {args.file}", file=sys.stderr)
             return 1
+        from bot.registers.importer import import_file
+
         database = open_database(settings)
         try:
-            report = import_file(database, kinds, args.kind, args.tenant, args.file.expanduser(),
+            report = import_file(database, all_kinds(pack_modules), args.kind, args.tenant, args.file.expanduser(),
                                  apply=args.apply, replace=args.replace)
         except (ValueError, UnicodeDecodeError, zipfile.BadZipFile, csv.Error, KeyError) as exc:
             print(f"Could not read {args.file}: {exc}", file=sys.stderr)
@@ -58,7 +81,7 @@ def register(sub: argparse._SubParsersAction, pack_modules: dict[str, str],  # t
 
     exp = sub.add_parser("export", help="write a tenant's register as CSV, Excel .xlsx or JSON")
     exp.add_argument("--tenant", required=True)
-    exp.add_argument("kind", choices=names)
+    exp.add_argument("kind", choices=names, metavar="KIND")
     exp.add_argument("out", nargs="?", type=Path, default=None, help="file to write (default: KIND.FORMAT here)")
     exp.add_argument("--format", choices=FORMATS, default=None, help="default: from OUT's suffix, else csv")
 
@@ -68,9 +91,11 @@ def register(sub: argparse._SubParsersAction, pack_modules: dict[str, str],  # t
             print(f"Unknown format {fmt!r}; use one of {', '.join(FORMATS)}", file=sys.stderr)
             return 2
         out = (args.out or Path(f"{args.kind}.{fmt}")).expanduser()
+        from bot.registers.exporter import export_kind
+
         database = open_database(settings)
         try:
-            count = export_kind(database, kinds[args.kind], args.tenant, fmt, out)
+            count = export_kind(database, all_kinds(pack_modules)[args.kind], args.tenant, fmt, out)
         except ValueError as exc:
             print(str(exc), file=sys.stderr)
             return 2

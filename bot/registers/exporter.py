@@ -4,12 +4,13 @@ import json
 from pathlib import Path
 from typing import Any
 
+from bot.registers import FORMATS
 from bot.registers.kinds import RegisterKind
 from bot.registers.table import write_csv, write_xlsx
 from bot.store.db import Database
 from bot.store.registers import RegisterStore
 
-FORMATS = ("csv", "xlsx", "json")
+__all__ = ["FORMATS", "export_kind"]
 
 
 def _rows(kind: RegisterKind, records: list[Any]) -> list[dict[str, str]]:

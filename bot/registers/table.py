@@ -86,7 +86,7 @@ def read_csv(data: bytes) -> list[SourceRow]:
 
 
 def read_xlsx(data: bytes) -> list[SourceRow]:
-    from openpyxl import load_workbook  # type: ignore[import-untyped]
+    from openpyxl import load_workbook
 
     sheet = load_workbook(io.BytesIO(data), read_only=False, data_only=True).worksheets[0]
     merged_header: dict[int, str] = {}
@@ -119,7 +119,7 @@ def write_csv(path: Path, header: list[str], rows: list[dict[str, str]]) -> None
 
 
 def write_xlsx(path: Path, header: list[str], rows: list[dict[str, str]]) -> None:
-    from openpyxl import Workbook  # type: ignore[import-untyped]
+    from openpyxl import Workbook
 
     book = Workbook()
     sheet = book.active

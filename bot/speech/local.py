@@ -16,13 +16,14 @@ from pathlib import Path
 # start-up, before anyone sets one, and told to stay within any limit that was there already.
 _OMP_LIMIT_AT_LOAD = os.environ.get("OMP_THREAD_LIMIT", "")
 try:
-    import ctranslate2  # type: ignore[import-untyped]  # noqa: F401
+    import ctranslate2  # noqa: F401
 except ImportError:
     pass
 
-from bot.audio import PreparedAudio
-from bot.speech.base import SpeechUnavailable, Transcript, vocabulary_prompt
-from bot.speech.models import ModelNotAvailable, fetch
+# After ctranslate2, on purpose (above): these may lead to code that sets the limit.
+from bot.audio import PreparedAudio  # noqa: E402
+from bot.speech.base import SpeechUnavailable, Transcript, vocabulary_prompt  # noqa: E402
+from bot.speech.models import ModelNotAvailable, fetch  # noqa: E402
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +72,7 @@ class LocalWhisper:
         if spec in self._loaded:
             return self._loaded[spec]
         try:
-            from faster_whisper import WhisperModel  # type: ignore[import-untyped]
+            from faster_whisper import WhisperModel
         except ImportError as exc:
             raise SpeechUnavailable("faster-whisper is not installed", retry=False) from exc
         try:
@@ -89,9 +90,9 @@ class LocalWhisper:
         spec = self._model_for(language)
         with self._lock:
             model = self._load(spec)
-            multilingual = bool(model.model.is_multilingual)  # type: ignore[attr-defined]
+            multilingual = bool(model.model.is_multilingual)  # type: ignore[attr-defined]  # untyped SDK
             try:
-                segments, _info = model.transcribe(  # type: ignore[attr-defined]
+                segments, _info = model.transcribe(  # type: ignore[attr-defined]  # faster-whisper is untyped
                     str(path), language=language if multilingual else None, initial_prompt=prompt,
                     beam_size=self._beam_size, condition_on_previous_text=False, vad_filter=False)
                 return " ".join(s.text.strip() for s in segments).strip()

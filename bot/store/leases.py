@@ -26,7 +26,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from bot.store.base import Base
 from bot.store.db import Database
-from bot.store.sql import aware, insert_ignore
+from bot.store.sql import aware, insert_ignore, rowcount
 
 log = logging.getLogger(__name__)
 
@@ -114,7 +114,7 @@ class Leases:
         now = datetime.now(timezone.utc)
         me = str(self.owner)
         with self._db.session() as s:
-            if insert_ignore(s, LeaseRow.__table__, dict(name=name, holder=me, expires_at=now + ttl)):  # type: ignore[arg-type]
+            if insert_ignore(s, LeaseRow.__table__, dict(name=name, holder=me, expires_at=now + ttl)):
                 return True
             current = s.execute(select(LeaseRow.holder).where(LeaseRow.name == name)).scalar()
             takeable = (LeaseRow.holder == me) | (LeaseRow.expires_at < now)
@@ -122,14 +122,14 @@ class Leases:
                 takeable = takeable | (LeaseRow.holder == current)
             result = s.execute(update(LeaseRow).where(LeaseRow.name == name, takeable)
                                .values(holder=me, expires_at=now + ttl))
-            return result.rowcount == 1  # type: ignore[attr-defined]
+            return rowcount(result) == 1
 
     def renew(self, name: str, ttl: timedelta = DEFAULT_TTL) -> bool:
         """Push the expiry on; False when the lease is no longer this owner's."""
         with self._db.session() as s:
             result = s.execute(update(LeaseRow).where(LeaseRow.name == name, LeaseRow.holder == str(self.owner))
                                .values(expires_at=datetime.now(timezone.utc) + ttl))
-            return result.rowcount == 1  # type: ignore[attr-defined]
+            return rowcount(result) == 1
 
     def release(self, name: str) -> None:
         with self._db.session() as s:

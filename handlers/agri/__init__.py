@@ -1,12 +1,17 @@
-"""The agri field-memory pack: voice note -> confirmed visit -> cited pre-visit brief -> outcome follow-up."""
+"""The agri field-memory pack: voice note -> confirmed visit -> cited pre-visit brief -> outcome follow-up.
 
-from handlers.agri.pack import AgriPack
-from handlers.base import Services
+The pack itself is in handlers/agri/pack.py; it is imported when the bot builds it, not when a command is parsed.
+"""
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bot.pack import Services
+    from handlers.agri.pack import AgriPack
 
 
-def create_pack(services: Services) -> AgriPack:
+def create_pack(services: "Services") -> "AgriPack":
     """Build the pack for a running bot."""
+    from handlers.agri.pack import AgriPack
+
     return AgriPack(services)
-
-
-__all__ = ["AgriPack", "create_pack"]

@@ -32,8 +32,8 @@ from handlers.agri.measures import measure
 from handlers.agri.models import Farmer, Outcome, Visit
 from handlers.agri.narrative import note_in_narrative, outcome_memory, visit_memory
 from handlers.agri.textmatch import normalise, parse_day
-from handlers.base import Turn
-from handlers.cards import CardSpec
+from bot.pack import Turn
+from bot.cards import CardSpec
 from memory import MemoryItem
 from memory.asof import IST
 

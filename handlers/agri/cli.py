@@ -5,19 +5,23 @@ import json
 import sys
 from collections.abc import Awaitable, Callable
 from datetime import date, datetime, timezone
+from typing import TYPE_CHECKING
 
-from bot.app import App
 from bot.settings import Settings
-from handlers.agri.brief import build_brief
-from handlers.agri.insights import insights_text, village_insights
-from handlers.agri.pack import AgriPack
-from handlers.agri.render import brief_text
+from handlers.agri import access_cli
 from memory.asof import IST
 
-WithApp = Callable[[Settings, Callable[[App], Awaitable[int]]], Awaitable[int]]
+if TYPE_CHECKING:
+    from bot.app import App
+    from handlers.agri.pack import AgriPack
+
+# The commands import the pack when they run: building the `smriti` parser loads no pack.
+WithApp = Callable[[Settings, Callable[["App"], Awaitable[int]]], Awaitable[int]]
 
 
-def _pack(app: App) -> AgriPack | None:
+def _pack(app: "App") -> "AgriPack | None":
+    from handlers.agri.pack import AgriPack
+
     pack = app.packs.get("agri")
     return pack if isinstance(pack, AgriPack) else None
 
@@ -26,11 +30,14 @@ def _today() -> date:
     return datetime.now(timezone.utc).astimezone(IST).date()
 
 
-def register(subparsers: argparse._SubParsersAction, with_app: WithApp) -> None:  # type: ignore[type-arg]
+def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]", with_app: WithApp) -> None:
     """Add the field pack's commands to the `smriti` parser."""
 
     async def brief(args: argparse.Namespace, settings: Settings) -> int:
-        async def body(app: App) -> int:
+        from handlers.agri.brief import build_brief
+        from handlers.agri.render import brief_text
+
+        async def body(app: "App") -> int:
             pack = _pack(app)
             if pack is None:
                 print("The agri pack is not installed.", file=sys.stderr)
@@ -56,7 +63,9 @@ def register(subparsers: argparse._SubParsersAction, with_app: WithApp) -> None:
         return await with_app(settings, body)
 
     async def insights(args: argparse.Namespace, settings: Settings) -> int:
-        async def body(app: App) -> int:
+        from handlers.agri.insights import insights_text, village_insights
+
+        async def body(app: "App") -> int:
             pack = _pack(app)
             slug = pack.reader_for(args.tenant).village_in(args.village) if pack else None
             if pack is None or slug is None:
@@ -88,3 +97,5 @@ def register(subparsers: argparse._SubParsersAction, with_app: WithApp) -> None:
     parser.add_argument("--tenant", default="demo")
     parser.add_argument("--lang", choices=["en", "te"], default="en")
     parser.set_defaults(handler=insights)
+
+    access_cli.register(subparsers)

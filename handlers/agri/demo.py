@@ -7,7 +7,7 @@ from handlers.agri.brief import build_brief
 from handlers.agri.insights import insights_text, village_insights
 from handlers.agri.register import FieldBook
 from handlers.agri.render import brief_text, side_by_side
-from handlers.base import Write
+from bot.pack import Write
 from memory import MemoryClient
 
 DEMO_FARMER = "F001"

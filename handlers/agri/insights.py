@@ -11,9 +11,9 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from bot.charts import ProblemCounts
 from bot.i18n import show_date, text
 from bot.prompts import render
+from handlers.agri.chart import ProblemCounts
 from handlers.agri.facts import Facts, read_facts
 from handlers.agri.guardrails import strip_unknown_dates
 from handlers.agri.register import FieldBook

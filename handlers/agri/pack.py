@@ -8,15 +8,15 @@ from datetime import date, timedelta
 from pydantic import BaseModel
 
 from bot.audio import AudioRejected, prepare_voice
-from bot.charts import advice_outcomes
-from bot.core import show_sent
 from bot.i18n import show_date, text
 from bot.messages import Button, Media, Reply
+from bot.prompts import bank_profile
 from bot.registry import User
 from bot.scheduler import FollowUp
 from bot.speech import SpeechUnavailable
 from handlers.agri.brief import build_brief
 from handlers.agri.cards import OutcomeCard, VisitCard
+from handlers.agri.chart import advice_outcomes
 from handlers.agri.demo import run_demo
 from handlers.agri.extract import FieldReader
 from handlers.agri.farmer_add import NEW_FARMER
@@ -24,14 +24,15 @@ from handlers.agri.insights import insights_text, village_insights
 from handlers.agri.models import Farmer, Visit
 from handlers.agri.narrative import season_memories
 from handlers.agri.newfarmer import NewFarmer, new_farmer_in
-from handlers.agri.register import PACK_DATA, FieldBook
+from handlers.agri.register import FieldBook
 from handlers.agri.registers import FieldBooks, seed_registers
 from handlers.agri.render import brief_text
 from handlers.agri.subjects import farmer_store, farmer_terms, find_farmers
 from handlers.agri.structure import structure_outcome, structure_visit
 from handlers.agri.textmatch import parse_day
-from handlers.base import CommandInfo, Pack, SeedReport, Services, Turn, Write
-from handlers.cards import CardSpec, open_card
+from bot.core import show_sent
+from bot.pack import CommandInfo, Pack, SeedReport, Services, Turn, Write
+from bot.cards import CardSpec, open_card
 from memory import BankProfile
 from memory.asof import IST
 from memory.subjects import Subject, SubjectStore
@@ -44,11 +45,6 @@ ANSWER_PREFIX = "ag:o:"
 MAX_VOICE_SECONDS = 300.0
 KEPT_AFTER = timedelta(minutes=10)
 """A note processed this long after it was sent came back from the intake store: say when it was sent."""
-
-
-class _BankFile(BaseModel):
-    mission: str
-    directives: dict[str, str]
 
 
 class BriefArgs(BaseModel):
@@ -82,8 +78,6 @@ class AgriPack(Pack):
         super().__init__(services)
         self.books = FieldBooks(services.database)
         self._readers: dict[str, FieldReader] = {}
-        if services.scheduler is not None:
-            services.scheduler.register(self.name, self.compose_followup)
 
     def subject_terms(self, subject: Subject) -> SubjectTerms | None:
         return farmer_terms(self.books.store, subject)
@@ -99,8 +93,7 @@ class AgriPack(Pack):
                 for c in ("brief", "followups", "insights", "farmers")]
 
     def bank_profile(self, bank_id: str) -> BankProfile:
-        data = _BankFile.model_validate_json((PACK_DATA / "bank.json").read_text(encoding="utf-8"))
-        return BankProfile(bank_id=bank_id, mission=data.mission, directives=data.directives)
+        return bank_profile(self.name, bank_id)
 
     def book_for(self, tenant: str) -> FieldBook:
         """The tenant's own registers (cached until the tenant's registers change)."""

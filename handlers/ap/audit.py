@@ -13,7 +13,7 @@ from sqlalchemy import DateTime, Integer, String, Text, select, update
 from sqlalchemy.orm import Mapped, mapped_column
 
 from bot.store import Base, Database
-from bot.store.sql import utc
+from bot.store.sql import rowcount, utc
 
 Action = Literal[
     "INVOICE_RECEIVED", "INVOICE_REFUSED", "VENDOR_IDENTIFIED", "MATCH_DONE", "MEMORY_DISABLED",
@@ -128,4 +128,4 @@ class AuditLog:
         with self._db.session() as s:
             result = s.execute(update(RunRow).where(RunRow.run_id == run_id, RunRow.clerk_action.is_(None)).values(
                 clerk_action=action, clerk_user=user_id, clerk_at=datetime.now(timezone.utc)))
-            return result.rowcount == 1  # type: ignore[attr-defined]
+            return rowcount(result) == 1

@@ -17,7 +17,7 @@ from handlers.ap.decision import DecisionReport
 from handlers.ap.intake import Refusal
 from handlers.ap.ledger_store import DecisionBook, PendingReason
 from handlers.ap.money import format_inr
-from handlers.base import Turn
+from bot.pack import Turn
 from memory import MemoryLayerError
 
 log = logging.getLogger(__name__)

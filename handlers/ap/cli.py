@@ -20,12 +20,11 @@ from typing import TYPE_CHECKING, Any
 
 from bot.i18n import LANGUAGES, text
 from bot.settings import Settings
-from handlers.ap import card, intake
 from memory import MemoryLayerError
 
 if TYPE_CHECKING:
     from bot.app import App
-    from handlers.ap import APPack
+    from handlers.ap.pack import APPack
 
 WithApp = Callable[[Settings, Callable[["App"], Awaitable[int]]], Awaitable[int]]
 
@@ -33,7 +32,7 @@ EXIT_REFUSED = 3
 
 
 def _pack(app: "App") -> "APPack":
-    from handlers.ap import APPack
+    from handlers.ap.pack import APPack
 
     pack = app.packs.get("ap")
     if not isinstance(pack, APPack):
@@ -80,6 +79,8 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]", 
 
 
 async def _decide(args: argparse.Namespace, settings: Settings, with_app: WithApp) -> int:
+    from handlers.ap import card, intake
+
     path: Path = args.file.expanduser()
     if not path.is_file():
         print(text(args.lang, "ap.cli_no_file", path=str(path)), file=sys.stderr)

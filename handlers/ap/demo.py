@@ -7,10 +7,10 @@ from bot.paths import SEEDS_DIR
 from handlers.ap.decision import DecisionReport
 from handlers.ap.intake import from_json_text
 from handlers.ap.models import Invoice
-from handlers.base import Write
+from bot.pack import Write
 
 if TYPE_CHECKING:
-    from handlers.ap import APPack
+    from handlers.ap.pack import APPack
 
 SAMPLES = SEEDS_DIR / "ap" / "invoices"
 

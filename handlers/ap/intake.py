@@ -102,7 +102,7 @@ async def from_text(text: str, source: InvoiceSource, buyer: Buyer, chat: ChatMo
 
 def looks_like_document(text: str) -> bool:
     """True for pasted text that is a business document (several lines, a document heading), not a chat line."""
-    return len([l for l in text.splitlines() if l.strip()]) >= 4 and document_kind(text) != "unknown"
+    return len([ln for ln in text.splitlines() if ln.strip()]) >= 4 and document_kind(text) != "unknown"
 
 
 def _is_json(path: Path, mime_type: str | None) -> bool:

@@ -29,6 +29,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from bot.store.base import Base
 from bot.store.db import Database
+from bot.store.sql import rowcount
 from handlers.ap.ledgerview import (
     BilledLine,
     LedgerEntry,
@@ -196,7 +197,7 @@ class DecisionBook:
                 EntryRow.tenant_id == tenant, EntryRow.vendor_id == vendor_id,
                 EntryRow.number_key == normalise_number(invoice_number), EntryRow.status != "paid",
                 EntryRow.decision_id == decision_id).values(**values))
-            return result.rowcount == 1  # type: ignore[attr-defined]
+            return rowcount(result) == 1
 
     def log(self, tenant: str, run_id: str, vendor_id: str, invoice_number: str, action: ActionKind,
             agent_status: str, by_user: str, reason: str | None = None) -> None:
@@ -266,7 +267,7 @@ class DecisionBook:
             result = session.execute(delete(PendingReasonRow).where(
                 PendingReasonRow.tenant_id == tenant, PendingReasonRow.user_id == user_id,
                 PendingReasonRow.run_id == run_id))
-            return result.rowcount == 1  # type: ignore[attr-defined]
+            return rowcount(result) == 1
 
 
 class RecordedView:

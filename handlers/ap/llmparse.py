@@ -9,7 +9,6 @@ import logging
 import re
 from decimal import Decimal
 
-from groq import APIStatusError
 from pydantic import BaseModel, ConfigDict, Field
 
 from bot.llm import ChatModel, ChatUnavailable, StructuringFailed
@@ -82,6 +81,8 @@ def figures_disagree(invoice: Invoice) -> list[str]:
 
 async def parse_with_model(chat: ChatModel, text: str, buyer: Buyer, source: str) -> LLMParse:
     """Ask the model for the invoice's fields and keep them only if they validate and are grounded."""
+    from groq import APIStatusError  # a model is only handed in with a key, so the SDK is there to load
+
     prompt = render("ap", "parse_invoice", document=_MARKERS.sub("", text), buyer_name=buyer.name,
                     buyer_gstin=buyer.gstin)
     try:

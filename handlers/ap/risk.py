@@ -229,7 +229,7 @@ def _recurring(policy: Policy, vendor: Vendor, match: MatchResult, memory: Vendo
 
 
 def _instructions(policy: Policy, invoice: Invoice) -> list[Flag]:
-    texts = [invoice.vendor_name, invoice.notes or "", invoice.contact or "", *(l.description for l in invoice.lines)]
+    texts = [invoice.vendor_name, invoice.notes or "", invoice.contact or "", *(ln.description for ln in invoice.lines)]
     for text in texts:
         hit = _INSTRUCTION.search(text)
         if hit:

@@ -291,7 +291,7 @@ def _below_has_labels(line: str, below: str, pending: list[Label]) -> bool:
     if _spaced(line) and _spaced(below):
         start = max(0, min(p.start for p in pending) - 4)
         return bool(find_labels(below[start:]))
-    return any(l.field in ("number", "po", "date", "account") for l in find_labels(below))
+    return any(ln.field in ("number", "po", "date", "account") for ln in find_labels(below))
 
 
 def read_head(lines: list[str]) -> HeadFields:

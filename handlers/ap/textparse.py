@@ -76,7 +76,7 @@ def document_kind(text: str) -> str:
     A heading line that is only a document's name decides it; otherwise a kind named in the head counts,
     unless it is a field label there (Tally's "Delivery Note" box, "Buyer's Order No.").
     """
-    lines = [l for l in text.splitlines() if l.strip()]
+    lines = [ln for ln in text.splitlines() if ln.strip()]
     head = lines[:_HEAD_LINES + 2]
     for line in head:
         title = _title(line)

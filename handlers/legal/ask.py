@@ -11,7 +11,7 @@ import logging
 from datetime import date
 
 from bot.i18n import show_date, text
-from handlers.base import Services
+from bot.pack import Services
 from handlers.legal.compose import compose, model_answer
 from handlers.legal.models import CaseRecord, HearingRecord, LegalAnswer
 from handlers.legal.question import Question, parse_question

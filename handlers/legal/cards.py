@@ -10,8 +10,8 @@ from typing import Any
 
 from bot.i18n import show_date, text
 from bot.messages import Button, Reply
-from handlers.base import Turn
-from handlers.cards import CardSpec, on_callback
+from bot.pack import Turn
+from bot.cards import CardSpec, on_callback
 from handlers.legal.dates import parse_day
 from handlers.legal.models import CaseRecord, ProposedEntry, Upload
 from handlers.legal.newcase import NewCase, case_record, parse_case

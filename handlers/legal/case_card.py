@@ -6,8 +6,8 @@ from typing import Any
 
 from bot.i18n import text
 from bot.messages import Reply
-from handlers.base import Turn
-from handlers.cards import CardSpec
+from bot.pack import Turn
+from bot.cards import CardSpec
 from handlers.legal.models import CaseRecord
 from handlers.legal.newcase import NewCase, case_numbers, case_record, known_number
 from handlers.legal.register import CaseRegister

@@ -7,29 +7,31 @@ import json
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
-from bot.app import App
 from bot.i18n import show_date
 from bot.settings import Settings
-from handlers.legal.ask import ask, render_answer
-from handlers.legal.backlog import render_backlog
 from handlers.legal.dates import parse_day
-from handlers.legal.ingest import BacklogError, IngestReport, progress_bar
 from handlers.legal.models import ProposedEntry, Upload
-from handlers.legal.pack import LegalPack
-from handlers.legal.today import cause_list, render_cause_list
 from memory import MemoryUnavailable
 from memory.asof import IST
 
-WithApp = Callable[[Settings, Callable[[App], Awaitable[int]]], Awaitable[int]]
+if TYPE_CHECKING:
+    from bot.app import App
+    from handlers.legal.ingest import IngestReport
+    from handlers.legal.pack import LegalPack
+
+# The commands import the pack when they run: building the `smriti` parser loads no pack.
+WithApp = Callable[[Settings, Callable[["App"], Awaitable[int]]], Awaitable[int]]
 
 
 def _dump(value: Any) -> None:
     print(json.dumps(value, indent=2, ensure_ascii=False, default=str))
 
 
-def _pack(app: App) -> LegalPack:
+def _pack(app: "App") -> "LegalPack":
+    from handlers.legal.pack import LegalPack
+
     pack = app.packs.get("legal")
     if not isinstance(pack, LegalPack):
         raise SystemExit("the legal pack is not installed")
@@ -59,7 +61,7 @@ class TerminalReviewer:
             return entry.model_copy(update={"hearing_date": day, "date_source": "edited", "confidence": 0.9})
 
 
-def _report_json(report: IngestReport) -> dict[str, Any]:
+def _report_json(report: "IngestReport") -> dict[str, Any]:
     return {
         "bank_id": report.bank_id,
         "uploads": len(report.results),
@@ -71,13 +73,15 @@ def _report_json(report: IngestReport) -> dict[str, Any]:
 
 
 async def _ingest(args: argparse.Namespace, settings: Settings, with_app: WithApp) -> int:
+    from handlers.legal.ingest import BacklogError, progress_bar
+
     directory = Path(args.dir).expanduser().resolve()
 
     def progress(done: int, total: int, file: str) -> None:
         end = "\n" if done == total else ""
         print(f"\r{progress_bar(done, total)} {file[:40]:<40}", end=end, file=sys.stderr, flush=True)
 
-    async def body(app: App) -> int:
+    async def body(app: "App") -> int:
         interactive = not args.yes and not args.json and sys.stdin.isatty()
         try:
             report = await _pack(app).ingest_dir(
@@ -104,7 +108,9 @@ async def _ingest(args: argparse.Namespace, settings: Settings, with_app: WithAp
 
 
 async def _ask(args: argparse.Namespace, settings: Settings, with_app: WithApp) -> int:
-    async def body(app: App) -> int:
+    from handlers.legal.ask import ask, render_answer
+
+    async def body(app: "App") -> int:
         pack = _pack(app)
         as_of = parse_day(args.as_of) if args.as_of else None
         bank = app.services.bank_of(args.tenant, "legal")
@@ -119,7 +125,9 @@ async def _ask(args: argparse.Namespace, settings: Settings, with_app: WithApp) 
 
 
 async def _today(args: argparse.Namespace, settings: Settings, with_app: WithApp) -> int:
-    async def body(app: App) -> int:
+    from handlers.legal.today import cause_list, render_cause_list
+
+    async def body(app: "App") -> int:
         pack = _pack(app)
         day = parse_day(args.date) if args.date else app.services.clock().astimezone(IST).date()
         register = pack.register_for(args.tenant)
@@ -138,6 +146,8 @@ async def _today(args: argparse.Namespace, settings: Settings, with_app: WithApp
 
 
 def _backlog(args: argparse.Namespace) -> int:
+    from handlers.legal.backlog import render_backlog
+
     out = Path(args.out).expanduser().resolve()
     expected = render_backlog(out)
     print(f"Wrote the seed backlog to {out}: {len(expected.document_ids)} hearing entries on the pages, "
@@ -147,7 +157,10 @@ def _backlog(args: argparse.Namespace) -> int:
     return 0
 
 
-def _nested(subparsers: argparse._SubParsersAction, name: str, help_text: str) -> argparse._SubParsersAction:
+SubParsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+
+
+def _nested(subparsers: SubParsers, name: str, help_text: str) -> SubParsers:
     """Return the sub-commands of `smriti NAME`, creating it if no other pack did."""
     parser = subparsers.choices.get(name) or subparsers.add_parser(name, help=help_text)
     for action in parser._actions:
@@ -156,7 +169,7 @@ def _nested(subparsers: argparse._SubParsersAction, name: str, help_text: str) -
     return parser.add_subparsers(dest=f"{name}_target", required=True)
 
 
-def register(subparsers: argparse._SubParsersAction, with_app: WithApp) -> None:
+def register(subparsers: SubParsers, with_app: WithApp) -> None:
     """Add the legal pack's commands to `smriti`."""
 
     def run(handler: Callable[[argparse.Namespace, Settings, WithApp], Awaitable[int]]) -> Callable[..., Any]:

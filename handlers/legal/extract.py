@@ -19,7 +19,7 @@ from bot.llm import ChatUnavailable, StructuringFailed
 from bot.ocr import ReadText
 from bot.prompts import render
 from bot.vision import VisionReader
-from handlers.base import Services
+from bot.pack import Services
 from handlers.legal.dates import FoundDate, find_dates
 from handlers.legal.hearing import confidence, guess_date
 from handlers.legal.models import Doubt, ProposedEntry, Upload

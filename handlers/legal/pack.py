@@ -8,9 +8,10 @@ from pathlib import Path
 
 from bot.i18n import show_date
 from bot.messages import Media, Reply
+from bot.prompts import bank_profile
 from bot.registers.seed import import_seed_registers
-from handlers.base import CommandInfo, Pack, SeedReport, Services, Turn, Write
-from handlers.cards import CardSpec, open_card
+from bot.pack import CommandInfo, Pack, SeedReport, Services, Turn, Write
+from bot.cards import CardSpec, open_card
 from handlers.legal.ask import ask, render_answer
 from handlers.legal.backlog import load_chat_memories, render_backlog, upload_id_of
 from handlers.legal.cards import (
@@ -48,13 +49,6 @@ from bot.subject_match import SubjectTerms
 log = logging.getLogger(__name__)
 
 _REMEMBER_WORDS = ("please remember ", "remember that ", "remember: ", "remember ")
-_MISSION = ("Memory of a litigation practice. Each hearing is one memory dated with the hearing date; chat "
-            "memories are what the lawyers said in chat and are not court records.")
-_DIRECTIVES = {
-    "hearing-date": "A hearing's date is the date it took place, never the date its paper was uploaded.",
-    "records-first": "Court records and notes outrank chat memories; always label chat memories as such.",
-    "one-case": "Answer about one case only from that case's memories; never mix cases.",
-}
 
 
 class LegalPack(Pack):
@@ -89,7 +83,7 @@ class LegalPack(Pack):
                 for c in ("today", "ask", "history", "timeline", "remember", "cases", "case")]
 
     def bank_profile(self, bank_id: str) -> BankProfile:
-        return BankProfile(bank_id=bank_id, mission=_MISSION, directives=_DIRECTIVES)
+        return bank_profile(self.name, bank_id)
 
     def card_specs(self, tenant: str) -> dict[str, CardSpec]:
         return {self._card.kind: self._card, self._case_card.kind: self._case_card}

@@ -3,9 +3,10 @@
 import uuid
 from pathlib import Path
 
-from bot.charts import Chart, HearingPoint, hearing_timeline
-from handlers.base import Services
+from bot.charts import Chart
+from bot.pack import Services
 from handlers.legal.ask import case_records
+from handlers.legal.chart import HearingPoint, hearing_timeline
 from handlers.legal.models import CaseRecord
 
 

@@ -3,7 +3,7 @@
 from datetime import date
 
 from bot.i18n import show_date, text
-from handlers.base import Services
+from bot.pack import Services
 from handlers.legal.models import CauseList, CauseListItem, HearingRecord
 from handlers.legal.records import HEARING, record_of
 from handlers.legal.register import CaseRegister

@@ -16,7 +16,7 @@ from bot.registry import Registry, User
 from bot.settings import Settings
 from handlers.agri.pack import AgriPack
 from handlers.agri.register import FieldBook
-from handlers.base import SeedReport
+from bot.pack import SeedReport
 from memory.asof import IST
 from tests.conftest import make_settings
 from tests.registers import seed_book

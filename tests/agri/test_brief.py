@@ -13,7 +13,7 @@ from bot.registry import Registry
 from handlers.agri.brief import build_brief
 from handlers.agri.pack import AgriPack, parse_brief_args
 from handlers.agri.register import FieldBook
-from handlers.base import SeedReport
+from bot.pack import SeedReport
 from tests.agri.conftest import agri_users, say, settings_with_groq
 from memory import Period, Recalled, RecallRequest
 from tests.fakes.groq import FakeGroq

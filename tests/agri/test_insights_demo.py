@@ -12,7 +12,7 @@ from bot.cli import main
 from bot.i18n import catalogue, placeholders
 from handlers.agri.insights import village_insights
 from handlers.agri.pack import AgriPack
-from handlers.base import SeedReport
+from bot.pack import SeedReport
 from tests.agri.conftest import say
 from tests.databases import seed_people
 

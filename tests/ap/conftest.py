@@ -7,7 +7,7 @@ import pytest
 
 from bot.app import App
 from bot.settings import Settings
-from handlers.ap import APPack, seed_bank
+from handlers.ap.pack import APPack, seed_bank
 from handlers.ap.ledger import Ledger
 from handlers.ap.models import Policy
 from memory import MemoryClient, bank_id

@@ -35,7 +35,7 @@ def invoice_lines(invoice: Invoice, extra: list[str] | None = None) -> list[str]
         f"PO Ref: {invoice.po_number}",
         "Description  Qty  Rate  Amount",
     ]
-    lines += [f"{l.description}  {l.quantity}  {_rupees(l.unit_price)}  {_rupees(l.amount)}" for l in invoice.lines]
+    lines += [f"{ln.description}  {ln.quantity}  {_rupees(ln.unit_price)}  {_rupees(ln.amount)}" for ln in invoice.lines]
     lines += [f"Subtotal: {_rupees(invoice.subtotal)}", f"GST 18%: {_rupees(invoice.tax)}",
               f"Total: Rs. {_rupees(invoice.total)}"]
     if invoice.bank:

@@ -10,7 +10,7 @@ from pydantic import SecretStr
 from bot.app import App
 from bot.i18n import text
 from bot.messages import Incoming, Media, Reply
-from handlers.ap import APPack
+from handlers.ap.pack import APPack
 from handlers.ap.demo import SAMPLES, load_sample
 from memory import ids, tags
 from tests.ap.documents import invoice_lines, make_pdf

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.app import App
-from handlers.ap import APPack
+from handlers.ap.pack import APPack
 from handlers.ap.decision import DecisionReport
 from handlers.ap.demo import load_sample
 from memory import MemoryClient, MemoryItem, ids, tags
@@ -89,7 +89,7 @@ async def test_abc_repeat_mismatch_recommends_the_remembered_correction(pack: AP
     assert "QUANTITY_MISMATCH" in codes and "RECURRING_MISMATCH" in codes
     assert report.recommendation.startswith("Request a corrected invoice from ABC Technologies")
     assert "ABC/25-26/118" in report.recommendation and "no escalation" in report.recommendation
-    line = next(l for l in report.match.lines if l.sku == "MON-24")
+    line = next(ln for ln in report.match.lines if ln.sku == "MON-24")
     assert line.invoiced_quantity == 22 and line.received_quantity == 20 and line.issues == ["QUANTITY_MISMATCH"]
     assert any(m.kind == "past_exception" for m in report.memories)
 

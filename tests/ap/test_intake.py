@@ -35,8 +35,8 @@ async def chat(fake_groq: FakeGroq) -> AsyncIterator[ChatModel]:
 def same_fields(read: Invoice, sent: Invoice) -> None:
     assert read.vendor_gstin == sent.vendor_gstin and read.invoice_number == sent.invoice_number
     assert read.invoice_date == sent.invoice_date and read.po_number == sent.po_number
-    assert [(l.quantity, l.unit_price, l.amount) for l in read.lines] == \
-        [(l.quantity, l.unit_price, l.amount) for l in sent.lines]
+    assert [(ln.quantity, ln.unit_price, ln.amount) for ln in read.lines] == \
+        [(ln.quantity, ln.unit_price, ln.amount) for ln in sent.lines]
     assert (read.subtotal, read.tax, read.total) == (sent.subtotal, sent.tax, sent.total)
     assert read.bank is not None and sent.bank is not None
     assert (read.bank.account_number, read.bank.ifsc) == (sent.bank.account_number, sent.bank.ifsc)

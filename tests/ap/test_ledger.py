@@ -17,12 +17,13 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from bot.app import App, pack_migrations
+from bot.app import App
 from bot.messages import Reply
 from bot.registry import Registry
 from bot.settings import Settings
 from bot.store import Database, upgrade
-from handlers.ap import APPack
+from handlers import INSTALLED
+from handlers.ap.pack import APPack
 from handlers.ap.audit import AuditLog
 from handlers.ap.demo import SAMPLES, load_sample
 from handlers.ap.ledger import Ledger, load_policy
@@ -59,7 +60,7 @@ async def office(settings: Settings, tmp_path: Path) -> AsyncIterator[tuple[App,
 
 def book_on(path: Path) -> DecisionBook:
     database = Database(f"sqlite:///{path}")
-    upgrade(database, pack_migrations(["ap"]))
+    upgrade(database, INSTALLED.migrations(["ap"]))
     return DecisionBook(database)
 
 
@@ -202,7 +203,7 @@ def postgres_url() -> Iterator[str]:
 def test_concurrent_claims_on_postgresql_insert_once(postgres_url: str) -> None:
     databases = [Database(postgres_url), Database(postgres_url)]
     try:
-        upgrade(databases[0], pack_migrations(["ap"]))
+        upgrade(databases[0], INSTALLED.migrations(["ap"]))
         claim_at_once([DecisionBook(d) for d in databases], rounds=8)
     finally:
         for database in databases:
@@ -329,7 +330,7 @@ def test_the_migration_makes_the_tables_the_models_declare_and_undoes_them(tmp_p
 
     database = Database(f"sqlite:///{tmp_path / 'm.db'}")
     try:
-        upgrade(database, pack_migrations(["ap"]))
+        upgrade(database, INSTALLED.migrations(["ap"]))
         inspector = sa.inspect(database.engine)
         for model in (EntryRow, ActionRow, PendingReasonRow):
             made = {c["name"]: c["nullable"] for c in inspector.get_columns(model.__tablename__)}
@@ -337,7 +338,7 @@ def test_the_migration_makes_the_tables_the_models_declare_and_undoes_them(tmp_p
             assert made == declared, model.__tablename__
         [unique] = inspector.get_unique_constraints("ap_ledger_entries")
         assert unique["column_names"] == ["tenant_id", "vendor_id", "number_key"]
-        command.downgrade(alembic_config(database, pack_migrations(["ap"])), "ap_0001")
+        command.downgrade(alembic_config(database, INSTALLED.migrations(["ap"])), "ap_0001")
         left = set(sa.inspect(database.engine).get_table_names())
         assert not left & {"ap_ledger_entries", "ap_ledger_actions", "ap_pending_reasons"}
     finally:

@@ -9,7 +9,7 @@ from handlers.ap.models import Invoice, InvoiceLine, Policy
 
 
 def with_lines(invoice: Invoice, *lines: InvoiceLine, total: Decimal | None = None) -> Invoice:
-    subtotal = sum((l.amount for l in lines), Decimal("0"))
+    subtotal = sum((ln.amount for ln in lines), Decimal("0"))
     tax = (subtotal * Decimal("0.18")).quantize(Decimal("0.01"))
     return invoice.model_copy(update={"lines": list(lines), "subtotal": subtotal, "tax": tax,
                                       "total": total if total is not None else subtotal + tax})

@@ -90,7 +90,7 @@ def test_the_buyers_order_reference(line: str) -> None:
 
 def test_lines_cgst_sgst_round_off_total_words_and_bank() -> None:
     fields = parse_invoice_text(bill(), BUYER.gstin).fields
-    assert [(l["quantity"], l["unit_price"], l["amount"]) for l in fields["lines"]] == [
+    assert [(ln["quantity"], ln["unit_price"], ln["amount"]) for ln in fields["lines"]] == [
         (Decimal(150), Decimal("1240.00"), Decimal("186000.00")), (Decimal(40), Decimal("575.50"), Decimal("23020.00"))]
     assert fields["tax"] == Decimal("10451.00") and fields["total"] == Decimal("219471.00")
     assert fields["total_in_words"] == fields["total"]
@@ -208,7 +208,7 @@ def test_a_guntur_dealers_own_phrasing() -> None:
     fields = parse_invoice_text(text, BUYER.gstin).fields
     assert (fields["invoice_number"], fields["invoice_date"], fields["po_number"]) == \
         ("SVSE/2026/088", date(2026, 4, 22), "4500987")
-    assert [(l["quantity"], l["unit_price"]) for l in fields["lines"]] == [(80, Decimal("215.00")), (40, Decimal("410.50"))]
+    assert [(ln["quantity"], ln["unit_price"]) for ln in fields["lines"]] == [(80, Decimal("215.00")), (40, Decimal("410.50"))]
     assert (fields["subtotal"], fields["tax"], fields["total"], fields["total_in_words"]) == \
         (Decimal("33620.00"), Decimal("1681.00"), Decimal("35301.00"), Decimal("35301.00"))
     assert fields["vendor_name"] == "Sri Venkata Sai Enterprises, Guntur"
@@ -250,7 +250,7 @@ def test_an_item_named_on_one_line_with_its_figures_on_the_next() -> None:
         "1  Maize Seed Hybrid 4kg       1005   150 Pkts   1,240.00   1,86,000.00",
         "1  Maize Seed Hybrid 4kg\n   Kharif lot 26-K4, treated    1005   150 Pkts   1,240.00   1,86,000.00")
     lines = parse_invoice_text(text, BUYER.gstin).fields["lines"]
-    assert [l["description"] for l in lines] == ["Maize Seed Hybrid 4kg Kharif lot 26-K4, treated",
+    assert [ln["description"] for ln in lines] == ["Maize Seed Hybrid 4kg Kharif lot 26-K4, treated",
                                                  "Sorghum Seed CSH-16 3kg"]
 
 

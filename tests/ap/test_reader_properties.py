@@ -47,8 +47,8 @@ def test_every_layout_reads_back_the_printed_figures(case: tuple[str, Spec]) -> 
     fields = parsed.fields
     assert fields["invoice_number"] == spec.number and fields["invoice_date"] == spec.day
     assert fields["po_number"] == spec.po and fields["vendor_gstin"] == spec.seller.gstin
-    assert [(l["quantity"], l["unit_price"], l["amount"]) for l in fields["lines"]] == \
-        [(l.quantity, l.rate, l.amount) for l in spec.lines]
+    assert [(ln["quantity"], ln["unit_price"], ln["amount"]) for ln in fields["lines"]] == \
+        [(ln.quantity, ln.rate, ln.amount) for ln in spec.lines]
     assert fields["tax"] == spec.tax and fields["total"] == spec.total
     assert fields["bank"]["account_number"] == spec.bank_account
     invoice = Invoice.model_validate({**fields, "source": "text"})

@@ -6,15 +6,10 @@ from pathlib import Path
 
 from PIL import Image
 
-from bot.charts import (
-    HEARING_COLOUR,
-    HearingPoint,
-    PaymentPoint,
-    ProblemCounts,
-    advice_outcomes,
-    hearing_timeline,
-    payments_by_account,
-)
+from bot.charts import HEARING_COLOUR
+from handlers.agri.chart import ProblemCounts, advice_outcomes
+from handlers.ap.chart import PaymentPoint, payments_by_account
+from handlers.legal.chart import HearingPoint, hearing_timeline
 from tests.charts.pixels import colour_blobs
 
 

@@ -6,8 +6,8 @@ from typing import Any
 from bot.messages import Media, Reply
 from bot.prompts import Prompt
 from bot.registry import Registry
-from handlers.base import CommandInfo, Pack, Turn
-from handlers.cards import CardSpec, open_card
+from bot.pack import CommandInfo, Pack, Turn
+from bot.cards import CardSpec, open_card
 from memory import BankProfile, MemoryItem, RecallRequest
 from memory.asof import IST
 
@@ -71,9 +71,8 @@ class NotesPack(Pack):
         return [Reply(text=f"got {media.kind}")]
 
 
-def registry_in_tenant(tenant: str) -> "Registry":
+def registry_in_tenant(tenant: str) -> Registry:
     """The seeded users moved into a tenant of the test's own, so its memories meet no other test's."""
     from bot.paths import SEEDS_DIR
-    from bot.registry import Registry
 
     return Registry([u.model_copy(update={"tenant": tenant}) for u in Registry.load(SEEDS_DIR / "users.json").users])

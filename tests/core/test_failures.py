@@ -22,7 +22,7 @@ from bot.errors import (
 from bot.i18n import text
 from bot.messages import Incoming, Reply
 from bot.settings import Settings
-from handlers.base import Turn
+from bot.pack import Turn
 from memory import MemoryRejected, MemoryUnavailable
 from tests.core.notes_pack import NotesPack, registry_in_tenant
 

@@ -1,7 +1,13 @@
 """Rules of the codebase that a test can hold: one module talks to Hindsight, every message exists in both
-languages with the same placeholders, prompts fail loudly on missing values."""
+languages with the same placeholders, prompts fail loudly on missing values, dependencies point one way
+(packs -> core -> memory), and start-up loads only what it uses."""
 
+import ast
+import os
 import re
+import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -63,3 +69,97 @@ def test_no_prompt_text_in_python_files() -> None:
                   if re.search(r"(?i)\byou are (an?|the) [a-z -]*(assistant|agent|extractor|memory)\b",
                                p.read_text(encoding="utf-8"))]
     assert suspicious == []
+
+
+# Dependencies point one way: packs (handlers/) import the core; the core, its transports and services (bot/)
+# never import a pack, and the memory layer (memory/) imports neither. Every import counts, even one inside a
+# function or under TYPE_CHECKING: a lazy import is still a dependency.
+def imported_modules(path: Path) -> set[str]:
+    """Every module `path` imports, by absolute name; `from a import b` counts as a and as a.b."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return found
+
+
+def modules_under(folder: str) -> list[Path]:
+    return sorted((ROOT / folder).rglob("*.py"))
+
+
+def offenders(folder: str, forbidden: tuple[str, ...]) -> list[str]:
+    return sorted(f"{p.relative_to(ROOT)} imports {name}" for p in modules_under(folder)
+                  for name in imported_modules(p) if name.split(".")[0] in forbidden)
+
+
+def test_the_core_never_imports_a_pack() -> None:
+    assert modules_under("bot")
+    assert offenders("bot", ("handlers",)) == []
+
+
+def test_the_memory_layer_imports_neither_the_bot_nor_a_pack() -> None:
+    assert modules_under("memory")
+    assert offenders("memory", ("bot", "handlers")) == []
+
+
+def test_the_core_names_no_pack_module_in_its_code() -> None:
+    """No importlib by name either: the only place the core names the packs' package is the setting that says
+    which catalogue to serve (SMRITI_PACKS), so the packs are handed to it, never looked up by it."""
+    named = sorted(
+        f"{p.relative_to(ROOT)}:{node.lineno} {node.value!r}"
+        for p in modules_under("bot")
+        for node in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+        and re.fullmatch(r"handlers(\.\w+)*", node.value)
+    )
+    assert named == ["bot/settings.py:" + str(_packs_setting_line()) + " 'handlers'"]
+
+
+def _packs_setting_line() -> int:
+    lines = (ROOT / "bot" / "settings.py").read_text(encoding="utf-8").splitlines()
+    return next(i for i, line in enumerate(lines, 1) if line.strip().startswith("packs_package: str"))
+
+
+def test_the_rule_sees_every_kind_of_import(tmp_path: Path) -> None:
+    source = tmp_path / "m.py"
+    source.write_text("import handlers.agri\nfrom handlers import cards\ndef f() -> None:\n"
+                      "    from handlers.legal.pack import LegalPack\nfrom . import sibling\n")
+    assert imported_modules(source) == {"handlers.agri", "handlers", "handlers.cards", "handlers.legal.pack",
+                                        "handlers.legal.pack.LegalPack"}
+
+
+HEAVY = ("hindsight_client", "telegram", "twilio", "matplotlib", "faster_whisper", "ctranslate2", "openpyxl",
+         "pytesseract", "pypdf", "groq", "sqlalchemy", "alembic", "apscheduler")
+
+
+def _loaded_after(code: str) -> set[str]:
+    """The modules a fresh interpreter has loaded after running `code` with this checkout on its path."""
+    probe = f"{code}\nimport sys\nprint(' '.join(sys.modules))"
+    done = subprocess.run([sys.executable, "-P", "-c", probe], cwd=tempfile.gettempdir(), capture_output=True,
+                          text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120, check=True)
+    return set(done.stdout.split())
+
+
+def _heavy(modules: set[str]) -> list[str]:
+    return sorted({m.split(".")[0] for m in modules} & set(HEAVY))
+
+
+def test_smriti_help_loads_no_sdk_no_database_no_pack() -> None:
+    loaded = _loaded_after("import contextlib, io\nfrom handlers import main\n"
+                           "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
+                           "    main(['--help'])")
+    assert "bot.cli" in loaded
+    assert _heavy(loaded) == []
+    assert sorted(m for m in loaded if m.endswith(".pack") and m.startswith("handlers.")) == []
+
+
+def test_the_console_and_the_packs_load_no_chat_transport_sdk_and_nothing_used_later() -> None:
+    """What `smriti chat` imports before its first reply: the Hindsight client, the database, the scheduler and
+    the local speech runtime (loaded at start-up on purpose, see bot/speech/local.py); never the Telegram or
+    Twilio SDKs, matplotlib, Tesseract, openpyxl, or Groq without a key."""
+    code = ("import bot.app, bot.console, bot.worker, bot.speech.local\n"
+            "import handlers.agri.pack, handlers.legal.pack, handlers.ap.pack")
+    assert _heavy(_loaded_after(code)) == ["alembic", "apscheduler", "ctranslate2", "hindsight_client", "sqlalchemy"]

@@ -6,22 +6,22 @@ from pathlib import Path
 import pytest
 from openpyxl import Workbook
 
-from bot.app import PACK_MODULES, pack_migrations
 from bot.registers.cli import all_kinds
 from bot.registers.exporter import export_kind
 from bot.registers.importer import import_file
 from bot.store import Database, upgrade
+from handlers import INSTALLED
 from handlers.agri.registers import FieldBooks
 from handlers.ap.registers import Ledgers
 from handlers.legal.registers import CaseRegisters
 
-KINDS = all_kinds(PACK_MODULES)
+KINDS = all_kinds(INSTALLED.packages())
 
 
 @pytest.fixture
 def database(tmp_path: Path) -> Database:
     db = Database(f"sqlite:///{tmp_path / 'imports.db'}")
-    upgrade(db, pack_migrations())
+    upgrade(db, INSTALLED.migrations())
     return db
 
 

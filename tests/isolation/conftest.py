@@ -13,7 +13,7 @@ from bot.app import App
 from bot.messages import Incoming, Reply
 from bot.paths import SEEDS_DIR
 from bot.registry import Registry, User
-from handlers.ap import seed_bank
+from handlers.ap.pack import seed_bank
 from handlers.legal.backlog import CASES_FILE
 from handlers.legal.models import ProposedEntry, Upload
 from handlers.legal.records import hearing_memory

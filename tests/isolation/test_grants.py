@@ -12,7 +12,7 @@ from bot.app import App
 from bot.settings import load_settings
 from handlers.agri.pack import AgriPack
 from handlers.agri.registers import seed_registers
-from handlers.base import SeedReport
+from bot.pack import SeedReport
 from tests.isolation.conftest import say
 
 pytestmark = pytest.mark.hindsight

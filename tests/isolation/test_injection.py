@@ -13,7 +13,7 @@ from bot.app import App
 from bot.i18n import text
 from bot.messages import Media
 from bot.registry import User
-from handlers.ap import seed_bank
+from handlers.ap.pack import seed_bank
 from handlers.ap.demo import load_sample
 from handlers.legal.backlog import CASES_FILE
 from handlers.legal.register import CaseRegister

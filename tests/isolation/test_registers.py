@@ -6,16 +6,17 @@ from pathlib import Path
 import pytest
 
 from bot import cli
-from bot.app import PACK_MODULES, App
+from bot.app import App
 from bot.registers.cli import all_kinds
 from bot.registers.importer import import_file
 from bot.registry import Registry, User
 from bot.settings import load_settings
+from handlers import INSTALLED
 from tests.conftest import make_settings
 from tests.isolation.conftest import say
 
 pytestmark = pytest.mark.own_registers
-KINDS = all_kinds(PACK_MODULES)
+KINDS = all_kinds(INSTALLED.packages())
 
 
 def _user(user_id: str, pack: str, tenant: str, role: str, **extra: object) -> User:

@@ -7,15 +7,15 @@ from pathlib import Path
 
 from sqlalchemy import inspect
 
-from bot.app import pack_migrations
 from bot.store import Database, upgrade
 from bot.store.tenants import ensure_tenant, tenant_ids
+from handlers import INSTALLED
 
 
 def test_upgrade_is_idempotent_and_makes_the_tenant_table(tmp_path: Path) -> None:
     database = Database(f"sqlite:///{tmp_path / 'smriti.db'}")
-    upgrade(database, pack_migrations())
-    upgrade(database, pack_migrations())
+    upgrade(database, INSTALLED.migrations())
+    upgrade(database, INSTALLED.migrations())
     assert "tenants" in inspect(database.engine).get_table_names()
     ensure_tenant(database, "greenfield")
     ensure_tenant(database, "greenfield")
@@ -24,7 +24,7 @@ def test_upgrade_is_idempotent_and_makes_the_tenant_table(tmp_path: Path) -> Non
 
 
 def test_every_installed_pack_has_a_branch_of_migrations() -> None:
-    assert {p.parent.name for p in pack_migrations()} == {"agri", "legal", "ap"}
+    assert {p.parent.name for p in INSTALLED.migrations()} == {"agri", "legal", "ap"}
 
 
 def test_smriti_db_upgrade_makes_the_database_under_smriti_home(tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ from bot.core import Conversation
 from bot.messages import Incoming, Reply
 from bot.registry import User
 from bot.settings import Settings
-from handlers.cards import CALLBACK_PREFIX
+from bot.cards import CALLBACK_PREFIX
 from tests.core.notes_pack import NotesPack
 
 

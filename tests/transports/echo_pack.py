@@ -4,7 +4,7 @@ import asyncio
 from pathlib import Path
 
 from bot.messages import Media, Reply
-from handlers.base import CommandInfo, Turn
+from bot.pack import CommandInfo, Turn
 from tests.core.notes_pack import NotesPack
 
 

@@ -64,7 +64,7 @@ class Spec:
 
     @property
     def taxable(self) -> Decimal:
-        return sum((l.amount for l in self.lines), Decimal(0)) - self.discount
+        return sum((ln.amount for ln in self.lines), Decimal(0)) - self.discount
 
     def taxes(self) -> list[tuple[str, Decimal, Decimal]]:
         """(name, rate, amount) per tax and rate, in the order programs print them."""
@@ -181,9 +181,9 @@ def tally(spec: Spec) -> list[str]:
              ("Buyer's Order No.", "Dated"), (spec.po or "", f"{spec.day.replace(day=max(1, spec.day.day - 6)):%d-%b-%y}"),
              ("Dispatch Doc No.", "Delivery Note Date"), (f"DN-{spec.day:%m%d}", f"{spec.day:%d-%b-%y}")]
     for i in range(max(len(left), len(right))):
-        l = left[i] if i < len(left) else ""
+        left_text = left[i] if i < len(left) else ""
         a, b = right[i] if i < len(right) else ("", "")
-        out.append(f"{l:<44}{a:<26}{b}".rstrip())
+        out.append(f"{left_text:<44}{a:<26}{b}".rstrip())
     out += ["Buyer (Bill to)", BUYER[0], BUYER[2], f"GSTIN/UIN      : {BUYER[1]}", "-" * w,
             f"{'Sl':<4}{'Description of Goods':<30}{'HSN/SAC':<10}{'GST':>5}{'Quantity':>13}{'Rate':>12}{'per':>5}{'Amount':>16}",
             f"{'No.':<4}{'':<30}{'':<10}{'Rate':>5}"]
@@ -200,8 +200,8 @@ def tally(spec: Spec) -> list[str]:
         sign = "(-)" if spec.round_off < 0 else ""
         label = "Less : Round Off" if spec.round_off < 0 else "Add : Round Off"
         out.append(f"    {label:<76}{sign + inr(abs(spec.round_off)):>16}")
-    total_qty = sum((l.quantity for l in spec.lines), Decimal(0))
-    units = {l.unit for l in spec.lines}
+    total_qty = sum((ln.quantity for ln in spec.lines), Decimal(0))
+    units = {ln.unit for ln in spec.lines}
     shown_qty = f"{qty(total_qty, 3)} {units.pop()}" if len(units) == 1 else ""
     out += ["-" * w, f"    {'Total':<40}{shown_qty:>15}{'':<21}{'₹ ' + inr(spec.total):>16}",
             f"{'Amount Chargeable (in words)':<80}{'E. & O.E':>16}",

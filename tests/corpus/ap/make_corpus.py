@@ -313,17 +313,17 @@ def ledger_files(specs: dict[str, Spec]) -> dict[str, dict[str, Any]]:
         lines = case.lines if case else [Line("Material as per quotation", "0000", D("1"), "Nos", D("1000"), D("18"))]
         day = (case.day if case else date.fromisoformat(str(view["invoice_date"]) if view else "2026-04-01"))
         pos.append({"po_number": po, "vendor_id": vendor_id, "po_date": (day - timedelta(days=12)).isoformat(),
-                    "lines": [{"line_no": n, "sku": f"{vendor_id}-{n}-{l.hsn}", "description": l.description,
-                               "quantity": str(RECEIVED_MORE.get(case.id, l.quantity) if case else l.quantity),
-                               "unit": l.unit, "unit_price": _money(case.po_rates.get(n - 1, l.rate) if case else l.rate)}
-                              for n, l in enumerate(lines, 1)]})
+                    "lines": [{"line_no": n, "sku": f"{vendor_id}-{n}-{ln.hsn}", "description": ln.description,
+                               "quantity": str(RECEIVED_MORE.get(case.id, ln.quantity) if case else ln.quantity),
+                               "unit": ln.unit, "unit_price": _money(case.po_rates.get(n - 1, ln.rate) if case else ln.rate)}
+                              for n, ln in enumerate(lines, 1)]})
         if case is None or not case.grn:
             continue
         grn_number = {"tally-05": "GRN-T-0450", "busy-06": "GRN-P-0512", "busy-07": "GRN-P-0530"}.get(
             case.id, f"GRN-{po[-3:]}-{case.vendor[-2:]}")
         grns.append({"grn_number": grn_number, "po_number": po, "received_on": (day - timedelta(days=2)).isoformat(),
                      "lines": [{"po_line": n, "quantity_received": str(case.received.get(n - 1, RECEIVED_MORE.get(
-                         case.id, l.quantity)))} for n, l in enumerate(lines, 1)]})
+                         case.id, ln.quantity)))} for n, ln in enumerate(lines, 1)]})
     return {"vendors.json": {"buyer": {"name": BUYER[0], "gstin": BUYER[1]}, "vendors": vendors},
             "purchase_orders.json": {"purchase_orders": pos}, "goods_receipts.json": {"goods_receipts": grns},
             "history.json": {"invoices": history}}
@@ -352,7 +352,7 @@ def expected(case: Case, spec: Spec) -> dict[str, object]:
         "id": case.id, "file": f"invoices/{case.id}.txt", "format": case.fmt, "layout": case.layout,
         "vendor_id": None if case.vendor == "STRANGER" else case.vendor,
         "fields": {"number": case.number, "date": case.day.isoformat(), "po": spec.po,
-                   "lines": [[str(l.quantity.normalize()), _money(l.rate), _money(l.amount)] for l in case.lines],
+                   "lines": [[str(ln.quantity.normalize()), _money(ln.rate), _money(ln.amount)] for ln in case.lines],
                    "tax": _money(spec.tax), "total": _money(spec.total),
                    "bank": {"account_number": spec.bank_account, "ifsc": spec.bank_ifsc}},
         "decision": case.decision, "flags": case.flags, "note": case.note,

@@ -8,12 +8,13 @@ takes its time), so the worker finishing saves a crash interrupted never re-reta
 
 from abc import ABC, abstractmethod
 from datetime import timedelta
+from dataclasses import dataclass
 from typing import Any
 
 from bot.i18n import catalogue, text
 from bot.messages import Button, Incoming, Reply
 from bot.state import Card
-from handlers.base import Pack, Services, Turn
+from bot.pack import Pack, Services, Turn
 from memory import MemoryItem
 
 CALLBACK_PREFIX = "c"
@@ -23,6 +24,33 @@ SAVE_LEASE = timedelta(minutes=5)
 
 def save_lease(card_id: str) -> str:
     return f"card-save:{card_id}"
+
+
+ACTIONS_ON_CARD = ("s", "e", "d")
+"""Card buttons that sit on the card's own message (Back and the fields sit on the field list)."""
+
+
+@dataclass(frozen=True)
+class CardPress:
+    """A card button's data, read back: the one place its format is parsed."""
+
+    action: str
+    card_id: str
+    field_index: int | None = None
+
+    @property
+    def on_card(self) -> bool:
+        """True when the button sits on the card's own message, so that message is the card."""
+        return self.action in ACTIONS_ON_CARD
+
+
+def parse_card_data(data: str) -> CardPress | None:
+    """Read `c:<action>:<card id>[:<field index>]`; None for anything else."""
+    parts = data.split(":")
+    if len(parts) < 3 or parts[0] != CALLBACK_PREFIX:
+        return None
+    index = int(parts[3]) if len(parts) == 4 and parts[3].isdigit() else None
+    return CardPress(action=parts[1], card_id=parts[2], field_index=index)
 
 
 class CardSpec(ABC):
@@ -97,10 +125,10 @@ def is_card_callback(data: str) -> bool:
 
 async def on_callback(turn: Turn, specs: dict[str, CardSpec], data: str) -> list[Reply]:
     """Answer a card button; stale, foreign or malformed data is answered harmlessly."""
-    parts = data.split(":")
-    if len(parts) < 3:
+    pressed = parse_card_data(data)
+    if pressed is None:
         return [Reply(text=turn.t("core.card_gone"))]
-    action, card_id = parts[1], parts[2]
+    action, card_id = pressed.action, pressed.card_id
     state = turn.services.state
     card = state.card(card_id)
     if card is None or card.kind not in specs:
@@ -126,9 +154,9 @@ async def on_callback(turn: Turn, specs: dict[str, CardSpec], data: str) -> list
                 for i, f in enumerate(fields)]
         rows.append([Button(label=turn.t("core.button_cancel"), data=_data("b", card_id))])
         return [Reply(text=turn.t("core.card_choose_field"), buttons=rows)]
-    if action == "f" and len(parts) == 4 and parts[3].isdigit():
+    if action == "f" and pressed.field_index is not None:
         fields = spec.fields(card.payload)
-        index = int(parts[3])
+        index = pressed.field_index
         if index >= len(fields):
             return [Reply(text=turn.t("core.card_gone"))]
         state.await_edit(turn.user.user_id, card_id, fields[index])

@@ -1,9 +1,17 @@
-"""What a pack is, and what it is handed for each turn of a conversation."""
+"""The pack contract: what a pack is, what it is handed for each turn, and how the installed packs are listed.
 
+The core knows packs only through this contract and a PackCatalog handed to it (see handlers/__init__.py);
+it never imports a pack by name.
+"""
+
+import importlib
+import importlib.util
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
@@ -12,22 +20,24 @@ from bot.i18n import text
 from bot.messages import Incoming, Media, Reply
 from bot.registry import Registry, User
 from bot.settings import Settings
-from bot.state import StateStore
-from memory import BankProfile, MemoryClient, bank_id
-from memory.outbox import Outbox
+from memory import BankProfile, bank_id
 
 if TYPE_CHECKING:
+    # Only named in annotations: a command that builds no pack (`smriti --help`) loads none of them.
+    from bot.cards import CardSpec
     from bot.intake import IntakeStore
     from bot.llm import ChatModel
-    from bot.outbound import Outbound
     from bot.reply_delivery import ReplyDelivery
     from bot.ocr import TextReader
-    from bot.scheduler import FollowUpScheduler
+    from bot.outbound import Outbound
+    from bot.scheduler import FollowUp, FollowUpScheduler
     from bot.speech import SpeechEngine
+    from bot.state import StateStore
     from bot.store import Database
     from bot.subject_match import SubjectTerms
     from bot.store.leases import Leases
-    from handlers.cards import CardSpec
+    from memory import MemoryClient
+    from memory.outbox import Outbox
     from memory.subjects import Subject, SubjectStore
 
 
@@ -57,9 +67,9 @@ class Services:
     database: "Database"
     """The one database: tenants, people, registers, conversation state, queues."""
     registry: Registry
-    memory: MemoryClient
-    state: StateStore
-    outbox: Outbox
+    memory: "MemoryClient"
+    state: "StateStore"
+    outbox: "Outbox"
     chat: "ChatModel | None"
     """None without a Groq key: packs then use their deterministic path."""
     speech: "SpeechEngine | None"
@@ -148,3 +158,69 @@ class Pack(ABC):
     async def on_callback(self, turn: Turn, data: str) -> list[Reply]:
         """Answer a button of the pack's own (not a card button); unknown data is answered harmlessly."""
         return [Reply(text=turn.t("core.card_gone"))]
+
+    def compose_followup(self, followup: "FollowUp", user: User) -> list[Reply] | None:
+        """Word a follow-up this pack scheduled, when it comes due; None when the pack asks none."""
+        return None
+
+
+@dataclass(frozen=True)
+class PackEntry:
+    """One installed pack: its name and the package holding it. The package is imported only when the pack is
+    built, so commands that need no pack never pay for it. It exposes `create_pack(services)`, and may have a
+    `cli` module (`register(sub, with_app)`), a `registers` module (KINDS, SEED_FILES) and a `migrations/`
+    folder."""
+
+    name: str
+    package: str
+
+    def create(self, services: Services) -> Pack:
+        pack: Pack = importlib.import_module(self.package).create_pack(services)
+        return pack
+
+    def part(self, module: str) -> ModuleType | None:
+        """The pack's optional module `module` (e.g. "cli"), or None when the pack has none."""
+        full = f"{self.package}.{module}"
+        try:
+            return importlib.import_module(full)
+        except ModuleNotFoundError as exc:
+            if exc.name not in (self.package, full):
+                raise
+            return None
+
+    def migrations(self) -> Path | None:
+        """The pack's migration folder, found without importing the pack."""
+        spec = importlib.util.find_spec(self.package)
+        if spec is None or not spec.submodule_search_locations:
+            return None
+        folder = Path(next(iter(spec.submodule_search_locations))) / "migrations"
+        return folder if folder.is_dir() else None
+
+
+@dataclass(frozen=True)
+class PackCatalog:
+    """The packs a running bot serves, handed to the app by whoever starts it."""
+
+    entries: tuple[PackEntry, ...]
+
+    def names(self) -> list[str]:
+        return [e.name for e in self.entries]
+
+    def select(self, names: list[str] | None = None) -> list[PackEntry]:
+        """The entries named (all when names is None), in catalogue order."""
+        return [e for e in self.entries if names is None or e.name in names]
+
+    def packages(self) -> dict[str, str]:
+        """Pack name -> package, for code that looks up a pack's optional modules."""
+        return {e.name: e.package for e in self.entries}
+
+    def migrations(self, names: list[str] | None = None) -> list[Path]:
+        return [folder for e in self.select(names) if (folder := e.migrations()) is not None]
+
+
+def installed_packs(settings: Settings) -> PackCatalog:
+    """The catalogue named by the settings (`SMRITI_PACKS`, a package exposing INSTALLED)."""
+    catalog = importlib.import_module(settings.packs_package).INSTALLED
+    if not isinstance(catalog, PackCatalog):
+        raise TypeError(f"{settings.packs_package}.INSTALLED is not a PackCatalog")
+    return catalog

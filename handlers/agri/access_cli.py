@@ -3,21 +3,23 @@
 Works without the memory server: grants are local state, read by the running bot on each message.
 """
 
+from __future__ import annotations
+
 import argparse
 import sys
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from bot.access import TerritoryGrants, grants_for
-from bot.app import open_database
 from bot.i18n import LANGUAGES, text
-from bot.people import PeopleRegistry
 from bot.registry import Registry, User
 from bot.settings import Settings
-from handlers.agri.register import FieldBook
-from handlers.agri.registers import FieldBooks
+
+if TYPE_CHECKING:
+    from bot.access import TerritoryGrants
+    from handlers.agri.register import FieldBook
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     access = sub.add_parser("access", help="grant, revoke or list the villages field officers may see")
     access.add_argument("action", choices=["grant", "revoke", "list"])
     access.add_argument("user", nargs="?", default=None, help="user id from the registry (list: only this one)")
@@ -25,6 +27,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     access.add_argument("--lang", choices=LANGUAGES, default="en")
 
     async def handler(args: argparse.Namespace, settings: Settings) -> int:
+        from bot.access import grants_for
+        from bot.app import open_database
+        from bot.people import PeopleRegistry
+        from handlers.agri.registers import FieldBooks
+
         database = open_database(settings)
         try:
             return run(args, grants_for(database), PeopleRegistry(database), FieldBooks(database).for_tenant)

@@ -1,0 +1,139 @@
+"""Start-up: how long `smriti --help` takes, and how long the console takes from launch to its first reply.
+
+Each figure is measured on two code trees in the same run, side by side, in fresh processes: this checkout and
+a reference checkout (by default /work/main, the code before the lazy imports; `--old` names another). The
+machine is shared and noisy, so each is repeated and the median shown; compare the two columns, not runs.
+
+    .venv/bin/python -m bench.startup [--old /work/main] [--repeat 5] [--url http://127.0.0.1:8888]
+
+The console figure runs the real `smriti chat --pack agri` in a fresh SMRITI_HOME (people imported from the
+seeds, remote mode against the running Hindsight, a bank prefix of its own), sends `/help` on stdin and stops
+the clock when the reply has been printed. The first reply includes preparing the officer's bank in Hindsight
+(one call); that bank is deleted afterwards.
+"""
+
+import argparse
+import asyncio
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parents[1]
+# How each tree's `smriti` is called: the entry point is handlers:main now; before, it was main() in the module
+# bot/cli.py. That old name is split in two so that apply_rooms.py, which rewrites module names, leaves it be.
+_OLD_CLI = "bot" + ".cli"
+ENTRY = {
+    "new": "from handlers import main; import sys; sys.exit(main(sys.argv[1:]))",
+    "old": f"from {_OLD_CLI} import main; import sys; sys.exit(main(sys.argv[1:]))",
+}
+HELP_REPLY_MARK = "/brief"
+"""A line of the agri officer's /help reply: the console has answered once this is printed."""
+
+
+def _env(tree: Path, extra: dict[str, str] | None = None) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("SMRITI_", "GROQ_", "TELEGRAM_", "TWILIO_"))}
+    env["PYTHONPATH"] = str(tree)
+    env.update(extra or {})
+    return env
+
+
+def _command(kind: str, *args: str) -> list[str]:
+    # -P: do not put the working directory first on sys.path, so PYTHONPATH alone picks the tree.
+    return [sys.executable, "-P", "-c", ENTRY[kind], *args]
+
+
+def time_help(tree: Path, kind: str) -> float:
+    start = time.perf_counter()
+    done = subprocess.run(_command(kind, "--help"), env=_env(tree), cwd=tempfile.gettempdir(),
+                          capture_output=True, text=True, check=False)
+    elapsed = time.perf_counter() - start
+    if done.returncode != 0 or "usage: smriti" not in done.stdout:
+        raise RuntimeError(f"{kind} --help failed: {done.stderr[-500:]}")
+    return elapsed
+
+
+def _prepare_home(home: Path) -> None:
+    """A data directory holding the seed people, as `smriti seed` leaves it (done with this tree's code)."""
+    from bot.app import open_database
+    from bot.paths import SEEDS_DIR
+    from bot.people import import_people_file
+    from bot.settings import Settings
+
+    database = open_database(Settings(data_dir=home))
+    try:
+        import_people_file(database, SEEDS_DIR / "users.json")
+    finally:
+        database.dispose()
+
+
+def time_console(tree: Path, kind: str, url: str, prefix: str) -> float:
+    home = Path(tempfile.mkdtemp(prefix="smriti-startup-"))
+    try:
+        _prepare_home(home)
+        env = _env(tree, {"SMRITI_HOME": str(home), "SMRITI_HINDSIGHT_URL": url, "SMRITI_BANK_PREFIX": prefix})
+        start = time.perf_counter()
+        process = subprocess.Popen(_command(kind, "chat", "--pack", "agri"), env=env, cwd=tempfile.gettempdir(),
+                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   text=True, bufsize=1)
+        assert process.stdin is not None and process.stdout is not None
+        process.stdin.write("/help\n")
+        process.stdin.flush()
+        elapsed = None
+        for line in process.stdout:
+            if HELP_REPLY_MARK in line:
+                elapsed = time.perf_counter() - start
+                break
+        process.stdin.close()
+        process.wait(timeout=60)
+        if elapsed is None:
+            raise RuntimeError(f"{kind} console never answered: {process.stderr.read()[-800:] if process.stderr else ''}")
+        return elapsed
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+
+
+async def _delete_banks(url: str, prefixes: list[str]) -> None:
+    from memory import MemoryClient, bank_id
+
+    async with MemoryClient(url) as memory:
+        for prefix in prefixes:
+            try:
+                await memory.delete_bank(bank_id("demo", "agri", prefix=prefix))
+            except Exception as exc:  # a bank never created (a failed run) is not worth a traceback here
+                print(f"could not delete the bank of {prefix}: {exc}", file=sys.stderr)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--old", type=Path, default=Path("/work/main"), help="the reference checkout")
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--url", default="http://127.0.0.1:8888")
+    args = parser.parse_args(argv)
+    trees = {"old": args.old.resolve(), "new": HERE}
+    figures: dict[str, dict[str, list[float]]] = {"help": {"old": [], "new": []}, "console": {"old": [], "new": []}}
+    prefixes: list[str] = []
+    try:
+        for _ in range(args.repeat):
+            for kind in ("old", "new"):  # interleaved, so both columns see the same load
+                figures["help"][kind].append(time_help(trees[kind], kind))
+                prefix = f"bench{uuid.uuid4().hex[:8]}-startup"
+                prefixes.append(prefix)
+                figures["console"][kind].append(time_console(trees[kind], kind, args.url, prefix))
+    finally:
+        asyncio.run(_delete_banks(args.url, prefixes))
+    print(f"start-up, median of {args.repeat} (old = {trees['old']}, new = {trees['new']})")
+    print(f"{'':<28}{'old':>9}{'new':>9}  target")
+    for name, label, target in (("help", "smriti --help", 0.5), ("console", "console first reply (/help)", 1.5)):
+        old, new = statistics.median(figures[name]["old"]), statistics.median(figures[name]["new"])
+        print(f"{label:<28}{old:>8.2f}s{new:>8.2f}s  < {target}s {'ok' if new < target else 'MISSED'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,206 @@
+"""The accounts-payable pack class: invoice -> three-way match -> gated vendor recall -> risk -> decision -> selective retain.
+
+A clerk forwards an invoice (a PDF, a photo, or JSON); the pack answers with a decision card and Approve /
+Hold / Send-to-review buttons. Memory holds each vendor's history, past exceptions with their resolutions,
+and the blocks, exceptions and review routes the agent made, never routine approvals.
+"""
+
+from datetime import timedelta
+
+from bot.messages import Media, Reply
+from bot.prompts import bank_profile as pack_bank_profile
+from bot.registers.seed import import_seed_registers
+from handlers.ap import card, intake, narratives
+from handlers.ap.audit import AuditLog
+from handlers.ap.chart import payment_chart
+from handlers.ap.decision import DecisionReport
+from handlers.ap.demo import run_demo
+from handlers.ap.intake import IntakeResult
+from handlers.ap.ledger import Ledger
+from handlers.ap.ledger_store import DecisionBook
+from handlers.ap.legacy import import_legacy_audit
+from handlers.ap.models import Invoice, Policy
+from handlers.ap.money import masked
+from handlers.ap.payments import account_record
+from handlers.ap.pipeline import PACK, Decider, DecideRequest
+from bot.store.registers import RegisterStore
+from bot.subject_match import SubjectTerms
+from handlers.ap.registers import TABLES, Ledgers
+from handlers.ap.subjects import APRecordsStore, find_vendors, vendor_store, vendor_terms
+from memory.subjects import Subject, SubjectStore
+from bot.pack import CommandInfo, Pack, SeedReport, Services, Turn, Write
+from bot.cards import CardSpec
+from memory import BankProfile, MemoryClient
+
+_AUDIT_SHOWN = 12
+REASON_WAIT = timedelta(hours=1)
+"""How long an override waits for its reason; after that it is dropped, unrecorded, and the clerk told."""
+
+
+def bank_profile(bank_id: str) -> BankProfile:
+    """Return the AP bank's mission and the directives that keep vendors apart."""
+    return pack_bank_profile(PACK, bank_id)
+
+
+async def seed_bank(memory: MemoryClient, bank_id: str, ledger: Ledger) -> SeedReport:
+    """Retain each paid vendor's history and each past exception; writes fail loud (no queue for seeds)."""
+    await memory.ensure_bank(bank_profile(bank_id))
+    items = narratives.seed_memories(ledger)
+    report = await memory.retain(bank_id, items)
+    kinds = [i.metadata.get("kind", "") for i in items]
+    return SeedReport(bank_id=bank_id, retained=report.items,
+                      details={"vendor_histories": kinds.count("vendor_history"),
+                               "past_exceptions": kinds.count("past_exception")})
+
+
+class APPack(Pack):
+    """Accounts payable: decisions on vendor invoices, with a memory of what normal looks like per vendor."""
+
+    name = PACK
+
+    def __init__(self, services: Services) -> None:
+        super().__init__(services)
+        self.ledgers = Ledgers(services.database)
+        import_legacy_audit(services.database, services.settings.state_dir)
+        self.audit = AuditLog(services.database)
+        self.book = DecisionBook(services.database)
+
+    def ledger_for(self, tenant: str) -> Ledger:
+        """The tenant's own vendors, POs, receipts and payments (cached until they change)."""
+        return self.ledgers.for_tenant(tenant).ledger
+
+    def policy_for(self, tenant: str) -> Policy:
+        return self.ledgers.for_tenant(tenant).policy
+
+    def decider_for(self, tenant: str) -> Decider:
+        """A decider over the tenant's own registers and its recorded ledger of decisions and payments."""
+        books = self.ledgers.for_tenant(tenant)
+        return Decider(self.services, books.ledger, books.policy, self.audit, book=self.book)
+
+    def subject_terms(self, subject: Subject) -> SubjectTerms | None:
+        return vendor_terms(RegisterStore(self.services.database, *TABLES), subject)
+
+    def find_subjects(self, tenant: str, kind: str, query: str) -> list[tuple[str, str]]:
+        return find_vendors(RegisterStore(self.services.database, *TABLES), tenant, query) if kind == "vendor" else []
+
+    def subject_stores(self) -> list[SubjectStore]:
+        registers = RegisterStore(self.services.database, *TABLES)
+        return [vendor_store(registers),
+                APRecordsStore(self.services.database, lambda tenant: self.services.bank_of(tenant, self.name))]
+
+    def commands(self) -> list[CommandInfo]:
+        return [CommandInfo(command="vendors", description_key="ap.cmd_vendors"),
+                CommandInfo(command="audit", description_key="ap.cmd_audit")]
+
+    def bank_profile(self, bank_id: str) -> BankProfile:
+        return bank_profile(bank_id)
+
+    def card_specs(self, tenant: str) -> dict[str, CardSpec]:
+        # Decisions are not confirm-before-retain cards: the clerk's buttons are the pack's own (ap:...).
+        return {}
+
+    async def decide(self, invoice: Invoice, tenant: str, use_memory: bool = True, user_id: str = "cli",
+                     lang: str = "en", record: bool = False) -> DecisionReport:
+        """Decide one invoice for a tenant (the CLI, the demo and the chat all come through here).
+
+        Only a recorded decision enters the tenant ledger; the default is a preview that changes nothing there.
+        """
+        return await self.decider_for(tenant).decide(
+            invoice, DecideRequest(tenant=tenant, use_memory=use_memory, user_id=user_id, lang=lang, record=record))
+
+    async def on_command(self, turn: Turn, command: str, args: str) -> list[Reply] | None:
+        replies = self._command(turn, command, args)
+        return None if replies is None else replies + self._still_waiting(turn)
+
+    def _command(self, turn: Turn, command: str, args: str) -> list[Reply] | None:
+        if command == "vendors":
+            lines = [turn.t("ap.vendors_header")]
+            # Payments counted from the ledger view: the seeded history plus invoices marked paid for this tenant.
+            known = self.decider_for(turn.user.tenant).view.entries(turn.user.tenant)
+            lines += [turn.t("ap.vendor_line", id=v.vendor_id, name=v.name,
+                             payments=account_record(known, v.vendor_id, v.bank_account.account_number).paid,
+                             account=masked(v.bank_account.account_number))
+                      for v in self.ledger_for(turn.user.tenant).vendors]
+            return [Reply(text="\n".join(lines))]
+        if command == "audit":
+            entries = self.audit.entries(bank_id=turn.bank_id, invoice_number=args.strip() or None,
+                                         limit=_AUDIT_SHOWN)
+            if not entries:
+                return [Reply(text=turn.t("ap.audit_empty"))]
+            lines = [turn.t("ap.audit_header")]
+            lines += [f"{e.at:%Y-%m-%d %H:%M:%S} {e.invoice_number or '-'} {e.action}" for e in entries]
+            return [Reply(text="\n".join(lines))]
+        return None
+
+    async def on_text(self, turn: Turn, body: str) -> list[Reply]:
+        pending = self.book.pending_reason(turn.user.tenant, turn.user.user_id)
+        fresh = pending is not None and turn.services.clock() - pending.asked_at <= REASON_WAIT
+        if pending is not None and fresh and card.looks_like_reason(body) and not intake.looks_like_document(body):
+            return await card.give_reason(turn, self.audit, self.book, pending, body)
+        return await self._text(turn, body) + self._still_waiting(turn)
+
+    def _still_waiting(self, turn: Turn) -> list[Reply]:
+        """Remind a clerk whose override waits for a reason (their other message was handled as itself); an
+        ask left unanswered too long is dropped, unrecorded, and they are told so."""
+        tenant, user = turn.user.tenant, turn.user.user_id
+        pending = self.book.pending_reason(tenant, user)
+        run = self.audit.run(pending.run_id) if pending is not None else None
+        if pending is None or run is None:
+            return []
+        values = {"number": run.report.get("invoice_number", "-"), "action": turn.t(f"ap.action_{pending.action}")}
+        if turn.services.clock() - pending.asked_at > REASON_WAIT:
+            self.book.take_reason(tenant, user, pending.run_id)
+            return [Reply(text=turn.t("ap.reason_expired", **values))]
+        return [Reply(text=turn.t("ap.reason_still_waiting", **values))]
+
+    async def _text(self, turn: Turn, body: str) -> list[Reply]:
+        if body.lstrip().startswith("{"):
+            return await self._answer(turn, intake.from_json_text(body))
+        if intake.looks_like_document(body):
+            # An invoice pasted as text (copied out of a mail or a PDF) is read like a PDF's text layer.
+            return await self._answer(turn, await intake.from_text(body, "text", self.ledger_for(turn.user.tenant).data.buyer,
+                                                                   self.services.chat))
+        return [Reply(text=turn.t("ap.send_invoice"))]
+
+    async def on_media(self, turn: Turn, media: Media) -> list[Reply]:
+        return await self._media(turn, media) + self._still_waiting(turn)
+
+    async def _media(self, turn: Turn, media: Media) -> list[Reply]:
+        if media.kind in ("voice", "audio"):
+            return [Reply(text=turn.t("ap.send_invoice"))]
+        limit = self.services.settings.max_media_bytes
+        if media.size_bytes > limit:
+            return [Reply(text=turn.t("ap.file_too_large", limit_mb=limit // (1024 * 1024)))]
+        result = await intake.from_file(media.path, media.mime_type, self.services.reader,
+                                        self.ledger_for(turn.user.tenant).data.buyer,
+                                        self.services.chat, photo=media.kind == "photo")
+        return await self._answer(turn, result)
+
+    async def _answer(self, turn: Turn, result: IntakeResult) -> list[Reply]:
+        if result.invoice is None:
+            refusal = result.refusal or intake.Refusal(reason="unreadable", values={"detail": "-"})
+            self.audit.record("-", turn.bank_id, "INVOICE_REFUSED", reason=refusal.reason, **refusal.values)
+            return [Reply(text=card.render_refusal(turn.lang, refusal))]
+        report = await self.decide(result.invoice, turn.user.tenant, user_id=turn.user.user_id, lang=turn.lang,
+                                   record=True)
+        reply = card.decision_reply(turn, report)
+        if report.status != "PAYMENT_BLOCKED" or report.vendor_id is None:
+            return [reply]
+        chart = payment_chart(self.ledger_for(turn.user.tenant), result.invoice, report.vendor_id, report.vendor_name, turn.lang,
+                              self.services.settings.state_dir / "charts")
+        return [reply] if chart is None else [reply.model_copy(update={"image": chart.path})]
+
+    async def on_callback(self, turn: Turn, data: str) -> list[Reply]:
+        return await card.on_clerk_choice(turn, self.audit, self.book, data)
+
+    async def load_seeds(self, tenant: str) -> SeedReport:
+        """Retain each paid vendor's history and each past exception; re-running replaces, never duplicates."""
+        import_seed_registers(self.services.database, tenant, self.name, "handlers.ap")
+        return await seed_bank(self.services.memory, self.services.bank_of(tenant, self.name), self.ledger_for(tenant))
+
+    async def demo(self, tenant: str, write: Write) -> None:
+        await run_demo(self, tenant, write)
+
+
+def create_pack(services: Services) -> APPack:
+    return APPack(services)
