@@ -25,7 +25,7 @@ import matplotlib
 from matplotlib.figure import Figure
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
-from bot.ocr import TextReader
+from bot.services.ocr import TextReader
 from handlers.ap.decision import decide
 from handlers.ap.intake import IntakeResult, from_file, from_text
 from handlers.ap.ledger import Ledger, load_policy

@@ -8,10 +8,10 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from bot.app import App, open_database
+from bot.core.app import App, open_database
 from bot.paths import SEEDS_DIR
-from bot.people import import_people_file
-from bot.registry import Registry
+from bot.store.people import import_people_file
+from bot.core.registry import Registry
 from bot.settings import Settings
 from memory import MemoryClient, MemoryLayerError
 

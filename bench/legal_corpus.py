@@ -172,7 +172,7 @@ def score_all(directory: Path = CORPUS_DIR) -> CorpusReport:
 
 def score_ocr(directory: Path = CORPUS_DIR, batch: str = "1") -> CorpusReport:
     """Score the pages as Tesseract reads them back from drawn images (Latin-script pages only)."""
-    from bot.ocr import TextReader
+    from bot.services.ocr import TextReader
     from handlers.legal.backlog import render_image
 
     corpus = load_corpus(directory, batch)

@@ -21,10 +21,10 @@ from datetime import date, timedelta
 from pathlib import Path
 
 from bench.harness import delete_banks, fresh_prefix
-from bot.app import App
-from bot.registry import Registry
+from bot.core.app import App
+from bot.core.registry import Registry
 from bot.settings import Settings
-from bot.worker import IntakeWorker
+from bot.core.worker import IntakeWorker
 from memory import local as local_memory
 from tests.agri.conftest import CAPTURE_TENANT, agri_users, button, say
 from tests.fakes.llm import FakeLLM

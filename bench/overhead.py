@@ -20,9 +20,9 @@ from sqlalchemy import create_engine, text
 
 from bench.harness import bench_app
 from bench.stats import p50, p95, ratio
-from bot.app import App
-from bot.messages import Incoming, Reply
-from bot.registry import Registry, User
+from bot.core.app import App
+from bot.core.messages import Incoming, Reply
+from bot.core.registry import Registry, User
 from memory import CallRecord
 
 PG_SERVER = "postgresql+psycopg://hindsight:hindsight@127.0.0.1:55433"

@@ -2,7 +2,7 @@
 
 Makes a real 60-minute OGG/Opus file (one encoded minute, its packets copied 60 times) and measures, each in
 a fresh process (wall time, and the growth of max RSS of the process and of any decoder it starts):
-- now: bot.audio.prepare_voice, which reads the stated length from the last OGG page and refuses;
+- now: bot.services.audio.prepare_voice, which reads the stated length from the last OGG page and refuses;
 - the old way: pydub decoding the file whole before looking at its length. That costs time and memory in
   proportion to the length, so it is measured on a shorter file (--old-minutes, default 5) and scaled to
   60 minutes (its own memory and time; the decoder's peak is shown as measured).
@@ -23,7 +23,7 @@ _MEASURE = """
 import json, resource, sys, time
 from pathlib import Path
 from pydub import AudioSegment
-from bot.audio import AudioRejected, prepare_voice
+from bot.services.audio import AudioRejected, prepare_voice
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 started = time.perf_counter()
 if sys.argv[1] == "now":

@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from bot.registers.seed import import_seed_registers
+from bot.services.registers.seed import import_seed_registers
 from bot.store import Database, upgrade
 from handlers import INSTALLED
 from handlers.agri.registers import FieldBooks

@@ -19,11 +19,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot.audio import prepare_voice
+from bot.services.audio import prepare_voice
 from bot.paths import PROJECT_ROOT
 from bot.settings import load_settings
-from bot.speech.base import vocabulary_prompt
-from bot.speech.local import LocalWhisper
+from bot.services.speech.base import vocabulary_prompt
+from bot.services.speech.local import LocalWhisper
 from bot.paths import SEEDS_DIR
 from handlers.agri.register import FieldBook
 from tests.voice import spoken_ogg

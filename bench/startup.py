@@ -6,10 +6,12 @@ machine is shared and noisy, so each is repeated and the median shown; compare t
 
     .venv/bin/python -m bench.startup [--old /work/main] [--repeat 5] [--url http://127.0.0.1:8888]
 
-The console figure runs the real `smriti chat --pack agri` in a fresh SMRITI_HOME (people imported from the
-seeds, remote mode against the running Hindsight, a bank prefix of its own), sends `/help` on stdin and stops
-the clock when the reply has been printed. The first reply includes preparing the officer's bank in Hindsight
-(one call); that bank is deleted afterwards.
+The console figures run the real `smriti chat --pack agri` in a fresh SMRITI_HOME (people imported from the
+seeds, remote mode against the running Hindsight, a bank prefix of its own), send `/help` on stdin and stop the
+clock when the reply has been printed. The first reply prepares the officer's bank in Hindsight: the first
+chat ever creates it (server-side work, the same for both trees), every later chat only checks it. So the
+console is started twice on one prefix: "new bank" is the first start, "bank exists" the second, the
+everyday case. The banks are deleted afterwards.
 """
 
 import argparse
@@ -26,7 +28,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parents[1]
 # How each tree's `smriti` is called: the entry point is handlers:main now; before, it was main() in the module
-# bot/cli.py. That old name is split in two so that apply_rooms.py, which rewrites module names, leaves it be.
+# bot/cli/smriti.py. That old name is split in two so that apply_rooms.py, which rewrites module names, leaves it be.
 _OLD_CLI = "bot" + ".cli"
 ENTRY = {
     "new": "from handlers import main; import sys; sys.exit(main(sys.argv[1:]))",
@@ -60,9 +62,9 @@ def time_help(tree: Path, kind: str) -> float:
 
 def _prepare_home(home: Path) -> None:
     """A data directory holding the seed people, as `smriti seed` leaves it (done with this tree's code)."""
-    from bot.app import open_database
+    from bot.core.app import open_database
     from bot.paths import SEEDS_DIR
-    from bot.people import import_people_file
+    from bot.store.people import import_people_file
     from bot.settings import Settings
 
     database = open_database(Settings(data_dir=home))
@@ -116,7 +118,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--url", default="http://127.0.0.1:8888")
     args = parser.parse_args(argv)
     trees = {"old": args.old.resolve(), "new": HERE}
-    figures: dict[str, dict[str, list[float]]] = {"help": {"old": [], "new": []}, "console": {"old": [], "new": []}}
+    figures: dict[str, dict[str, list[float]]] = {name: {"old": [], "new": []}
+                                                  for name in ("help", "console", "console_again")}
     prefixes: list[str] = []
     try:
         for _ in range(args.repeat):
@@ -125,13 +128,16 @@ def main(argv: list[str] | None = None) -> int:
                 prefix = f"bench{uuid.uuid4().hex[:8]}-startup"
                 prefixes.append(prefix)
                 figures["console"][kind].append(time_console(trees[kind], kind, args.url, prefix))
+                figures["console_again"][kind].append(time_console(trees[kind], kind, args.url, prefix))
     finally:
         asyncio.run(_delete_banks(args.url, prefixes))
     print(f"start-up, median of {args.repeat} (old = {trees['old']}, new = {trees['new']})")
-    print(f"{'':<28}{'old':>9}{'new':>9}  target")
-    for name, label, target in (("help", "smriti --help", 0.5), ("console", "console first reply (/help)", 1.5)):
+    print(f"{'':<31}{'old':>9}{'new':>9}  target")
+    for name, label, target in (("help", "smriti --help", 0.5),
+                                ("console", "console 1st reply, new bank", 1.5),
+                                ("console_again", "console 1st reply, bank exists", 1.5)):
         old, new = statistics.median(figures[name]["old"]), statistics.median(figures[name]["new"])
-        print(f"{label:<28}{old:>8.2f}s{new:>8.2f}s  < {target}s {'ok' if new < target else 'MISSED'}")
+        print(f"{label:<31}{old:>8.2f}s{new:>8.2f}s  < {target}s {'ok' if new < target else 'MISSED'}")
     return 0
 
 

@@ -1,7 +1,7 @@
 """Webhook acknowledgement and reply latency over the real WhatsApp webhook, with the reply outbox on and off
 (issue 21).
 
-The real ASGI app (bot/whatsapp.py) is served by uvicorn on loopback; signed Twilio forms are POSTed to it and
+The real ASGI app (bot/transports/whatsapp/webhook.py) is served by uvicorn on loopback; signed Twilio forms are POSTed to it and
 the replies go to a fake Twilio REST API (tests/fakes/twilio.py) that notes when each message creation arrives.
 200 messages (`/help`: one reply each, no memory call, so the figures are the delivery path's own) are sent at
 a steady rate, round-robin from the three agri officers of the seed people. For each message:
@@ -26,11 +26,11 @@ from pydantic import SecretStr
 
 from bench.harness import bench_app
 from bench.stats import p50, p95
-from bot.app import App
-from bot.core import Answer
-from bot.messages import Incoming
-from bot.whatsapp import WEBHOOK_ROUTE, create_app
-from bot.whatsapp_transport import WhatsAppTransport
+from bot.core.app import App
+from bot.core.conversation import Answer
+from bot.core.messages import Incoming
+from bot.transports.whatsapp.webhook import WEBHOOK_ROUTE, create_app
+from bot.transports.whatsapp.transport import WhatsAppTransport
 from tests.fakes.http import Recorded, Response
 from tests.fakes.twilio import ACCOUNT_SID, AUTH_TOKEN, BOT_NUMBER, FakeTwilio, inbound_form, sign
 

@@ -1,6 +1,6 @@
 """The packs, and the `smriti` entry point that hands them to the core (which never imports a pack)."""
 
-from bot.pack import PackCatalog, PackEntry
+from bot.core.pack import PackCatalog, PackEntry
 
 INSTALLED = PackCatalog((
     PackEntry("agri", "handlers.agri"),
@@ -11,6 +11,6 @@ INSTALLED = PackCatalog((
 
 def main(argv: list[str] | None = None) -> int:
     """The `smriti` command, serving the installed packs."""
-    from bot.cli import main as run
+    from bot.cli.smriti import main as run
 
     return run(argv, INSTALLED)

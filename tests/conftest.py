@@ -17,9 +17,9 @@ hypothesis_settings.register_profile("ci", derandomize=True)
 if os.environ.get("CI"):
     hypothesis_settings.load_profile("ci")
 
-from bot.app import App, open_database
+from bot.core.app import App, open_database
 from bot.paths import SEEDS_DIR
-from bot.people import import_people_file
+from bot.store.people import import_people_file
 from bot.settings import Settings, load_settings
 from bot.store import Database
 from memory import MemoryClient

@@ -63,7 +63,7 @@ def empty_tables(database: Database) -> None:
 def seed_people(home: Path) -> None:
     """Import the seed registry's people into the default database under `home`, as `smriti seed` does."""
     from bot.paths import SEEDS_DIR
-    from bot.people import import_people_file
+    from bot.store.people import import_people_file
 
     database = sqlite_database(home)
     import_people_file(database, SEEDS_DIR / "users.json")

@@ -4,7 +4,7 @@ import tempfile
 from functools import cache
 from pathlib import Path
 
-from bot.registers.seed import import_seed_registers
+from bot.services.registers.seed import import_seed_registers
 from bot.store import Database, upgrade
 from handlers import INSTALLED
 from handlers.agri.register import FieldBook

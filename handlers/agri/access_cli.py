@@ -10,12 +10,12 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from bot.i18n import LANGUAGES, text
-from bot.registry import Registry, User
+from bot.services.i18n import LANGUAGES, text
+from bot.core.registry import Registry, User
 from bot.settings import Settings
 
 if TYPE_CHECKING:
-    from bot.access import TerritoryGrants
+    from bot.store.grants import TerritoryGrants
     from handlers.agri.register import FieldBook
 
 
@@ -27,9 +27,9 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
     access.add_argument("--lang", choices=LANGUAGES, default="en")
 
     async def handler(args: argparse.Namespace, settings: Settings) -> int:
-        from bot.access import grants_for
-        from bot.app import open_database
-        from bot.people import PeopleRegistry
+        from bot.store.grants import grants_for
+        from bot.core.app import open_database
+        from bot.store.people import PeopleRegistry
         from handlers.agri.registers import FieldBooks
 
         database = open_database(settings)

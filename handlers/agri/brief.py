@@ -5,9 +5,9 @@ import asyncio
 import logging
 from datetime import date
 
-from bot.i18n import text
-from bot.llm import ChatModel, ChatUnavailable, StructuringFailed
-from bot.prompts import render
+from bot.services.i18n import text
+from bot.services.llm import ChatModel, ChatUnavailable, StructuringFailed
+from bot.services.prompts import render
 from handlers.agri.brief_llm import llm_draft
 from handlers.agri.brief_models import Brief, FarmerRef, RecalledCounts
 from handlers.agri.compose import Composer

@@ -2,8 +2,8 @@
 
 from datetime import date
 
-from bot.llm import ChatModel
-from bot.prompts import render
+from bot.services.llm import ChatModel
+from bot.services.prompts import render
 from handlers.agri.brief_models import BriefDraft
 from handlers.agri.models import Farmer
 from handlers.agri.register import FieldBook

@@ -4,9 +4,9 @@ from collections.abc import Callable
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
-from bot.i18n import show_date, text
-from bot.messages import Reply
-from bot.scheduler import FollowUp
+from bot.services.i18n import show_date, text
+from bot.core.messages import Reply
+from bot.core.scheduler import FollowUp
 from handlers.agri.card_edits import (
     CLEAR,
     edit_dose,
@@ -32,8 +32,8 @@ from handlers.agri.measures import measure
 from handlers.agri.models import Farmer, Outcome, Visit
 from handlers.agri.narrative import note_in_narrative, outcome_memory, visit_memory
 from handlers.agri.textmatch import normalise, parse_day
-from bot.pack import Turn
-from bot.cards import CardSpec
+from bot.core.pack import Turn
+from bot.core.cards import CardSpec
 from memory import MemoryItem
 from memory.asof import IST
 

@@ -4,7 +4,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from bot.charts import Chart, pyplot, save, short
+from bot.services.charts import Chart, pyplot, save, short
 
 
 class ProblemCounts(BaseModel):

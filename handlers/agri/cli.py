@@ -12,7 +12,7 @@ from handlers.agri import access_cli
 from memory.asof import IST
 
 if TYPE_CHECKING:
-    from bot.app import App
+    from bot.core.app import App
     from handlers.agri.pack import AgriPack
 
 # The commands import the pack when they run: building the `smriti` parser loads no pack.

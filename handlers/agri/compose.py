@@ -6,7 +6,7 @@ Memory OFF and memory ON run this same code; OFF simply has no memories to read.
 from collections import defaultdict
 from datetime import date, timedelta
 
-from bot.i18n import show_date, text
+from bot.services.i18n import show_date, text
 from handlers.agri.brief_models import BriefDraft, Confidence, DraftClaim, DraftProduct
 from handlers.agri.facts import Facts, OutcomeFact, VisitFact
 from handlers.agri.measures import price_text

@@ -2,12 +2,12 @@
 
 from datetime import date
 
-from bot.llm import ChatModel
+from bot.services.llm import ChatModel
 from handlers.agri.brief import build_brief
 from handlers.agri.insights import insights_text, village_insights
 from handlers.agri.register import FieldBook
 from handlers.agri.render import brief_text, side_by_side
-from bot.pack import Write
+from bot.core.pack import Write
 from memory import MemoryClient
 
 DEMO_FARMER = "F001"

@@ -7,7 +7,7 @@ does not know, or one outside the territory, is refused on the card with the vil
 import re
 from typing import Any
 
-from bot.i18n import text
+from bot.services.i18n import text
 from handlers.agri.extract import FieldReader, visit_id
 from handlers.agri.models import Farmer, Visit
 from handlers.agri.newfarmer import NewFarmer, other_script_of

@@ -9,7 +9,7 @@ from datetime import date
 
 from pydantic import BaseModel
 
-from bot.i18n import text
+from bot.services.i18n import text
 from handlers.agri.brief_models import BriefDraft, BriefProduct, Claim
 from handlers.agri.measures import dose_text, price_text
 from handlers.agri.register import FieldBook, normalise_dose

@@ -11,8 +11,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from bot.i18n import show_date, text
-from bot.prompts import render
+from bot.services.i18n import show_date, text
+from bot.services.prompts import render
 from handlers.agri.chart import ProblemCounts
 from handlers.agri.facts import Facts, read_facts
 from handlers.agri.guardrails import strip_unknown_dates

@@ -2,7 +2,7 @@
 
 import re
 
-from bot.i18n import text
+from bot.services.i18n import text
 from handlers.agri.models import Product
 
 # Catalogue doses and pack sizes mix unit symbols with a few English words ("5 traps/acre").

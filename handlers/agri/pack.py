@@ -7,13 +7,13 @@ from datetime import date, timedelta
 
 from pydantic import BaseModel
 
-from bot.audio import AudioRejected, prepare_voice
-from bot.i18n import show_date, text
-from bot.messages import Button, Media, Reply
-from bot.prompts import bank_profile
-from bot.registry import User
-from bot.scheduler import FollowUp
-from bot.speech import SpeechUnavailable
+from bot.services.audio import AudioRejected, prepare_voice
+from bot.services.i18n import show_date, text
+from bot.core.messages import Button, Media, Reply
+from bot.services.prompts import bank_profile
+from bot.core.registry import User
+from bot.core.scheduler import FollowUp
+from bot.services.speech import SpeechUnavailable
 from handlers.agri.brief import build_brief
 from handlers.agri.cards import OutcomeCard, VisitCard
 from handlers.agri.chart import advice_outcomes
@@ -30,13 +30,13 @@ from handlers.agri.render import brief_text
 from handlers.agri.subjects import farmer_store, farmer_terms, find_farmers
 from handlers.agri.structure import structure_outcome, structure_visit
 from handlers.agri.textmatch import parse_day
-from bot.core import show_sent
-from bot.pack import CommandInfo, Pack, SeedReport, Services, Turn, Write
-from bot.cards import CardSpec, open_card
+from bot.core.conversation import show_sent
+from bot.core.pack import CommandInfo, Pack, SeedReport, Services, Turn, Write
+from bot.core.cards import CardSpec, open_card
 from memory import BankProfile
 from memory.asof import IST
 from memory.subjects import Subject, SubjectStore
-from bot.subject_match import SubjectTerms
+from bot.core.subject_match import SubjectTerms
 
 log = logging.getLogger(__name__)
 

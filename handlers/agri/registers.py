@@ -4,7 +4,7 @@ tenant; their import columns; and the repository that turns a tenant's rows into
 import re
 from collections.abc import Callable
 
-from bot.registers.kinds import (
+from bot.services.registers.kinds import (
     Cells,
     Column,
     RegisterKind,
@@ -233,7 +233,7 @@ def seed_registers(database: Database, tenant: str, books: Callable[[str], Field
     import json
 
     from bot.paths import SEEDS_DIR
-    from bot.registers.seed import import_seed_registers
+    from bot.services.registers.seed import import_seed_registers
 
     import_seed_registers(database, tenant, PACK, "handlers.agri")
 

@@ -3,7 +3,7 @@
 import textwrap
 from itertools import zip_longest
 
-from bot.i18n import show_date, text
+from bot.services.i18n import show_date, text
 from handlers.agri.brief_models import Brief
 from handlers.agri.register import FieldBook
 

@@ -7,8 +7,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from bot.llm import ChatModel, ChatUnavailable, StructuringFailed
-from bot.prompts import render
+from bot.services.llm import ChatModel, ChatUnavailable, StructuringFailed
+from bot.services.prompts import render
 from handlers.agri.doses import above_label, parse_dose
 from handlers.agri.extract import FieldReader, visit_id
 from handlers.agri.models import (

@@ -3,8 +3,8 @@
 from typing import Any
 
 from bot.store.registers import RegisterStore
-from bot.subject_match import SubjectTerms
-from bot.subject_registers import (
+from bot.core.subject_match import SubjectTerms
+from bot.store.subject_registers import (
     Records,
     RegisterSubjectStore,
     find_rows,

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from bot.charts import NEXT_DATE_COLOUR, Chart, pyplot, save
-from bot.i18n import text
+from bot.services.charts import NEXT_DATE_COLOUR, Chart, pyplot, save
+from bot.services.i18n import text
 from handlers.ap.ledger import Ledger
 from handlers.ap.models import Invoice
 

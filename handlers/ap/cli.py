@@ -18,12 +18,12 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bot.i18n import LANGUAGES, text
+from bot.services.i18n import LANGUAGES, text
 from bot.settings import Settings
 from memory import MemoryLayerError
 
 if TYPE_CHECKING:
-    from bot.app import App
+    from bot.core.app import App
     from handlers.ap.pack import APPack
 
 WithApp = Callable[[Settings, Callable[["App"], Awaitable[int]]], Awaitable[int]]
@@ -79,7 +79,8 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]", 
 
 
 async def _decide(args: argparse.Namespace, settings: Settings, with_app: WithApp) -> int:
-    from handlers.ap import card, intake
+    from handlers.ap import intake
+    from handlers.ap import cards as card
 
     path: Path = args.file.expanduser()
     if not path.is_file():

@@ -5,7 +5,7 @@ from decimal import Decimal
 
 from pydantic import BaseModel, Field
 
-from bot.i18n import show_date, text
+from bot.services.i18n import show_date, text
 from handlers.ap import facts
 from handlers.ap.match import MatchResult
 from handlers.ap.models import Invoice, Policy, Vendor

@@ -2,12 +2,12 @@
 
 from typing import TYPE_CHECKING
 
-from bot.i18n import text
+from bot.services.i18n import text
 from bot.paths import SEEDS_DIR
 from handlers.ap.decision import DecisionReport
 from handlers.ap.intake import from_json_text
 from handlers.ap.models import Invoice
-from bot.pack import Write
+from bot.core.pack import Write
 
 if TYPE_CHECKING:
     from handlers.ap.pack import APPack

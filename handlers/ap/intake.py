@@ -12,8 +12,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
-from bot.llm import ChatModel
-from bot.ocr import DocumentRejected, TextReader
+from bot.services.llm import ChatModel
+from bot.services.ocr import DocumentRejected, TextReader
 from handlers.ap.llmparse import parse_with_model
 from handlers.ap.models import Buyer, Invoice, InvoiceSource
 from handlers.ap.textparse import document_kind, parse_invoice_text

@@ -11,8 +11,8 @@ from decimal import Decimal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bot.llm import ChatModel, ChatUnavailable, StructuringFailed
-from bot.prompts import render
+from bot.services.llm import ChatModel, ChatUnavailable, StructuringFailed
+from bot.services.prompts import render
 from handlers.ap.models import Buyer, Invoice
 from handlers.ap.money import PAISE, parse_amount
 

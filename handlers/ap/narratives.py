@@ -7,7 +7,7 @@ invoice (blocks, exceptions and human-review routes only), and a clerk's overrid
 
 from datetime import date, datetime, time
 
-from bot.i18n import show_date
+from bot.services.i18n import show_date
 from handlers.ap import facts
 from handlers.ap.decision import DecisionReport
 from handlers.ap.ledger import Ledger, VendorHistory

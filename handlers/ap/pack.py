@@ -7,10 +7,11 @@ and the blocks, exceptions and review routes the agent made, never routine appro
 
 from datetime import timedelta
 
-from bot.messages import Media, Reply
-from bot.prompts import bank_profile as pack_bank_profile
-from bot.registers.seed import import_seed_registers
-from handlers.ap import card, intake, narratives
+from bot.core.messages import Media, Reply
+from bot.services.prompts import bank_profile as pack_bank_profile
+from bot.services.registers.seed import import_seed_registers
+from handlers.ap import intake, narratives
+from handlers.ap import cards as card
 from handlers.ap.audit import AuditLog
 from handlers.ap.chart import payment_chart
 from handlers.ap.decision import DecisionReport
@@ -24,12 +25,12 @@ from handlers.ap.money import masked
 from handlers.ap.payments import account_record
 from handlers.ap.pipeline import PACK, Decider, DecideRequest
 from bot.store.registers import RegisterStore
-from bot.subject_match import SubjectTerms
+from bot.core.subject_match import SubjectTerms
 from handlers.ap.registers import TABLES, Ledgers
 from handlers.ap.subjects import APRecordsStore, find_vendors, vendor_store, vendor_terms
 from memory.subjects import Subject, SubjectStore
-from bot.pack import CommandInfo, Pack, SeedReport, Services, Turn, Write
-from bot.cards import CardSpec
+from bot.core.pack import CommandInfo, Pack, SeedReport, Services, Turn, Write
+from bot.core.cards import CardSpec
 from memory import BankProfile, MemoryClient
 
 _AUDIT_SHOWN = 12

@@ -35,7 +35,7 @@ from handlers.ap.match import MatchResult, three_way_match
 from handlers.ap.models import Invoice, Policy
 from handlers.ap.risk import evaluate
 from handlers.ap.vendor_memory import VendorMemory, recall_vendor_memory
-from bot.pack import Services
+from bot.core.pack import Services
 from memory import MemoryItem, MemoryRejected, ids
 
 log = logging.getLogger(__name__)

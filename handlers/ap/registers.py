@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from bot.registers.kinds import (
+from bot.services.registers.kinds import (
     Cells,
     Column,
     RegisterKind,

@@ -18,8 +18,8 @@ from sqlalchemy import delete, select
 from bot.store import Database
 from bot.store.registers import RegisterStore, StoredRecord
 from bot.store.sql import utc
-from bot.subject_match import SubjectTerms
-from bot.subject_registers import (
+from bot.core.subject_match import SubjectTerms
+from bot.store.subject_registers import (
     Records,
     RegisterSubjectStore,
     find_rows,

@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from bot.prompts import render
+from bot.services.prompts import render
 from handlers.ap import facts
 from handlers.ap.models import Invoice, Vendor
 from memory import MemoryClient, MemoryLayerError, Recalled, RecallRequest, ids, tags

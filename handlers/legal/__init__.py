@@ -6,7 +6,7 @@ The pack itself is in handlers/legal/pack.py; it is imported when the bot builds
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from bot.pack import Services
+    from bot.core.pack import Services
     from handlers.legal.pack import LegalPack
 
 

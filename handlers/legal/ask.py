@@ -10,8 +10,8 @@ text must be a date of those citations, or the templated answer is used.
 import logging
 from datetime import date
 
-from bot.i18n import show_date, text
-from bot.pack import Services
+from bot.services.i18n import show_date, text
+from bot.core.pack import Services
 from handlers.legal.compose import compose, model_answer
 from handlers.legal.models import CaseRecord, HearingRecord, LegalAnswer
 from handlers.legal.question import Question, parse_question

@@ -8,10 +8,10 @@ other card of the same upload through the ordinary card Save, so a double tap st
 from collections.abc import Callable
 from typing import Any
 
-from bot.i18n import show_date, text
-from bot.messages import Button, Reply
-from bot.pack import Turn
-from bot.cards import CardSpec, on_callback
+from bot.services.i18n import show_date, text
+from bot.core.messages import Button, Reply
+from bot.core.pack import Turn
+from bot.core.cards import CardSpec, on_callback
 from handlers.legal.dates import parse_day
 from handlers.legal.models import CaseRecord, ProposedEntry, Upload
 from handlers.legal.newcase import NewCase, case_record, parse_case

@@ -4,10 +4,10 @@ court), edited field by field, added to the tenant's register only on Save."""
 from collections.abc import Callable
 from typing import Any
 
-from bot.i18n import text
-from bot.messages import Reply
-from bot.pack import Turn
-from bot.cards import CardSpec
+from bot.services.i18n import text
+from bot.core.messages import Reply
+from bot.core.pack import Turn
+from bot.core.cards import CardSpec
 from handlers.legal.models import CaseRecord
 from handlers.legal.newcase import NewCase, case_numbers, case_record, known_number
 from handlers.legal.register import CaseRegister

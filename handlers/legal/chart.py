@@ -5,7 +5,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from bot.charts import HEARING_COLOUR, NEXT_DATE_COLOUR, Chart, pyplot, save, short
+from bot.services.charts import HEARING_COLOUR, NEXT_DATE_COLOUR, Chart, pyplot, save, short
 
 
 class HearingPoint(BaseModel):

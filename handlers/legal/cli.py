@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from bot.i18n import show_date
+from bot.services.i18n import show_date
 from bot.settings import Settings
 from handlers.legal.dates import parse_day
 from handlers.legal.models import ProposedEntry, Upload
@@ -17,7 +17,7 @@ from memory import MemoryUnavailable
 from memory.asof import IST
 
 if TYPE_CHECKING:
-    from bot.app import App
+    from bot.core.app import App
     from handlers.legal.ingest import IngestReport
     from handlers.legal.pack import LegalPack
 

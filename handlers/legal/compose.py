@@ -5,9 +5,9 @@ from datetime import date
 
 from pydantic import BaseModel, Field
 
-from bot.i18n import show_date, text
-from bot.llm import ChatModel, ChatUnavailable, StructuringFailed
-from bot.prompts import render
+from bot.services.i18n import show_date, text
+from bot.services.llm import ChatModel, ChatUnavailable, StructuringFailed
+from bot.services.prompts import render
 from handlers.legal.dates import find_dates
 from handlers.legal.models import CaseRecord, HearingRecord, LegalAnswer
 from handlers.legal.question import Question, month_year

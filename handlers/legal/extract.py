@@ -14,12 +14,12 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from bot.errors import VisionUnavailable
-from bot.llm import ChatUnavailable, StructuringFailed
-from bot.ocr import ReadText
-from bot.prompts import render
-from bot.vision import VisionReader
-from bot.pack import Services
+from bot.core.errors import VisionUnavailable
+from bot.services.llm import ChatUnavailable, StructuringFailed
+from bot.services.ocr import ReadText
+from bot.services.prompts import render
+from bot.services.vision import VisionReader
+from bot.core.pack import Services
 from handlers.legal.dates import FoundDate, find_dates
 from handlers.legal.hearing import confidence, guess_date
 from handlers.legal.models import Doubt, ProposedEntry, Upload

@@ -17,7 +17,7 @@ from typing import Protocol
 
 from pydantic import BaseModel, Field, ValidationError
 
-from bot.pack import Services
+from bot.core.pack import Services
 from handlers.legal.backlog import upload_id_of
 from handlers.legal.extract import ReadCache, extract_file
 from handlers.legal.models import DateSource, ManifestRow, ProposedEntry, Upload

@@ -6,12 +6,12 @@ import secrets
 from datetime import date
 from pathlib import Path
 
-from bot.i18n import show_date
-from bot.messages import Media, Reply
-from bot.prompts import bank_profile
-from bot.registers.seed import import_seed_registers
-from bot.pack import CommandInfo, Pack, SeedReport, Services, Turn, Write
-from bot.cards import CardSpec, open_card
+from bot.services.i18n import show_date
+from bot.core.messages import Media, Reply
+from bot.services.prompts import bank_profile
+from bot.services.registers.seed import import_seed_registers
+from bot.core.pack import CommandInfo, Pack, SeedReport, Services, Turn, Write
+from bot.core.cards import CardSpec, open_card
 from handlers.legal.ask import ask, render_answer
 from handlers.legal.backlog import load_chat_memories, render_backlog, upload_id_of
 from handlers.legal.cards import (
@@ -44,7 +44,7 @@ from handlers.legal.today import cause_list, render_cause_list
 from memory import BankProfile, MemoryUnavailable
 from memory.asof import IST
 from memory.subjects import Subject, SubjectStore
-from bot.subject_match import SubjectTerms
+from bot.core.subject_match import SubjectTerms
 
 log = logging.getLogger(__name__)
 

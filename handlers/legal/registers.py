@@ -6,7 +6,7 @@ with is a slug derived from them (or from the first number, else the title), and
 
 import re
 
-from bot.registers.kinds import Cells, Column, RegisterKind, join_list, split_list
+from bot.services.registers.kinds import Cells, Column, RegisterKind, join_list, split_list
 from bot.store import Base, Database
 from bot.store.registers import (
     RegisterRowMixin,

@@ -3,8 +3,8 @@
 import uuid
 from pathlib import Path
 
-from bot.charts import Chart
-from bot.pack import Services
+from bot.services.charts import Chart
+from bot.core.pack import Services
 from handlers.legal.ask import case_records
 from handlers.legal.chart import HearingPoint, hearing_timeline
 from handlers.legal.models import CaseRecord

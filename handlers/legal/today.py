@@ -2,8 +2,8 @@
 
 from datetime import date
 
-from bot.i18n import show_date, text
-from bot.pack import Services
+from bot.services.i18n import show_date, text
+from bot.core.pack import Services
 from handlers.legal.models import CauseList, CauseListItem, HearingRecord
 from handlers.legal.records import HEARING, record_of
 from handlers.legal.register import CaseRegister

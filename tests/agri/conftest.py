@@ -8,15 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from bot.app import App
-from bot.messages import Incoming, Reply
-from bot.outbound import Purpose
+from bot.core.app import App
+from bot.core.messages import Incoming, Reply
+from bot.core.outbound import Purpose
 from bot.paths import SEEDS_DIR
-from bot.registry import Registry, User
+from bot.core.registry import Registry, User
 from bot.settings import Settings
 from handlers.agri.pack import AgriPack
 from handlers.agri.register import FieldBook
-from bot.pack import SeedReport
+from bot.core.pack import SeedReport
 from memory.asof import IST
 from tests.conftest import make_settings
 from tests.registers import seed_book

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.app import App
-from bot.registry import Registry
+from bot.core.app import App
+from bot.core.registry import Registry
 from handlers.agri.brief import build_brief
 from handlers.agri.pack import AgriPack, parse_brief_args
 from handlers.agri.register import FieldBook
-from bot.pack import SeedReport
+from bot.core.pack import SeedReport
 from tests.agri.conftest import agri_users, say, settings_with_groq
 from memory import Period, Recalled, RecallRequest
 from tests.fakes.groq import FakeGroq

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.app import App
-from bot.i18n import text
-from bot.llm import ChatModel, StructuringFailed
-from bot.messages import Media
-from bot.registry import Registry
+from bot.core.app import App
+from bot.services.i18n import text
+from bot.services.llm import ChatModel, StructuringFailed
+from bot.core.messages import Media
+from bot.core.registry import Registry
 from handlers.agri.register import FieldBook
 from handlers.agri.structure import llm_visit
 from memory import RecallRequest
@@ -156,7 +156,7 @@ async def test_voice_note_while_groq_is_down_is_kept_and_processed_when_it_is_ba
         tmp_path: Path, hindsight_url: str, bank_prefix: str, fake_groq: FakeGroq, voice_note: Path) -> None:
     from datetime import datetime, timedelta, timezone
 
-    from bot.worker import IntakeWorker
+    from bot.core.worker import IntakeWorker
     from tests.agri.conftest import RecordingNotifier
 
     fake_groq.transcripts.extend([503, 503])  # Whisper down (the SDK retries once)

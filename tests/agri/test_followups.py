@@ -7,12 +7,12 @@ from datetime import date, datetime, timedelta, timezone
 
 import pytest
 
-from bot.app import App
-from bot.messages import Reply
-from bot.outbound import Outbound
-from bot.registry import Registry
-from bot.scheduler import FollowUp, FollowUpScheduler
-from bot.state import StateStore
+from bot.core.app import App
+from bot.core.messages import Reply
+from bot.core.outbound import Outbound
+from bot.core.registry import Registry
+from bot.core.scheduler import FollowUp, FollowUpScheduler
+from bot.store.state import StateStore
 from bot.store import Database
 from handlers.agri.cards import followup_id
 from handlers.agri.models import Advice, Visit

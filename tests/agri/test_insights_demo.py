@@ -7,12 +7,12 @@ from datetime import date
 
 import pytest
 
-from bot.app import App
-from bot.cli import main
-from bot.i18n import catalogue, placeholders
+from bot.core.app import App
+from bot.cli.smriti import main
+from bot.services.i18n import catalogue, placeholders
 from handlers.agri.insights import village_insights
 from handlers.agri.pack import AgriPack
-from bot.pack import SeedReport
+from bot.core.pack import SeedReport
 from tests.agri.conftest import say
 from tests.databases import seed_people
 

@@ -5,8 +5,8 @@ farmers only in their own villages. Names and villages here are not from seeds/.
 
 import pytest
 
-from bot.app import App
-from bot.messages import Reply
+from bot.core.app import App
+from bot.core.messages import Reply
 from bot.store import Database
 from handlers.agri.pack import AgriPack
 from handlers.agri.registers import FieldBooks
@@ -109,7 +109,7 @@ async def test_telugu_note_proposes_a_new_farmer_and_edit_changes_name_and_villa
 
 
 async def test_a_granted_village_is_the_officers_own_for_adding_farmers(agri_app: App, pack: AgriPack) -> None:
-    from bot.access import TerritoryGrants
+    from bot.store.grants import TerritoryGrants
 
     note = "Visited Maloth Bhaskar Naik garu of Tandur, paddy, blast on leaves"
     [card] = await agri_app.conversation.handle(say("ravi", note))

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from bench.agri_corpus import corpus_book
 from bench.new_farmers import score
-from bot.app import App
+from bot.core.app import App
 from handlers.agri.extract import FieldReader
 from handlers.agri.farmer_add import farmer_record
 from handlers.agri.newfarmer import NewFarmer, new_farmer_in, other_script_of

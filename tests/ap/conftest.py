@@ -5,7 +5,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.app import App
+from bot.core.app import App
 from bot.settings import Settings
 from handlers.ap.pack import APPack, seed_bank
 from handlers.ap.ledger import Ledger

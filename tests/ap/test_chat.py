@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from pydantic import SecretStr
 
-from bot.app import App
-from bot.i18n import text
-from bot.messages import Incoming, Media, Reply
+from bot.core.app import App
+from bot.services.i18n import text
+from bot.core.messages import Incoming, Media, Reply
 from handlers.ap.pack import APPack
 from handlers.ap.demo import SAMPLES, load_sample
 from memory import ids, tags

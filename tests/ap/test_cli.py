@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.app import App
-from bot.cli import build_parser
+from bot.core.app import App
+from bot.cli.smriti import build_parser
 from bot.settings import Settings
 from handlers.ap import cli as ap_cli
 from handlers.ap.demo import SAMPLES, load_sample
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.hindsight
 
 
 async def only_ap(settings: Settings, body: Callable[[App], Awaitable[int]]) -> int:
-    """bot.cli._with_app, but with just this pack loaded (the other packs are not under test here)."""
+    """bot.cli.smriti._with_app, but with just this pack loaded (the other packs are not under test here)."""
     app = await App.start(settings, pack_names=["ap"])
     async with app:
         return await body(app)

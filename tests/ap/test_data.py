@@ -8,7 +8,7 @@ from typing import get_args
 import pytest
 from pydantic import ValidationError
 
-from bot.i18n import LOCALES_DIR
+from bot.services.i18n import LOCALES_DIR
 from handlers.ap.ledger import Ledger, LedgerData
 from handlers.ap.money import format_inr, masked, parse_amount
 from handlers.ap.narratives import seed_memories

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.app import App
+from bot.core.app import App
 from handlers.ap.pack import APPack
 from handlers.ap.decision import DecisionReport
 from handlers.ap.demo import load_sample

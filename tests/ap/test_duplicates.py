@@ -173,7 +173,7 @@ def test_the_seeded_history_is_the_default_view(ledger: Ledger) -> None:
 
 
 def test_the_card_names_the_variance_instead_of_saying_every_line_agrees(books: Ledger, rules: Policy) -> None:
-    from handlers.ap.card import render_report
+    from handlers.ap.cards import render_report
     from handlers.ap.decision import DecisionReport, FlagOut
 
     invoice = liner_bags("INV-000322", rate="6.95")

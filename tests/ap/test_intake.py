@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.i18n import text
-from bot.llm import ChatModel
-from bot.ocr import TextReader
-from handlers.ap.card import render_refusal
+from bot.services.i18n import text
+from bot.services.llm import ChatModel
+from bot.services.ocr import TextReader
+from handlers.ap.cards import render_refusal
 from handlers.ap.demo import SAMPLES, load_sample
 from handlers.ap.intake import from_file, from_json_text, from_text
 from handlers.ap.ledger import Ledger

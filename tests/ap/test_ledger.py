@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from bot.app import App
-from bot.messages import Reply
-from bot.registry import Registry
+from bot.core.app import App
+from bot.core.messages import Reply
+from bot.core.registry import Registry
 from bot.settings import Settings
 from bot.store import Database, upgrade
 from handlers import INSTALLED

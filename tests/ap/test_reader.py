@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.llm import ChatModel
+from bot.services.llm import ChatModel
 from handlers.ap.decision import decide, evidence
 from handlers.ap.intake import from_text, looks_like_document
 from handlers.ap.ledger import Ledger, load_policy

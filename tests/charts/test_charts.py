@@ -6,7 +6,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from bot.charts import HEARING_COLOUR
+from bot.services.charts import HEARING_COLOUR
 from handlers.agri.chart import ProblemCounts, advice_outcomes
 from handlers.ap.chart import PaymentPoint, payments_by_account
 from handlers.legal.chart import HearingPoint, hearing_timeline

@@ -8,9 +8,9 @@ import signal
 import sys
 from pathlib import Path
 
-from bot.app import App
-from bot.core import Conversation
-from bot.messages import Incoming
+from bot.core.app import App
+from bot.core.conversation import Conversation
+from bot.core.messages import Incoming
 from tests.conftest import make_settings
 from tests.core.notes_pack import NoteCard, NotesPack, registry_in_tenant
 

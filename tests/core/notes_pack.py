@@ -3,11 +3,11 @@
 from datetime import date, datetime, time
 from typing import Any
 
-from bot.messages import Media, Reply
-from bot.prompts import Prompt
-from bot.registry import Registry
-from bot.pack import CommandInfo, Pack, Turn
-from bot.cards import CardSpec, open_card
+from bot.core.messages import Media, Reply
+from bot.services.prompts import Prompt
+from bot.core.registry import Registry
+from bot.core.pack import CommandInfo, Pack, Turn
+from bot.core.cards import CardSpec, open_card
 from memory import BankProfile, MemoryItem, RecallRequest
 from memory.asof import IST
 

@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from bot.audio import AudioRejected, prepare_voice
-from bot.ocr import DocumentRejected, TextReader
+from bot.services.audio import AudioRejected, prepare_voice
+from bot.services.ocr import DocumentRejected, TextReader
 from tests import voice
 
 MB = 1024 * 1024

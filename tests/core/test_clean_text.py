@@ -14,10 +14,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.app import App
-from bot.core import Conversation
+from bot.core.app import App
+from bot.core.conversation import Conversation
 from bot.log_hygiene import LOG_FORMAT, EscapingFormatter
-from bot.messages import Button, Incoming, Reply, clean_text
+from bot.core.messages import Button, Incoming, Reply, clean_text
 from bot.settings import Settings
 from memory import RecallRequest
 from tests.core.notes_pack import NotesPack, registry_in_tenant

@@ -4,10 +4,10 @@ from datetime import date
 
 import pytest
 
-from bot.app import App
-from bot.core import Conversation, split_command
-from bot.i18n import text
-from bot.messages import Incoming, Reply
+from bot.core.app import App
+from bot.core.conversation import Conversation, split_command
+from bot.services.i18n import text
+from bot.core.messages import Incoming, Reply
 from bot.settings import Settings
 from memory import RecallRequest
 from tests.core.notes_pack import NotesPack, registry_in_tenant

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.app import App
-from bot.i18n import text
-from bot.messages import Incoming
+from bot.core.app import App
+from bot.services.i18n import text
+from bot.core.messages import Incoming
 from handlers.agri.pack import AgriPack
 from handlers.legal.models import CaseRecord
 from handlers.legal.registers import CaseRegisters

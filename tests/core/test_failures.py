@@ -10,19 +10,19 @@ from collections.abc import AsyncIterator
 import httpx
 import pytest
 
-from bot import queue_cli
-from bot.app import App
-from bot.core import Conversation
-from bot.errors import (
+from bot.cli import queue as queue_cli
+from bot.core.app import App
+from bot.core.conversation import Conversation
+from bot.core.errors import (
     ChatUnavailable,
     SpeechUnavailable,
     VisionUnavailable,
     is_transient,
 )
-from bot.i18n import text
-from bot.messages import Incoming, Reply
+from bot.services.i18n import text
+from bot.core.messages import Incoming, Reply
 from bot.settings import Settings
-from bot.pack import Turn
+from bot.core.pack import Turn
 from memory import MemoryRejected, MemoryUnavailable
 from tests.core.notes_pack import NotesPack, registry_in_tenant
 
@@ -69,7 +69,7 @@ async def test_a_bug_fails_the_item_at_once_with_a_reference(
         capsys: pytest.CaptureFixture[str]) -> None:
     app, pack = failing_app
     pack.failure = KeyError("farmer_id")
-    with caplog.at_level(logging.ERROR, logger="bot.core"):
+    with caplog.at_level(logging.ERROR, logger="bot.core.conversation"):
         [reply] = await app.conversation.handle(say("note 2026-04-08 a note that meets a bug"))
     found = re.search(r"reference ([0-9A-F]{6})", reply.text)
     assert found is not None, reply.text

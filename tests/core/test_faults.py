@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 from pydantic import SecretStr
 
-from bot.app import App
-from bot.core import Conversation
-from bot.i18n import text
-from bot.messages import Incoming, Reply
-from bot.registry import User
+from bot.core.app import App
+from bot.core.conversation import Conversation
+from bot.services.i18n import text
+from bot.core.messages import Incoming, Reply
+from bot.core.registry import User
 from bot.settings import Settings
-from bot.worker import IntakeWorker
+from bot.core.worker import IntakeWorker
 from memory import MemoryClient, MemoryUnavailable, RecallRequest
 from tests.conftest import make_settings
 from tests.core.notes_pack import NotesPack, registry_in_tenant

@@ -15,18 +15,18 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
-from bot.app import App
-from bot.messages import Incoming, Reply
-from bot.reply_outbox import outgoing
-from bot.people import PersonRow, import_people
-from bot.registers.importer import import_file
-from bot.registry import Registry, User
-from bot.scheduler import FollowUp
+from bot.core.app import App
+from bot.core.messages import Incoming, Reply
+from bot.store.reply_outbox import outgoing
+from bot.store.people import PersonRow, import_people
+from bot.services.registers.importer import import_file
+from bot.core.registry import Registry, User
+from bot.core.scheduler import FollowUp
 from bot.settings import Settings
-from bot.state import CardRow
+from bot.store.state import CardRow
 from bot.store.base import Base
-from bot.subject_audit import SubjectAudit, import_legacy_audit
-from bot.subjects_cli import export, forget
+from bot.store.subject_audit import SubjectAudit, import_legacy_audit
+from bot.cli.subjects import export, forget
 from handlers.agri.registers import KINDS as AGRI_KINDS
 from handlers.ap.ledger_store import DecisionBook
 from handlers.ap.ledgerview import LedgerEntry

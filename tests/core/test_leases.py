@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.app import App
-from bot.core import Conversation
-from bot.intake import IntakeItem
-from bot.messages import Incoming, Reply
-from bot.worker import IntakeWorker
-from bot.pack import Turn
+from bot.core.app import App
+from bot.core.conversation import Conversation
+from bot.core.intake import IntakeItem
+from bot.core.messages import Incoming, Reply
+from bot.core.worker import IntakeWorker
+from bot.core.pack import Turn
 from memory import MemoryItem, RecallRequest
 from memory.asof import IST
 from tests.conftest import make_settings
@@ -96,7 +96,7 @@ async def test_two_workers_and_a_write_slower_than_the_old_age_process_it_once(
 async def test_a_save_in_flight_in_a_live_process_is_not_retained_again(
         tmp_path: Path, hindsight_url: str, bank_prefix: str) -> None:
     from bot.store.leases import Leases, ProcessOwner
-    from bot.cards import resume_saving, save_lease
+    from bot.core.cards import resume_saving, save_lease
     from tests.store.test_stores import _dead_owner
 
     app = await worker_app(make_settings(tmp_path, hindsight_url, bank_prefix), [])

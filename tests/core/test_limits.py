@@ -13,11 +13,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.app import App
-from bot.audio import AudioRejected, _ogg_seconds, prepare_voice, stated_seconds
-from bot.console import ConsoleSession
-from bot.core import Conversation
-from bot.messages import Incoming, Media
+from bot.core.app import App
+from bot.services.audio import AudioRejected, _ogg_seconds, prepare_voice, stated_seconds
+from bot.transports.console.session import ConsoleSession
+from bot.core.conversation import Conversation
+from bot.core.messages import Incoming, Media
 from bot.settings import Settings
 from tests.core.notes_pack import NotesPack, registry_in_tenant
 
@@ -61,7 +61,7 @@ def files_holding(root: Path, needle: bytes) -> list[Path]:
 _MEASURE = """
 import json, resource, sys, time
 from pathlib import Path
-from bot.audio import AudioRejected, prepare_voice
+from bot.services.audio import AudioRejected, prepare_voice
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 started = time.perf_counter()
 try:

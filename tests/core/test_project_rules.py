@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from bot import i18n
-from bot.prompts import PromptError, render
+from bot.services import i18n
+from bot.services.prompts import PromptError, render
 
 ROOT = Path(__file__).resolve().parents[2]
 CODE_DIRS = ("bot", "handlers", "memory", "bench")
@@ -125,9 +125,9 @@ def _packs_setting_line() -> int:
 
 def test_the_rule_sees_every_kind_of_import(tmp_path: Path) -> None:
     source = tmp_path / "m.py"
-    source.write_text("import handlers.agri\nfrom handlers import cards\ndef f() -> None:\n"
+    source.write_text("import handlers.agri\nfrom handlers import legal\ndef f() -> None:\n"
                       "    from handlers.legal.pack import LegalPack\nfrom . import sibling\n")
-    assert imported_modules(source) == {"handlers.agri", "handlers", "handlers.cards", "handlers.legal.pack",
+    assert imported_modules(source) == {"handlers.agri", "handlers", "handlers.legal", "handlers.legal.pack",
                                         "handlers.legal.pack.LegalPack"}
 
 
@@ -151,15 +151,15 @@ def test_smriti_help_loads_no_sdk_no_database_no_pack() -> None:
     loaded = _loaded_after("import contextlib, io\nfrom handlers import main\n"
                            "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
                            "    main(['--help'])")
-    assert "bot.cli" in loaded
+    assert "bot.cli.smriti" in loaded
     assert _heavy(loaded) == []
     assert sorted(m for m in loaded if m.endswith(".pack") and m.startswith("handlers.")) == []
 
 
 def test_the_console_and_the_packs_load_no_chat_transport_sdk_and_nothing_used_later() -> None:
     """What `smriti chat` imports before its first reply: the Hindsight client, the database, the scheduler and
-    the local speech runtime (loaded at start-up on purpose, see bot/speech/local.py); never the Telegram or
+    the local speech runtime (loaded at start-up on purpose, see bot/services/speech/local.py); never the Telegram or
     Twilio SDKs, matplotlib, Tesseract, openpyxl, or Groq without a key."""
-    code = ("import bot.app, bot.console, bot.worker, bot.speech.local\n"
+    code = ("import bot.core.app, bot.transports.console.session, bot.core.worker, bot.services.speech.local\n"
             "import handlers.agri.pack, handlers.legal.pack, handlers.ap.pack")
     assert _heavy(_loaded_after(code)) == ["alembic", "apscheduler", "ctranslate2", "hindsight_client", "sqlalchemy"]

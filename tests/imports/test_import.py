@@ -6,9 +6,9 @@ from pathlib import Path
 import pytest
 from openpyxl import Workbook
 
-from bot.registers.cli import all_kinds
-from bot.registers.exporter import export_kind
-from bot.registers.importer import import_file
+from bot.cli.registers import all_kinds
+from bot.services.registers.exporter import export_kind
+from bot.services.registers.importer import import_file
 from bot.store import Database, upgrade
 from handlers import INSTALLED
 from handlers.agri.registers import FieldBooks

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from pydantic import SecretStr
 
-from bot.app import App
-from bot.messages import Incoming, Reply
+from bot.core.app import App
+from bot.core.messages import Incoming, Reply
 from bot.paths import SEEDS_DIR
-from bot.registry import Registry, User
+from bot.core.registry import Registry, User
 from handlers.ap.pack import seed_bank
 from handlers.legal.backlog import CASES_FILE
 from handlers.legal.models import ProposedEntry, Upload

@@ -7,12 +7,12 @@ from datetime import datetime, timezone
 
 import pytest
 
-from bot.app import App
-from bot.i18n import text
+from bot.core.app import App
+from bot.services.i18n import text
 from handlers.ap.pack import APPack
 from handlers.ap.demo import SAMPLES, load_sample
 from handlers.ap.vendor_memory import recall_vendor_memory
-from bot.pack import SeedReport
+from bot.core.pack import SeedReport
 from handlers.legal.backlog import CASES_FILE
 from handlers.legal.register import CaseRegister
 from handlers.legal.registers import CaseRegisters

@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from bot import cli
-from bot.access import grants_for
-from bot.app import App
+from bot.cli import smriti as cli
+from bot.store.grants import grants_for
+from bot.core.app import App
 from bot.settings import load_settings
 from handlers.agri.pack import AgriPack
 from handlers.agri.registers import seed_registers
-from bot.pack import SeedReport
+from bot.core.pack import SeedReport
 from tests.isolation.conftest import say
 
 pytestmark = pytest.mark.hindsight

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.app import App
-from bot.i18n import text
-from bot.messages import Media
-from bot.registry import User
+from bot.core.app import App
+from bot.services.i18n import text
+from bot.core.messages import Media
+from bot.core.registry import User
 from handlers.ap.pack import seed_bank
 from handlers.ap.demo import load_sample
 from handlers.legal.backlog import CASES_FILE

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.messages import Media
-from bot.registry import User
+from bot.core.messages import Media
+from bot.core.registry import User
 from handlers.ap.demo import load_sample
 from tests.ap.documents import invoice_lines, make_pdf
 from tests.fakes.groq import FakeGroq

@@ -5,11 +5,11 @@ from pathlib import Path
 
 import pytest
 
-from bot import cli
-from bot.app import App
-from bot.registers.cli import all_kinds
-from bot.registers.importer import import_file
-from bot.registry import Registry, User
+from bot.cli import smriti as cli
+from bot.core.app import App
+from bot.cli.registers import all_kinds
+from bot.services.registers.importer import import_file
+from bot.core.registry import Registry, User
 from bot.settings import load_settings
 from handlers import INSTALLED
 from tests.conftest import make_settings

@@ -6,7 +6,7 @@ import string
 from datetime import date
 from functools import lru_cache
 
-from bot.i18n import catalogue, show_date
+from bot.services.i18n import catalogue, show_date
 from handlers.agri.register import FieldBook
 
 TELUGU = re.compile("[\u0c00-\u0c7f]")

@@ -3,7 +3,7 @@ English word and a date in another form, and pass a Telugu card whose names, ids
 
 from datetime import date
 
-from bot.i18n import show_date, text
+from bot.services.i18n import show_date, text
 from handlers.agri.register import FieldBook
 from tests.language.script import english_leaks, english_messages, is_english, not_telugu
 

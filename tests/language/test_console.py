@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 from pydantic import SecretStr
 
-from bot.app import App
-from bot.console import ConsoleSession
-from bot.i18n import show_date, text
-from bot.messages import Button, Reply
-from bot.outbound import Purpose
-from bot.registry import User
+from bot.core.app import App
+from bot.transports.console.session import ConsoleSession
+from bot.services.i18n import show_date, text
+from bot.core.messages import Button, Reply
+from bot.core.outbound import Purpose
+from bot.core.registry import User
 from handlers.agri.pack import AgriPack
 from handlers.agri.register import FieldBook
 from tests.conftest import make_settings

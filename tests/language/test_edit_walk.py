@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from pydantic import SecretStr
 
-from bot.app import App
-from bot.i18n import text
-from bot.telegram import TelegramTransport
+from bot.core.app import App
+from bot.services.i18n import text
+from bot.transports.telegram.app import TelegramTransport
 from handlers.agri.models import Visit
 from tests.conftest import make_settings
 from tests.fakes.telegram import TOKEN, ApiCall, FakeTelegram

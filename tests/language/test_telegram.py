@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from pydantic import SecretStr
 
-from bot.app import App
-from bot.i18n import show_date, text
-from bot.telegram import TelegramTransport
+from bot.core.app import App
+from bot.services.i18n import show_date, text
+from bot.transports.telegram.app import TelegramTransport
 from handlers.agri.pack import AgriPack
 from handlers.agri.register import FieldBook
 from tests.conftest import make_settings

@@ -1,7 +1,7 @@
 """What the Telugu walks share: the notes the officer says, collecting every text a reply shows, and the
 memories Save left in Hindsight."""
 
-from bot.messages import Reply
+from bot.core.messages import Reply
 from memory import MemoryClient, Recalled, RecallRequest
 
 OFFICER = "lakshmi"

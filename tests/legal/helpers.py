@@ -5,7 +5,7 @@ import random
 import uuid
 from pathlib import Path
 
-from bot.messages import Incoming, Media, Reply
+from bot.core.messages import Incoming, Media, Reply
 from handlers.legal.backlog import Expected, SeedBacklog, load_backlog, render_backlog
 
 

@@ -11,8 +11,8 @@ from datetime import date, datetime, timezone
 
 import pytest
 
-from bot.app import App
-from bot.i18n import show_date
+from bot.core.app import App
+from bot.services.i18n import show_date
 from handlers.legal.ask import ask
 from handlers.legal.backlog import Expected, load_backlog, render_backlog
 from handlers.legal.ingest import IngestReport
@@ -201,7 +201,7 @@ async def test_timeline_picture_plots_every_hearing_of_the_case(ingested: Ingest
 
     from PIL import Image
 
-    from bot.charts import HEARING_COLOUR
+    from bot.services.charts import HEARING_COLOUR
     from handlers.legal.timeline import timeline_chart
     from tests.charts.pixels import colour_blobs
 

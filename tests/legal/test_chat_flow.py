@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.app import App
-from bot.messages import Media
+from bot.core.app import App
+from bot.core.messages import Media
 from handlers.legal.backlog import CASES_FILE, SeedEntry, SeedUpload, render_file
 from handlers.legal.register import CaseRegister
 from memory import tags

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main
+from bot.cli.smriti import main
 from tests.databases import seed_people
 from tests.legal.helpers import render_subset, shuffle_manifest
 

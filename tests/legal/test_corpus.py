@@ -7,7 +7,7 @@ from datetime import date
 import pytest
 
 from bench.legal_corpus import CORPUS_DIR, THRESHOLD, Corpus, batches_in, load_corpus, load_register, score
-from bot.app import App
+from bot.core.app import App
 from handlers.legal.ingest import Backlog, BacklogIngest, UploadResult
 from handlers.legal.models import ManifestRow, ProposedEntry, Upload
 from handlers.legal.today import cause_list, render_cause_list

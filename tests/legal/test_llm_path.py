@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from pydantic import SecretStr
 
-from bot.app import App
-from bot.messages import Media
+from bot.core.app import App
+from bot.core.messages import Media
 from handlers.legal.ask import ask
 from handlers.legal.backlog import CASES_FILE
 from handlers.legal.extract import split

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.app import App
-from bot.messages import Media
+from bot.core.app import App
+from bot.core.messages import Media
 from handlers.legal.backlog import render_pdf
 from handlers.legal.pack import LegalPack
 from memory import tags

@@ -3,7 +3,7 @@
 from datetime import date, datetime
 from pathlib import Path
 
-from bot.ocr import TextReader
+from bot.services.ocr import TextReader
 from handlers.legal.backlog import CASES_FILE, SeedEntry, SeedUpload, page_lines, render_file, render_image
 from handlers.legal.models import Upload
 from handlers.legal.register import CaseRegister

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.app import App
-from bot.registry import Registry
-from bot.worker import IntakeWorker
+from bot.core.app import App
+from bot.core.registry import Registry
+from bot.core.worker import IntakeWorker
 from handlers.agri.brief import build_brief
 from handlers.agri.insights import insights_text, mental_model_id, village_insights
 from handlers.agri.pack import AgriPack

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from bot.app import App
-from bot.registry import Registry
-from bot.state import Card, CardRow
-from bot.subject_audit import SubjectAudit
-from bot.subjects_cli import export, forget
+from bot.core.app import App
+from bot.core.registry import Registry
+from bot.store.state import Card, CardRow
+from bot.store.subject_audit import SubjectAudit
+from bot.cli.subjects import export, forget
 from memory import MemoryClient, RecallRequest
 from memory.subjects import Subject
 from tests.agri.conftest import CAPTURE_TENANT, agri_users

@@ -14,7 +14,7 @@ from memory import MemoryClient
 def run_status(env_overrides: dict[str, str], tmp_path: Path) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("SMRITI_")}
     env.update({"SMRITI_HOME": str(tmp_path), **env_overrides})
-    return subprocess.run([sys.executable, "-m", "bot.cli", "memory", "status"], env=env, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "bot.cli.smriti", "memory", "status"], env=env, capture_output=True,
                           text=True, timeout=60)
 
 

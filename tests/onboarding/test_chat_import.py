@@ -13,12 +13,12 @@ from openpyxl import Workbook
 from pydantic import SecretStr
 from sqlalchemy import select
 
-from bot.app import App
-from bot.chat_import import ChatImportRow
-from bot.people import import_people
-from bot.registry import User
+from bot.core.app import App
+from bot.core.chat_import import ChatImportRow
+from bot.store.people import import_people
+from bot.core.registry import User
 from bot.settings import Settings
-from bot.telegram import TelegramTransport
+from bot.transports.telegram.app import TelegramTransport
 from handlers.agri.registers import FieldBooks
 from tests.conftest import make_settings
 from tests.fakes.telegram import TOKEN, FakeTelegram

@@ -14,15 +14,15 @@ import uvicorn
 from pydantic import SecretStr
 from sqlalchemy import func, select
 
-from bot.app import App
-from bot.invites import InviteRequest, InviteStore
-from bot.people import ChannelRow, PersonRow, import_people
-from bot.registry import User
-from bot.state import InboxRow
+from bot.core.app import App
+from bot.store.invites import InviteRequest, InviteStore
+from bot.store.people import ChannelRow, PersonRow, import_people
+from bot.core.registry import User
+from bot.store.state import InboxRow
 from bot.store import Base, Database
-from bot.telegram import TelegramTransport
-from bot.whatsapp import create_app
-from bot.whatsapp_transport import WhatsAppTransport
+from bot.transports.telegram.app import TelegramTransport
+from bot.transports.whatsapp.webhook import create_app
+from bot.transports.whatsapp.transport import WhatsAppTransport
 from handlers.legal.registers import CaseRegisters
 from tests.conftest import make_settings
 from tests.fakes.telegram import TOKEN, FakeTelegram

@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sqlalchemy import func, select
 
-from bot.invites import ALPHABET, CODE_LENGTH, InviteRequest, InviteRow, InviteStore, normalise_code
-from bot.people import ChannelRow, PeopleRegistry, PersonRow, TerritoryRow, import_people, load_people
-from bot.registry import User
+from bot.store.invites import ALPHABET, CODE_LENGTH, InviteRequest, InviteRow, InviteStore, normalise_code
+from bot.store.people import ChannelRow, PeopleRegistry, PersonRow, TerritoryRow, import_people, load_people
+from bot.core.registry import User
 from bot.store import Database
 from tests.databases import sqlite_database
 

@@ -8,10 +8,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import func, select
 
-from bot.app import App
-from bot.i18n import text
-from bot.invites import ALPHABET, InviteRequest, InviteRow, InviteStore
-from bot.messages import Incoming
+from bot.core.app import App
+from bot.services.i18n import text
+from bot.store.invites import ALPHABET, InviteRequest, InviteRow, InviteStore
+from bot.core.messages import Incoming
 from bot.store import Base
 from tests.conftest import make_settings
 

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.app import open_database
-from bot.cli import build_parser
-from bot.invites import InviteStore
-from bot.people import load_people
+from bot.core.app import open_database
+from bot.cli.smriti import build_parser
+from bot.store.invites import InviteStore
+from bot.store.people import load_people
 from bot.settings import Settings
 
 

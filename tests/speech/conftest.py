@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.messages import Media
-from bot.speech.models import packaged_model_dir
+from bot.core.messages import Media
+from bot.services.speech.models import packaged_model_dir
 from tests.voice import spoken_ogg, voice_tools_missing
 
 COTTON_NOTE = "Visited Krishna Reddy. His cotton has pink bollworm. He accepted Proclaim."

@@ -9,18 +9,18 @@ from pathlib import Path
 import pytest
 from pydantic import SecretStr
 
-from bot.audio import PreparedAudio
-from bot.cli import main
+from bot.services.audio import PreparedAudio
+from bot.cli.smriti import main
 from bot.settings import Settings, load_settings
-from bot.speech import (
+from bot.services.speech import (
     GroqSpeech,
     LocalWhisper,
     SpeechUnavailable,
     build_speech,
     vocabulary_prompt,
 )
-from bot.speech.local import usable_threads
-from bot.speech.models import (
+from bot.services.speech.local import usable_threads
+from bot.services.speech.models import (
     ModelNotAvailable,
     fetch,
     on_disk,
@@ -58,9 +58,9 @@ def test_vocabulary_prompt_keeps_order_drops_repeats_and_stays_short() -> None:
 
 
 def test_threads_stay_within_an_openmp_limit_present_at_load(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("bot.speech.local._OMP_LIMIT_AT_LOAD", "1")
+    monkeypatch.setattr("bot.services.speech.local._OMP_LIMIT_AT_LOAD", "1")
     assert usable_threads(0) == 1 and usable_threads(4) == 1
-    monkeypatch.setattr("bot.speech.local._OMP_LIMIT_AT_LOAD", "")
+    monkeypatch.setattr("bot.services.speech.local._OMP_LIMIT_AT_LOAD", "")
     assert usable_threads(3) == 3
 
 

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from bot.app import App
-from bot.i18n import show_date
-from bot.messages import Incoming
-from bot.queue_cli import _run as queue_command
-from bot.registry import Registry
-from bot.speech import LocalWhisper
-from bot.worker import IntakeWorker
+from bot.core.app import App
+from bot.services.i18n import show_date
+from bot.core.messages import Incoming
+from bot.cli.queue import _run as queue_command
+from bot.core.registry import Registry
+from bot.services.speech import LocalWhisper
+from bot.core.worker import IntakeWorker
 from memory.asof import IST
 from tests.agri.conftest import RecordingNotifier, agri_users
 from tests.conftest import make_settings

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from pydantic import SecretStr
 
-from bot.app import App
-from bot.console import ConsoleSession
-from bot.registry import Registry
-from bot.speech import LocalWhisper
-from bot.telegram import TelegramTransport
+from bot.core.app import App
+from bot.transports.console.session import ConsoleSession
+from bot.core.registry import Registry
+from bot.services.speech import LocalWhisper
+from bot.transports.telegram.app import TelegramTransport
 from tests.agri.conftest import agri_users, say
 from tests.conftest import make_settings
 from tests.fakes.telegram import TOKEN, FakeTelegram

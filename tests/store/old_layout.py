@@ -1,6 +1,6 @@
 """A data directory as the code before the one database left it: seven SQLite files under state/, built with
-raw sqlite3 and the schemas of that code (bot/state.py, bot/intake.py, memory/outbox.py, bot/scheduler.py,
-bot/access.py, handlers/ap/audit.py at commit 69dcacd)."""
+raw sqlite3 and the schemas of that code (bot/store/state.py, bot/core/intake.py, memory/outbox.py, bot/core/scheduler.py,
+bot/store/grants.py, handlers/ap/audit.py at commit 69dcacd)."""
 
 import json
 import sqlite3

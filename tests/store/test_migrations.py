@@ -30,7 +30,7 @@ def test_every_installed_pack_has_a_branch_of_migrations() -> None:
 def test_smriti_db_upgrade_makes_the_database_under_smriti_home(tmp_path: Path) -> None:
     env = {**os.environ, "SMRITI_HOME": str(tmp_path)}
     env.pop("SMRITI_DATABASE_URL", None)
-    result = subprocess.run([sys.executable, "-m", "bot.cli", "db", "upgrade"], env=env, capture_output=True,
+    result = subprocess.run([sys.executable, "-m", "bot.cli.smriti", "db", "upgrade"], env=env, capture_output=True,
                             text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert "up to date" in result.stdout

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.app import App
+from bot.core.app import App
 from bot.store import Database
 from tests.conftest import make_settings
 from tests.databases import empty_tables

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.people import ChannelTaken, PeopleRegistry, import_people, import_people_file, load_people
-from bot.registry import User
+from bot.store.people import ChannelTaken, PeopleRegistry, import_people, import_people_file, load_people
+from bot.core.registry import User
 from bot.store import Database
 from bot.store.tenants import tenant_ids
 

@@ -8,13 +8,13 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from bot.access import TerritoryGrants
-from bot.intake import IntakeStore
-from bot.messages import Incoming, Reply
-from bot.outbound import Outbound
-from bot.registry import Registry, User
-from bot.scheduler import FollowUpRow, FollowUpScheduler, StoreLease
-from bot.state import StateStore
+from bot.store.grants import TerritoryGrants
+from bot.core.intake import IntakeStore
+from bot.core.messages import Incoming, Reply
+from bot.core.outbound import Outbound
+from bot.core.registry import Registry, User
+from bot.core.scheduler import FollowUpRow, FollowUpScheduler, StoreLease
+from bot.store.state import StateStore
 from bot.store.leases import ProcessOwner
 from bot.store import Database
 from handlers.ap.audit import AuditLog

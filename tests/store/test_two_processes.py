@@ -10,9 +10,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from bot.paths import SEEDS_DIR
-from bot.people import import_people_file
-from bot.scheduler import FollowUpRow
-from bot.state import StateStore
+from bot.store.people import import_people_file
+from bot.core.scheduler import FollowUpRow
+from bot.store.state import StateStore
 from bot.store import Database
 from tests.databases import empty_tables
 

@@ -8,12 +8,12 @@ import sys
 import time
 from pathlib import Path
 
-from bot.app import App
-from bot.core import Conversation
-from bot.messages import Incoming, Reply
-from bot.registry import User
+from bot.core.app import App
+from bot.core.conversation import Conversation
+from bot.core.messages import Incoming, Reply
+from bot.core.registry import User
 from bot.settings import Settings
-from bot.cards import CALLBACK_PREFIX
+from bot.core.cards import CALLBACK_PREFIX
 from tests.core.notes_pack import NotesPack
 
 

@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from bot.app import App
-from bot.core import Conversation
+from bot.core.app import App
+from bot.core.conversation import Conversation
 from tests.transports.echo_pack import EchoPack
 from tests.voice import spoken_ogg, voice_tools_missing
 

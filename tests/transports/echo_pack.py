@@ -3,8 +3,8 @@
 import asyncio
 from pathlib import Path
 
-from bot.messages import Media, Reply
-from bot.pack import CommandInfo, Turn
+from bot.core.messages import Media, Reply
+from bot.core.pack import CommandInfo, Turn
 from tests.core.notes_pack import NotesPack
 
 

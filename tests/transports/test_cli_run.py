@@ -12,7 +12,7 @@ import httpx
 import pytest
 from pydantic import SecretStr
 
-from bot.cli import build_parser
+from bot.cli.smriti import build_parser
 from bot.settings import Settings
 from tests.conftest import make_settings
 from tests.fakes.telegram import TOKEN, FakeTelegram

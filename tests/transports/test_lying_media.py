@@ -58,7 +58,7 @@ def files_under(root: Path) -> list[Path]:
 async def test_telegram_file_announced_small_is_cut_off_at_the_limit(
         tmp_path: Path, hindsight_url: str, bank_prefix: str, fake_telegram: FakeTelegram,  # noqa: F811
         png_image: Path, caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.INFO, logger="bot.media_download")
+    caplog.set_level(logging.INFO, logger="bot.transports.media_download")
     settings = telegram_settings(tmp_path, hindsight_url, bank_prefix, fake_telegram, max_media_bytes=LIMIT)
     bot = await start_bot(settings, fake_telegram, png_image)
     try:
@@ -93,7 +93,7 @@ async def test_telegram_voice_stated_too_long_is_refused_before_download(
 async def test_twilio_media_without_a_length_is_cut_off_at_the_limit(
         tmp_path: Path, hindsight_url: str, bank_prefix: str, fake_twilio: FakeTwilio,  # noqa: F811
         png_image: Path, caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.INFO, logger="bot.media_download")
+    caplog.set_level(logging.INFO, logger="bot.transports.media_download")
     settings = whatsapp_settings(tmp_path, hindsight_url, bank_prefix, fake_twilio, max_media_bytes=LIMIT)
     wa = await start_whatsapp(settings, fake_twilio, png_image)
     try:

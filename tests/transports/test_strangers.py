@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.strangers import StrangerGate
+from bot.core.strangers import StrangerGate
 from tests.fakes.telegram import FakeTelegram
 from tests.fakes.twilio import FakeTwilio
 from tests.transports.test_telegram import (  # noqa: F401
@@ -42,7 +42,7 @@ def files_holding(root: Path, *needles: bytes) -> list[tuple[Path, bytes]]:
 def test_the_gate_answers_each_stranger_once_an_hour_and_counts_the_rest(caplog: pytest.LogCaptureFixture) -> None:
     now = [1000.0]
     gate = StrangerGate(clock=lambda: now[0])
-    caplog.set_level(logging.INFO, logger="bot.strangers")
+    caplog.set_level(logging.INFO, logger="bot.core.strangers")
     assert gate.refuse("whatsapp", "+15550001") is True
     assert [gate.refuse("whatsapp", "+15550001") for _ in range(50)] == [False] * 50
     assert gate.refuse("whatsapp", "+15550002") is True

@@ -12,12 +12,12 @@ import httpx
 import pytest
 from pydantic import SecretStr
 
-from bot.app import App
-from bot.i18n import text
-from bot.messages import Reply
-from bot.reply_outbox import OutgoingReply
+from bot.core.app import App
+from bot.services.i18n import text
+from bot.core.messages import Reply
+from bot.store.reply_outbox import OutgoingReply
 from bot.settings import Settings
-from bot.telegram import TelegramTransport
+from bot.transports.telegram.app import TelegramTransport
 from memory import RecallRequest
 from tests.conftest import make_settings
 from tests.fakes.telegram import TOKEN, FakeTelegram
@@ -356,7 +356,7 @@ async def _settled_row(bot: Bot, attempts: int) -> OutgoingReply:
         if rows and rows[0].attempts >= attempts:
             return rows[0]
         await asyncio.sleep(0.05)
-    raise AssertionError(f"no reply row reached {attempts} attempts: {bot.app.services.replies.outbox.listing()}")
+    raise AssertionError(f"no reply row reached {attempts} attempts: {bot.core.app.services.replies.outbox.listing()}")
 
 
 async def test_a_telegram_500_then_200_delivers_the_reply_once(bot: Bot) -> None:

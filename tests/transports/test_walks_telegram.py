@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from pydantic import SecretStr
 
-from bot.app import App
-from bot.i18n import show_date
-from bot.telegram import TelegramTransport
+from bot.core.app import App
+from bot.services.i18n import show_date
+from bot.transports.telegram.app import TelegramTransport
 from memory import RecallRequest
 from tests.conftest import make_settings
 from tests.fakes.groq import FakeGroq, multipart_field

@@ -19,10 +19,10 @@ import pytest
 import uvicorn
 from pydantic import SecretStr
 
-from bot.app import App
-from bot.i18n import show_date, text
-from bot.whatsapp import WEBHOOK_ROUTE, create_app
-from bot.whatsapp_transport import WhatsAppTransport
+from bot.core.app import App
+from bot.services.i18n import show_date, text
+from bot.transports.whatsapp.webhook import WEBHOOK_ROUTE, create_app
+from bot.transports.whatsapp.transport import WhatsAppTransport
 from memory import RecallRequest, ids, tags
 from tests.conftest import make_settings
 from tests.fakes.groq import FakeGroq, multipart_field

@@ -14,14 +14,14 @@ import pytest
 import uvicorn
 from pydantic import SecretStr
 
-from bot import queue_cli
-from bot.app import App
-from bot.i18n import text
-from bot.messages import Reply
+from bot.cli import queue as queue_cli
+from bot.core.app import App
+from bot.services.i18n import text
+from bot.core.messages import Reply
 from bot.settings import Settings
-from bot.whatsapp import EMPTY_TWIML, WEBHOOK_ROUTE, create_app
-from bot.whatsapp_send import STATUS_ROUTE
-from bot.whatsapp_transport import WhatsAppTransport
+from bot.transports.whatsapp.webhook import EMPTY_TWIML, WEBHOOK_ROUTE, create_app
+from bot.transports.whatsapp.send import STATUS_ROUTE
+from bot.transports.whatsapp.transport import WhatsAppTransport
 from memory import RecallRequest
 from tests.conftest import make_settings
 from tests.fakes.twilio import ACCOUNT_SID, AUTH_TOKEN, BOT_NUMBER, FakeTwilio, inbound_form, sign

@@ -12,7 +12,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from bot.paths import SEEDS_DIR
-from bot.registry import Registry
+from bot.core.registry import Registry
 from handlers.ap.demo import load_sample
 from handlers.legal.backlog import CASES_FILE, SeedEntry, SeedUpload, page_lines, render_file
 from handlers.legal.register import CaseRegister

@@ -1,0 +1,69 @@
+"""`smriti queue list | retry [ID] | drop ID`: see and recover what could not be processed yet, and the replies
+not delivered (waiting to be sent, given up, or flagged by WhatsApp as undelivered)."""
+
+import argparse
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
+from bot.settings import Settings
+
+if TYPE_CHECKING:
+    from bot.core.app import App
+
+WithApp = Callable[[Settings, Callable[["App"], Awaitable[int]]], Awaitable[int]]
+
+
+def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]", with_app: WithApp) -> None:
+    queue = sub.add_parser("queue", help="list, retry or drop items that are not processed yet")
+    queue.add_argument("action", choices=["list", "retry", "drop"])
+    queue.add_argument("intake_id", nargs="?", default=None, help="one item (retry: default all)")
+    queue.add_argument("--all", action="store_true", help="list: include processed items")
+
+    async def handler(args: argparse.Namespace, settings: Settings) -> int:
+        return await with_app(settings, lambda app: _run(app, args))
+
+    queue.set_defaults(handler=handler)
+
+
+async def _run(app: "App", args: argparse.Namespace) -> int:
+    from bot.core.intake import UNPROCESSED
+    from bot.store.reply_outbox import UNDELIVERED
+    from bot.core.worker import IntakeWorker
+
+    intake = app.services.intake
+    if args.action == "list":
+        items = intake.listing(None if args.all else UNPROCESSED)
+        pending = app.services.outbox.pending()
+        replies = app.services.replies.outbox.listing(UNDELIVERED)
+        if not items and not pending and not replies:
+            print("Nothing waiting.")
+        for item in items:
+            kind = item.incoming.media.kind if item.incoming.media else ("button" if item.incoming.callback else "text")
+            when = f"next try {item.next_attempt_at:%Y-%m-%d %H:%M}" if item.next_attempt_at else \
+                ("when an engine is set up" if item.state == "held" else "")
+            print(f"{item.intake_id}  {item.state:<10} {kind:<8} {item.user_id:<10} {item.incoming.transport:<9} "
+                  f"received {item.received_at:%Y-%m-%d %H:%M} attempts {item.attempts} {item.last_error or ''} "
+                  f"{when}".rstrip())
+        for row in replies:
+            when = f" next try {row.next_attempt_at:%Y-%m-%d %H:%M}" if row.next_attempt_at else ""
+            print(f"reply {row.state:<8} {row.key}#{row.position} {row.purpose} to {row.user_id} on {row.transport} "
+                  f"attempts {row.attempts} {row.last_error or ''}{when}".rstrip())
+        for queued in pending:
+            print(f"retain queued: {queued.bank_id} {queued.item.document_id} "
+                  f"(event {queued.item.event_time.date()}, attempts {queued.attempts})")
+        return 0
+    if args.action == "drop":
+        if not args.intake_id or not intake.drop(args.intake_id):
+            print("No such unprocessed item.")
+            return 2
+        print(f"Dropped {args.intake_id}.")
+        return 0
+    targets = [args.intake_id] if args.intake_id else \
+        [i.intake_id for i in intake.listing(("waiting", "failed", "held"))]
+    for intake_id in targets:
+        intake.make_due(intake_id)
+    report = await IntakeWorker(app.conversation).run_once()
+    print(f"Processed {report.processed}, replies sent {report.delivered} (failed {report.reply_failures}), "
+          f"retains flushed {report.flushed} "
+          f"(still queued {report.still_queued}), interrupted saves finished {report.resumed_cards}.")
+    return 0

@@ -1,0 +1,77 @@
+"""Who may use the bot: each person maps to one tenant, one pack and one role, and nothing else."""
+
+import json
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from bot.core.messages import Transport
+
+Pack = Literal["agri", "legal", "ap"]
+Role = Literal["officer", "lawyer", "clerk", "admin"]
+Language = Literal["en", "te"]
+
+
+class User(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    user_id: str = Field(pattern=r"^[a-z0-9][a-z0-9_-]{0,40}$")
+    name: str
+    role: Role
+    pack: Pack
+    tenant: str = Field(pattern=r"^[a-z0-9][a-z0-9-]{0,40}$")
+    lang: Language = "en"
+    officer_id: str | None = None
+    """For field officers: the officer id used in visit records and tags."""
+    territories: list[str] = Field(default_factory=list)
+    """For field officers: village slugs whose farmers they may see (granted territories included)."""
+    telegram_ids: list[int] = Field(default_factory=list)
+    whatsapp_numbers: list[str] = Field(default_factory=list)
+    """E.164 numbers, as Twilio sends them after `whatsapp:`."""
+
+
+class RegistryFile(BaseModel):
+    users: list[User]
+
+
+class Registry:
+    """Looks people up by the id their transport gives, or by user id on the console and command line."""
+
+    def __init__(self, users: list[User]) -> None:
+        ids = [u.user_id for u in users]
+        if len(ids) != len(set(ids)):
+            raise ValueError("user ids in the registry must be unique")
+        self._by_id = {u.user_id: u for u in users}
+
+    @classmethod
+    def load(cls, path: Path) -> "Registry":
+        return cls(RegistryFile.model_validate_json(path.read_text(encoding="utf-8")).users)
+
+    @property
+    def users(self) -> list[User]:
+        return list(self._by_id.values())
+
+    def by_id(self, user_id: str) -> User | None:
+        return self._by_id.get(user_id)
+
+    def lookup(self, transport: Transport, sender: str) -> User | None:
+        """Return the registered person behind a transport's sender id, or None for a stranger."""
+        if transport in ("console", "cli"):
+            return self._by_id.get(sender)
+        if transport == "telegram":
+            return next((u for u in self._by_id.values() if sender.isdigit() and int(sender) in u.telegram_ids), None)
+        number = sender.removeprefix("whatsapp:")
+        return next((u for u in self._by_id.values() if number in u.whatsapp_numbers), None)
+
+    def refresh(self) -> None:
+        """Read the people again before the next lookup (someone just joined); a fixed list has nothing to read."""
+
+    def first_for_pack(self, pack: Pack, tenant: str | None = None) -> User | None:
+        return next(
+            (u for u in self._by_id.values() if u.pack == pack and (tenant is None or u.tenant == tenant)), None
+        )
+
+
+def dump_registry(users: list[User]) -> str:
+    return json.dumps(RegistryFile(users=users).model_dump(mode="json"), indent=2, ensure_ascii=False)

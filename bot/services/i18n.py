@@ -1,0 +1,51 @@
+"""Every user-facing string comes from a message catalogue, in English and Telugu.
+
+Catalogues are JSON files at bot/services/locales/<lang>/<namespace>.json; a key is `<namespace>.<name>`.
+A missing key or placeholder is a bug: `text()` raises instead of showing a half-made message.
+"""
+
+import json
+import string
+from datetime import date
+from functools import lru_cache
+from pathlib import Path
+
+LOCALES_DIR = Path(__file__).resolve().parent / "locales"
+LANGUAGES = ("en", "te")
+
+_TELUGU_MONTHS = (
+    "జనవరి", "ఫిబ్రవరి", "మార్చి", "ఏప్రిల్", "మే", "జూన్",
+    "జూలై", "ఆగస్టు", "సెప్టెంబర్", "అక్టోబర్", "నవంబర్", "డిసెంబర్",
+)
+
+
+@lru_cache(maxsize=None)
+def catalogue(lang: str) -> dict[str, str]:
+    """Return every message of a language, keyed `<namespace>.<name>`."""
+    if lang not in LANGUAGES:
+        raise KeyError(f"no catalogue for language {lang!r}")
+    messages: dict[str, str] = {}
+    for path in sorted((LOCALES_DIR / lang).glob("*.json")):
+        for name, value in json.loads(path.read_text(encoding="utf-8")).items():
+            messages[f"{path.stem}.{name}"] = value
+    return messages
+
+
+def placeholders(template: str) -> set[str]:
+    return {field for _, field, _, _ in string.Formatter().parse(template) if field}
+
+
+def text(lang: str, key: str, **values: object) -> str:
+    """Return the message `key` in `lang` with its placeholders filled; raise on anything missing."""
+    template = catalogue(lang)[key]
+    missing = placeholders(template) - values.keys()
+    if missing:
+        raise KeyError(f"message {key!r} needs {sorted(missing)}")
+    return template.format(**values)
+
+
+def show_date(lang: str, day: date) -> str:
+    """Return a date the way the user reads it: 8 Apr 2026, or 8 ఏప్రిల్ 2026."""
+    if lang == "te":
+        return f"{day.day} {_TELUGU_MONTHS[day.month - 1]} {day.year}"
+    return f"{day.day} {day:%b %Y}"

@@ -1,0 +1,81 @@
+"""What a register kind is (farmers, cases, vendors, ...): its columns, header aliases, natural key and how a
+flat row becomes the pack's own validated record and back. Packs declare their kinds; the core runs them."""
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel
+
+from bot.services.registers.table import fold
+from bot.store.registers import RegisterRowMixin, RegisterVersionMixin
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of a kind's table: its field, the header we write, and the headers people use for it."""
+
+    field: str
+    header: str
+    aliases: tuple[str, ...] = ()
+    date: bool = False
+    required: bool = False
+
+
+Cells = dict[str, str]
+
+
+@dataclass(frozen=True)
+class RegisterKind:
+    """A register kind of one pack, e.g. agri "farmers"."""
+
+    name: str
+    pack: str
+    model: type[BaseModel]
+    columns: tuple[Column, ...]
+    from_cells: Callable[[Cells], BaseModel]
+    """Flat fields (by Column.field) -> the validated record; raises ValueError with a reason a person reads."""
+    to_cells: Callable[[Any], Cells]
+    key_of: Callable[[Any], tuple[str, str]]
+    """The record's natural key (stable, used for upserts) and its id as the person wrote it."""
+    json_key: str | None
+    """The list's name in the seed JSON format ({"farmers": [...]}); None for a single object (policy)."""
+    tables: tuple[type[RegisterRowMixin], type[RegisterVersionMixin]]
+    lines_field: str | None = None
+    """Kinds with lines (POs, receipts): rows sharing a key are one record, each row adding its lines."""
+    normalise: Callable[[Any], Any] = field(default=lambda record: record)
+    """Drop what the register derives (e.g. a vendor's payment count, which its payment history says)."""
+    refers: Callable[[Any], list[tuple[str, str]]] = field(default=lambda _record: [])
+    """The (kind, key) pairs a record refers to, which must exist in the tenant or in the same file."""
+
+    def aliases(self) -> dict[str, str]:
+        """Folded header -> field, for every name a column is known by."""
+        found: dict[str, str] = {}
+        for column in self.columns:
+            for name in (column.field, column.header, *column.aliases):
+                found.setdefault(fold(name), column.field)
+        return found
+
+    @property
+    def headers(self) -> list[str]:
+        return [c.header for c in self.columns]
+
+
+def split_list(text: str | None) -> list[str]:
+    """A list typed into one cell: "cotton; chilli", "cotton, chilli" or "cotton | chilli"."""
+    if not text:
+        return []
+    separator = ";" if ";" in text else "|" if "|" in text else ","
+    return [part.strip() for part in text.split(separator) if part.strip()]
+
+
+def join_list(values: list[str]) -> str:
+    return "; ".join(values)
+
+
+def number_text(text: str | None) -> str | None:
+    """A number typed as text ("1,20,000", "Rs 450", " 2.50 ") as plain digits, or None when empty."""
+    if text is None or not text.strip():
+        return None
+    cleaned = text.replace(",", "").replace("₹", "").replace("Rs.", "").replace("Rs", "").replace("INR", "").strip()
+    return cleaned

@@ -1,0 +1,1 @@
+"""The console transport: the zero-network way to talk to the bot."""

@@ -1,0 +1,1 @@
+"""The Telegram transport (python-telegram-bot): updates in, replies and cards out."""

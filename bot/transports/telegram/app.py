@@ -1,0 +1,295 @@
+"""The Telegram transport: python-telegram-bot's Application turning updates into Incoming messages for the core.
+
+Long polling by default; webhook mode (PTB's own webhook server) checks Telegram's secret_token header.
+Updates from different chats run concurrently; one chat's updates run in order, so an edit answers its card.
+Every update is on disk before Telegram is told it arrived (bot/transports/telegram/inbox.py), and marked handled after.
+"""
+
+import asyncio
+import logging
+from datetime import timedelta
+from urllib.parse import urlparse
+
+import httpx
+from pydantic import SecretStr
+from telegram import BotCommand, BotCommandScopeChat, BotCommandScopeDefault, Message, Update
+from telegram.constants import ChatType
+from telegram.error import TelegramError
+from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, CallbackQueryHandler, ContextTypes, \
+    MessageHandler, filters
+
+from bot.core.conversation import SHARED_COMMANDS, Answer, Conversation
+from bot.core.errors import new_reference
+from bot.services.i18n import text
+from bot.core.invite_chat import offers_code
+from bot.transports.media_download import MediaFetchFailed, MediaTooLarge
+from bot.core.messages import Incoming, Reply
+from bot.core.registry import User
+from bot.transports.telegram.inbox import DurableUpdateQueue
+from bot.transports.telegram.media import MediaRef, download, is_unsupported, media_of
+from bot.transports.telegram.send import TelegramNotifier, TelegramReplyChannel, TelegramSender
+from bot.core.cards import parse_card_data
+from bot.transports.chat_text import split_command, too_large
+
+log = logging.getLogger(__name__)
+
+ALLOWED_UPDATES = ["message", "callback_query"]
+
+
+class TelegramNotConfigured(ValueError):
+    """A setting the Telegram transport needs is missing; the message says which."""
+
+
+class TelegramTransport:
+    """Owns the PTB Application: receives updates, hands them to the conversation core, sends the replies."""
+
+    def __init__(self, conversation: Conversation, poll_timeout_s: float = 10.0) -> None:
+        services = conversation.services
+        settings = services.settings
+        if settings.telegram_bot_token is None:
+            raise TelegramNotConfigured("TELEGRAM_BOT_TOKEN is not set")
+        self.conversation = conversation
+        self.poll_timeout_s = poll_timeout_s
+        self.inbox = DurableUpdateQueue(services.state, self._kept)
+        builder = (
+            ApplicationBuilder()
+            .token(settings.telegram_bot_token.get_secret_value())
+            .update_queue(self.inbox)
+            .rate_limiter(AIORateLimiter(max_retries=3))
+            .concurrent_updates(True)
+            .job_queue(None)
+        )
+        if settings.telegram_base_url:
+            root = settings.telegram_base_url.rstrip("/")
+            builder = builder.base_url(f"{root}/bot").base_file_url(f"{root}/file/bot")
+        self.application: Application = builder.build()  # type: ignore[type-arg]  # PTB's six type parameters: the defaults build() gives
+        self.application.add_handler(MessageHandler(filters.UpdateType.MESSAGE, self.on_message))
+        self.application.add_handler(CallbackQueryHandler(self.on_button))
+        self.application.add_error_handler(self.on_error)
+        self.sender = TelegramSender(self.application.bot, services.state)
+        self.media_dir = settings.state_dir / "media" / "telegram"
+        self.downloads = httpx.AsyncClient(timeout=httpx.Timeout(30.0, connect=10.0))
+        self._chat_locks: dict[int, asyncio.Lock] = {}
+        services.outbound.register("telegram", TelegramNotifier(self.sender))
+        services.replies.register("telegram", TelegramReplyChannel(self.sender))
+
+    # --- running -------------------------------------------------------------------------------------------
+
+    async def start_polling(self) -> None:
+        """Start the Application and long-poll getUpdates."""
+        await self._start()
+        assert self.application.updater is not None
+        await self.application.updater.start_polling(timeout=timedelta(seconds=self.poll_timeout_s),
+                                                     allowed_updates=ALLOWED_UPDATES)
+        log.info("telegram: polling for updates")
+
+    async def start_webhook(self, webhook_url: str, listen: str, port: int) -> None:
+        """Start the Application behind PTB's webhook server; requests without the secret token get 403."""
+        secret = self.webhook_secret()
+        await self._start()
+        assert self.application.updater is not None
+        await self.application.updater.start_webhook(
+            listen=listen, port=port, url_path=urlparse(webhook_url).path.lstrip("/"), webhook_url=webhook_url,
+            secret_token=secret.get_secret_value(), allowed_updates=ALLOWED_UPDATES,
+        )
+        log.info("telegram: webhook listening on %s:%s", listen, port)
+
+    def webhook_secret(self) -> SecretStr:
+        """Return the secret Telegram must send with every webhook call; raise TelegramNotConfigured without one."""
+        secret = self.conversation.services.settings.telegram_webhook_secret
+        if secret is None:
+            raise TelegramNotConfigured("webhook mode needs SMRITI_TELEGRAM_WEBHOOK_SECRET")
+        return secret
+
+    async def _start(self) -> None:
+        await self.application.initialize()
+        invitations = self.conversation.invitations
+        invitations.telegram_username = invitations.telegram_username or self.application.bot.username
+        await self.register_commands()
+        await self.application.start()
+        self.inbox.requeue_pending(self.application.bot)
+
+    async def stop(self) -> None:
+        updater = self.application.updater
+        if updater is not None and updater.running:
+            await updater.stop()
+        if self.application.running:
+            await self.application.stop()
+        await self.application.shutdown()
+        await self.downloads.aclose()
+
+    # --- commands menu -------------------------------------------------------------------------------------
+
+    async def register_commands(self) -> None:
+        """Set the command menu: shared commands by default, and each registered chat its own pack's, in its
+        language."""
+        bot = self.application.bot
+        shared = [BotCommand(c.command, text("en", c.description_key)) for c in SHARED_COMMANDS]
+        try:
+            await bot.set_my_commands(shared, scope=BotCommandScopeDefault())
+        except TelegramError as exc:
+            log.warning("could not set the default command menu: %s", type(exc).__name__)
+        for user in self.conversation.services.registry.users:
+            await self.register_commands_for(user)
+
+    async def register_commands_for(self, user: User) -> None:
+        if user.pack not in self.conversation.packs:
+            return
+        lang = self.conversation.language_of(user)
+        commands = [BotCommand(c.command, text(lang, c.description_key))
+                    for c in self.conversation.commands_for(user.pack, user.role)]
+        for chat_id in user.telegram_ids:
+            try:
+                await self.application.bot.set_my_commands(commands, scope=BotCommandScopeChat(chat_id))
+            except TelegramError as exc:
+                # Telegram refuses chat scopes for people who never opened the bot; they get the default menu.
+                log.info("no command menu for %s yet: %s", user.user_id, type(exc).__name__)
+
+    # --- updates -------------------------------------------------------------------------------------------
+
+    def _lock(self, chat_id: int) -> asyncio.Lock:
+        return self._chat_locks.setdefault(chat_id, asyncio.Lock())
+
+    def _is_registered(self, update: Update) -> bool:
+        """Whether the update comes from a registered person (or from no one in particular): only those are kept."""
+        person = update.effective_user
+        return person is None or self.conversation.services.registry.lookup("telegram", str(person.id)) is not None
+
+    def _kept(self, update: Update) -> bool:
+        """Whether the update is kept durably: a registered person's, and not an invite code offered."""
+        message = update.effective_message
+        return self._is_registered(update) and not (message is not None and offers_code(message.text))
+
+    def _lang_of(self, telegram_user_id: int) -> str:
+        user = self.conversation.services.registry.lookup("telegram", str(telegram_user_id))
+        return self.conversation.language_of(user) if user is not None else "en"
+
+    async def on_message(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Answer a message; only then is its update marked handled (a failure leaves it to the next start)."""
+        await self._answer_message(update)
+        self._handled(update)
+
+    async def on_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Answer a button press; only then is its update marked handled."""
+        await self._answer_button(update)
+        self._handled(update)
+
+    def _handled(self, update: Update) -> None:
+        if self._kept(update):
+            self.inbox.handled(update)
+        else:
+            self.inbox.forget(update)
+
+    async def _answer_message(self, update: Update) -> None:
+        """Turn a message (text, voice, audio, photo, document) into an Incoming and answer it."""
+        message, person = update.effective_message, update.effective_user
+        if message is None or person is None:
+            return
+        chat_id = message.chat.id
+        async with self._lock(chat_id):
+            if message.chat.type != ChatType.PRIVATE:
+                await self.sender.send(chat_id, [Reply(text=text(self._lang_of(person.id), "transport.private_only"))])
+                return
+            async with self.sender.chat_action(chat_id):
+                user = self.conversation.services.registry.lookup("telegram", str(person.id))
+                incoming = await self._incoming(update, message, user)
+                if isinstance(incoming, Reply):
+                    await self.sender.send(chat_id, [incoming])
+                    return
+                try:
+                    answer = await self.conversation.answer(incoming)
+                finally:
+                    # The intake store keeps its own copy of the file; this download was only the way in.
+                    if incoming.media is not None and incoming.media.path.parent == self.media_dir:
+                        incoming.media.path.unlink(missing_ok=True)
+            await self._deliver(chat_id, answer)
+            command = split_command((incoming.text or "").strip())
+            joined = None if user is not None else \
+                self.conversation.services.registry.lookup("telegram", str(person.id))
+            if joined is not None or (user is not None and command is not None and command[0] == "lang"):
+                await self.register_commands_for(joined or user)  # type: ignore[arg-type]
+
+    async def _incoming(self, update: Update, message: Message, user: User | None) -> Incoming | Reply:
+        """Build the Incoming; a Reply instead when the message cannot be taken (too large, unsupported)."""
+        sender = str(update.effective_user.id) if update.effective_user else ""
+        base = Incoming(transport="telegram", sender=sender, delivery_id=str(update.update_id),
+                        text=message.text or message.caption)
+        ref = media_of(message)
+        if user is None or self.conversation.services.intake.by_delivery("telegram", base.delivery_id):
+            # Strangers are refused by the core and a redelivery is dropped there: neither needs the file.
+            return base
+        lang = self.conversation.language_of(user)
+        if ref is None:
+            if is_unsupported(message):
+                return Reply(text=text(lang, "transport.unsupported"))
+            return base
+        return await self._with_media(base, ref, lang)
+
+    async def _with_media(self, base: Incoming, ref: MediaRef, lang: str) -> Incoming | Reply:
+        settings = self.conversation.services.settings
+        limit = settings.max_media_bytes
+        if ref.size_bytes is not None and ref.size_bytes > limit:
+            log.info("refused a %s of %s bytes (limit %s)", ref.kind, ref.size_bytes, limit)
+            return too_large(lang, ref.size_bytes, limit)
+        if ref.seconds is not None and ref.seconds > settings.max_voice_seconds:
+            log.info("refused a %s of %s s before downloading it", ref.kind, ref.seconds)
+            reason = f"the voice note is {ref.seconds:.0f} s long; the limit is {settings.max_voice_seconds:.0f} s"
+            return Reply(text=text(lang, "core.voice_rejected", reason=reason))
+        try:
+            media = await download(self.application.bot, self.downloads, ref, self.media_dir,
+                                   stem=f"{base.delivery_id}-{ref.file_unique_id}", max_bytes=limit)
+        except MediaTooLarge as exc:
+            log.info("refused a %s of %s bytes (limit %s)", ref.kind, exc.size, limit)
+            return too_large(lang, exc.size, limit)
+        except (TelegramError, MediaFetchFailed) as exc:
+            log.warning("could not download a %s: %s", ref.kind, type(exc).__name__)
+            return Reply(text=text(lang, "transport.download_failed"))
+        return base.model_copy(update={"media": media})
+
+    async def _answer_button(self, update: Update) -> None:
+        """Answer the button press at once, then hand its data to the core as a callback."""
+        query, person = update.callback_query, update.effective_user
+        if query is None or person is None:
+            return
+        try:
+            await query.answer()
+        except TelegramError as exc:
+            log.info("could not answer a callback query: %s", type(exc).__name__)
+        chat_id = query.message.chat.id if query.message is not None else person.id
+        async with self._lock(chat_id):
+            self._adopt_card_message(chat_id, query.data or "", query.message)
+            incoming = Incoming(transport="telegram", sender=str(person.id), delivery_id=str(update.update_id),
+                                callback=query.data or "")
+            async with self.sender.chat_action(chat_id):
+                answer = await self.conversation.answer(incoming)
+            await self._deliver(chat_id, answer)
+
+    async def _deliver(self, chat_id: int, answer: Answer) -> None:
+        """Send an answer: through the reply outbox when its replies are kept there, else straight away."""
+        if answer.key is not None:
+            await self.conversation.services.replies.deliver(answer.key)
+        if answer.unkept():
+            await self.sender.send(chat_id, answer.unkept())
+
+    def _adopt_card_message(self, chat_id: int, data: str, message: object) -> None:
+        """A card button pressed on a message we lost track of (state reset): that message is the card."""
+        pressed = parse_card_data(data)
+        if pressed is None or not pressed.on_card or message is None:
+            return
+        message_id = getattr(message, "message_id", None)
+        if message_id is not None and self.sender.card_message(chat_id, pressed.card_id) is None:
+            self.sender.remember_card(chat_id, pressed.card_id, message_id)
+
+    async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Log the failure (never the message) and tell the person something went wrong."""
+        update_id = update.update_id if isinstance(update, Update) else None
+        reference = new_reference()
+        log.error("telegram update %s failed, reference %s: %s", update_id, reference, type(context.error).__name__,
+                  exc_info=context.error)
+        if isinstance(update, Update) and update.effective_chat is not None:
+            lang = self._lang_of(update.effective_user.id) if update.effective_user else "en"
+            failed = Reply(text=text(lang, "transport.failed", reference=reference))
+            try:
+                await self.sender.send(update.effective_chat.id, [failed])
+            except TelegramError:
+                log.warning("could not tell chat about a failed update %s", update_id)

@@ -1,0 +1,54 @@
+"""Telegram updates kept on disk from the moment they are taken until they are handled.
+
+PTB confirms a polled update to Telegram (the next getUpdates offset) only after putting it on the
+Application's update queue, and its webhook answers 200 only after the same put. So writing each update to the
+durable inbox inside `put` means an update Telegram will no longer resend is always on disk; one taken but not
+handled before a crash or stop is queued again at the next start. A stranger's update is never written: it is
+only refused (bot/core/conversation.py), and a refusal lost in a crash costs nothing.
+"""
+
+import asyncio
+import json
+import logging
+from collections.abc import Callable
+
+from telegram import Bot, Update
+
+from bot.store.state import StateStore
+
+log = logging.getLogger(__name__)
+
+INBOX = "telegram"
+
+
+class DurableUpdateQueue(asyncio.Queue[object]):
+    """The Application's update queue: every Update is kept durably before it is queued, and only once."""
+
+    def __init__(self, state: StateStore, is_registered: Callable[[Update], bool]) -> None:
+        super().__init__()
+        self._state = state
+        self._is_registered = is_registered
+
+    async def put(self, item: object) -> None:
+        if isinstance(item, Update) and self._is_registered(item):
+            if not self._state.inbox_put(INBOX, str(item.update_id), json.dumps(item.to_dict())):
+                log.info("dropped redelivered telegram update %s", item.update_id)
+                return
+        await super().put(item)
+
+    def requeue_pending(self, bot: Bot) -> int:
+        """Queue again every update kept but not handled (after a crash or stop); return how many."""
+        pending = self._state.inbox_pending(INBOX)
+        for _, payload in pending:
+            super().put_nowait(Update.de_json(json.loads(payload), bot))
+        if pending:
+            log.info("telegram: %s updates taken before the last stop are handled now", len(pending))
+        return len(pending)
+
+    def handled(self, update: Update) -> None:
+        """Mark an update handled: it will not be queued again."""
+        self._state.inbox_done(INBOX, str(update.update_id))
+
+    def forget(self, update: Update) -> None:
+        """Remove a refused update altogether (one kept before its sender was known to be a stranger)."""
+        self._state.inbox_forget(INBOX, str(update.update_id))
