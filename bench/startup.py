@@ -60,24 +60,34 @@ def time_help(tree: Path, kind: str) -> float:
     return elapsed
 
 
-def _prepare_home(home: Path) -> None:
-    """A data directory holding the seed people, as `smriti seed` leaves it (done with this tree's code)."""
+_PREPARE = """
+import sys
+from pathlib import Path
+try:  # this tree's own code: the database made with its own migrations
     from bot.core.app import open_database
-    from bot.paths import SEEDS_DIR
     from bot.store.people import import_people_file
-    from bot.settings import Settings
+except ImportError:  # the tree before the rooms
+    from bot.app import open_database
+    from bot.people import import_people_file
+from bot.paths import SEEDS_DIR
+from bot.settings import Settings
+database = open_database(Settings(data_dir=Path(sys.argv[1])))
+import_people_file(database, SEEDS_DIR / "users.json")
+database.dispose()
+"""
 
-    database = open_database(Settings(data_dir=home))
-    try:
-        import_people_file(database, SEEDS_DIR / "users.json")
-    finally:
-        database.dispose()
+
+def _prepare_home(tree: Path, home: Path) -> None:
+    """A data directory holding the seed people, as `smriti seed` leaves it, made by the tree's own code (each
+    tree's database stands at its own migrations)."""
+    subprocess.run([sys.executable, "-c", _PREPARE, str(home)], env=_env(tree), cwd=tempfile.gettempdir(),
+                   check=True, capture_output=True)
 
 
 def time_console(tree: Path, kind: str, url: str, prefix: str) -> float:
     home = Path(tempfile.mkdtemp(prefix="smriti-startup-"))
     try:
-        _prepare_home(home)
+        _prepare_home(tree, home)
         env = _env(tree, {"SMRITI_HOME": str(home), "SMRITI_HINDSIGHT_URL": url, "SMRITI_BANK_PREFIX": prefix})
         start = time.perf_counter()
         process = subprocess.Popen(_command(kind, "chat", "--pack", "agri"), env=env, cwd=tempfile.gettempdir(),

@@ -11,11 +11,11 @@ import time
 from collections.abc import Awaitable, Callable
 from datetime import date
 from types import TracebackType
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-from hindsight_client import Hindsight
-from hindsight_client.hindsight_client import _retry_on_capacity
-from hindsight_client_api.exceptions import ApiException
+
+if TYPE_CHECKING:
+    from hindsight_client import Hindsight
 
 from memory.asof import event_date_of, not_after, query_timestamp, temporal_window
 from memory.calllog import CallLog, CallRecord, Operation
@@ -25,6 +25,7 @@ from memory.convert import (
     payload_of,
     to_recalled,
     to_stored_memory,
+    api_status,
     translate,
 )
 from memory.errors import BankNotFound, MemoryRejected, MemoryUnavailable
@@ -72,16 +73,30 @@ class MemoryClient:
         self._read_attempts = read_attempts
         # The client retries only its idempotent reads (recall, reflect), honouring Retry-After with jitter;
         # it never retries a write. Writes that fail are kept by the outbox instead.
-        self._client = Hindsight(
-            base_url=self.base_url, api_key=api_key, timeout=write_timeout_s, max_attempts=read_attempts
-        )
+        self._api_key = api_key
+        self._sdk: "Hindsight | None" = None
+
+    @property
+    def _client(self) -> "Hindsight":
+        """The SDK client, made at the first call: importing it takes most of a start-up, and a first reply that
+        needs no memory (/help) should not wait for it."""
+        if self._sdk is None:
+            from hindsight_client import Hindsight
+
+            self._sdk = Hindsight(base_url=self.base_url, api_key=self._api_key, timeout=self._write_timeout_s,
+                                  max_attempts=self._read_attempts)
+        return self._sdk
 
     async def _read(self, call: Callable[[], Awaitable[T]]) -> T:
         """Run a read the client does not retry itself (listings) with the client's own retry policy."""
+        from hindsight_client.hindsight_client import _retry_on_capacity
+
         return await _retry_on_capacity(call, self._read_attempts, self._client._retry_rng)  # type: ignore[no-any-return]  # untyped helper
 
     async def aclose(self) -> None:
-        await self._client.aclose()  # type: ignore[no-untyped-call]  # hindsight_client leaves aclose unannotated
+        if self._sdk is None:
+            return
+        await self._sdk.aclose()  # type: ignore[no-untyped-call]  # hindsight_client leaves aclose unannotated
 
     async def __aenter__(self) -> "MemoryClient":
         return self
@@ -195,8 +210,8 @@ class MemoryClient:
         async def call() -> OperationStatus:
             try:
                 found = await self._read(lambda: self._client.operations.get_operation_status(bank_id, operation_id))
-            except ApiException as exc:
-                if exc.status == 404:
+            except Exception as exc:
+                if api_status(exc) == 404:
                     return OperationStatus(operation_id=operation_id, status="unknown")
                 raise
             status = found.status if found.status in _OPERATION_STATES else "unknown"
@@ -365,8 +380,8 @@ class MemoryClient:
             try:
                 await self._client.aget_mental_model(bank_id, model_id)
                 return
-            except ApiException as exc:
-                if exc.status != 404:
+            except Exception as exc:
+                if api_status(exc) != 404:
                     raise
             await self._client.acreate_mental_model(
                 bank_id, name=name, source_query=query, tags=tags, id=model_id,
@@ -381,8 +396,8 @@ class MemoryClient:
         async def call() -> MentalModel | None:
             try:
                 found = await self._read(lambda: self._client.aget_mental_model(bank_id, model_id))
-            except ApiException as exc:
-                if exc.status == 404:
+            except Exception as exc:
+                if api_status(exc) == 404:
                     return None
                 raise
             return MentalModel(model_id=found.id, name=found.name, content=found.content, tags=list(found.tags or []),

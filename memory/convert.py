@@ -1,13 +1,11 @@
 """Shapes in and out of Hindsight's client: payloads, recall results as Recalled, errors as ours."""
 
 import asyncio
+import sys
 import re
 import hashlib
 import uuid
 from collections.abc import Mapping
-
-import aiohttp
-from hindsight_client_api.exceptions import ApiException
 
 from memory.asof import event_date_of, latest_date_of
 from memory.errors import BankNotFound, MemoryRejected, MemoryUnavailable
@@ -94,16 +92,33 @@ def facts_context(facts: list[Recalled]) -> str:
 _MISSING_BANK = re.compile(r"bank\b.*\bnot found", re.I)
 
 
+def api_status(exc: BaseException) -> int | None:
+    """The HTTP status of an error the Hindsight SDK raised (0 when it gave none); None for any other error.
+    The SDK is looked up, not imported: it is loaded by the time it can have raised (and loading it costs most
+    of a start-up)."""
+    sdk = sys.modules.get("hindsight_client_api.exceptions")
+    if sdk is None or not isinstance(exc, sdk.ApiException):
+        return None
+    return int(getattr(exc, "status", 0) or 0)
+
+
+def _transport_error(exc: BaseException) -> bool:
+    aiohttp = sys.modules.get("aiohttp")
+    return isinstance(exc, (asyncio.TimeoutError, TimeoutError, OSError)) or (
+        aiohttp is not None and isinstance(exc, aiohttp.ClientError))
+
+
 def translate(exc: BaseException) -> BaseException:
-    if isinstance(exc, ApiException):
-        status = exc.status or 0
-        body = exc.body if isinstance(exc.body, str) else str(exc.body or "")
+    status = api_status(exc)
+    if status is not None:
+        said = getattr(exc, "body", None)
+        body = said if isinstance(said, str) else str(said or "")
         if status >= 500 or status in (408, 429):
             return MemoryUnavailable(f"Hindsight answered {status}")
         if status == 404 and _MISSING_BANK.search(body):
             return BankNotFound(f"Hindsight has no such bank: {body[:300]}")
         return MemoryRejected(f"Hindsight refused the request ({status}): {body[:300]}")
-    if isinstance(exc, (aiohttp.ClientError, asyncio.TimeoutError, TimeoutError, OSError)):
+    if _transport_error(exc):
         return MemoryUnavailable(f"Hindsight unreachable: {type(exc).__name__}")
     return exc
 

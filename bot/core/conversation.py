@@ -47,6 +47,9 @@ SHARED_COMMANDS = [
     CommandInfo(command="lang", description_key="commands.lang"),
     CommandInfo(command="pending", description_key="commands.pending"),
 ]
+NO_MEMORY_COMMANDS = frozenset({"start", "help", "lang", "pending", "invite", "import"})
+"""Shared commands answered from the bot's own records: the person's bank is prepared on the next message that
+may need memory, so a first /help does not wait for the memory server."""
 ADMIN_COMMANDS = [
     CommandInfo(command="invite", description_key="commands.invite"),
     CommandInfo(command="import", description_key="commands.import"),
@@ -223,10 +226,12 @@ class Conversation:
         self.services.outbound.remember_transport(user, incoming.transport)
         user = self._grants.effective(user)
         pack = self.packs[user.pack]
-        try:
-            await self._ensure_bank(user)
-        except MemoryLayerError:
-            log.warning("could not prepare bank for %s; continuing without it", user.user_id)
+        command = split_command((incoming.text or "").strip()) if incoming.callback is None else None
+        if command is None or command[0] not in NO_MEMORY_COMMANDS:
+            try:
+                await self._ensure_bank(user)
+            except MemoryLayerError:
+                log.warning("could not prepare bank for %s; continuing without it", user.user_id)
         turn = Turn(user=user, incoming=incoming, services=self.services, lang=self.language_of(user))
         if incoming.callback is not None:
             if is_import_callback(incoming.callback):

@@ -157,9 +157,11 @@ def test_smriti_help_loads_no_sdk_no_database_no_pack() -> None:
 
 
 def test_the_console_and_the_packs_load_no_chat_transport_sdk_and_nothing_used_later() -> None:
-    """What `smriti chat` imports before its first reply: the Hindsight client, the database, the scheduler and
+    """What `smriti chat` imports before its first reply: the database (not Alembic: an
+    up-to-date schema is not checked by it, see bot/store/migrate.py; nor the Hindsight client, made at the
+    first memory call, see memory/client.py), the scheduler and
     the local speech runtime (loaded at start-up on purpose, see bot/services/speech/local.py); never the Telegram or
     Twilio SDKs, matplotlib, Tesseract, openpyxl, or Groq without a key."""
     code = ("import bot.core.app, bot.transports.console.session, bot.core.worker, bot.services.speech.local\n"
             "import handlers.agri.pack, handlers.legal.pack, handlers.ap.pack")
-    assert _heavy(_loaded_after(code)) == ["alembic", "apscheduler", "ctranslate2", "hindsight_client", "sqlalchemy"]
+    assert _heavy(_loaded_after(code)) == ["apscheduler", "ctranslate2", "sqlalchemy"]
