@@ -226,7 +226,8 @@ class Conversation:
         self.services.outbound.remember_transport(user, incoming.transport)
         user = self._grants.effective(user)
         pack = self.packs[user.pack]
-        command = split_command((incoming.text or "").strip()) if incoming.callback is None else None
+        body = (incoming.text or "").strip()
+        command = split_command(body) if incoming.callback is None else None
         if command is None or command[0] not in NO_MEMORY_COMMANDS:
             try:
                 await self._ensure_bank(user)
@@ -245,8 +246,6 @@ class Conversation:
             if self.imports.wants(turn):
                 return await self.imports.on_file(turn, incoming.media)
             return await pack.on_media(turn, incoming.media)
-        body = (incoming.text or "").strip()
-        command = split_command(body)
         if command is not None:
             return await self._command(turn, pack, *command)
         left_open = cards.edit_left_open(turn, pack.card_specs(user.tenant), body)

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sqlalchemy import Column, MetaData, String, Table, inspect, select
+from sqlalchemy import Column, Connection, MetaData, String, Table, inspect, select
 from sqlalchemy.exc import SQLAlchemyError
 
 from bot.store.db import Database
@@ -47,13 +47,8 @@ def _locations(pack_migrations: Sequence[Path]) -> list[Path]:
     return [CORE_MIGRATIONS / "versions", *pack_migrations]
 
 
-def _fingerprint(database: Database, pack_migrations: Sequence[Path]) -> str | None:
-    """The hash of the migration files and the revisions the database stands at; None before any upgrade."""
-    with database.engine.connect() as db:
-        if not inspect(db).has_table("alembic_version"):
-            return None
-        revisions = sorted(str(r) for r in db.exec_driver_sql("SELECT version_num FROM alembic_version").scalars())
-    digest = hashlib.sha256("\n".join(revisions).encode())
+def _scripts_digest(pack_migrations: Sequence[Path]) -> str:
+    digest = hashlib.sha256()
     for folder in _locations(pack_migrations):
         for script in sorted(Path(folder).glob("*.py")):
             digest.update(script.name.encode())
@@ -61,24 +56,33 @@ def _fingerprint(database: Database, pack_migrations: Sequence[Path]) -> str | N
     return digest.hexdigest()
 
 
-def _stored_mark(database: Database) -> str | None:
-    with database.engine.connect() as db:
-        if not inspect(db).has_table(_marks.name):
-            return None
-        return db.execute(select(_marks.c.fingerprint).where(_marks.c.name == "schema")).scalar()
+def _mark_of(scripts: str, db: Connection) -> str | None:
+    """The mark for these scripts and the revisions the database stands at; None before any upgrade."""
+    if not inspect(db).has_table("alembic_version"):
+        return None
+    revisions = sorted(str(r) for r in db.exec_driver_sql("SELECT version_num FROM alembic_version").scalars())
+    return hashlib.sha256("\n".join([scripts, *revisions]).encode()).hexdigest()
+
+
+def _stored_mark(db: Connection) -> str | None:
+    if not inspect(db).has_table(_marks.name):
+        return None
+    return db.execute(select(_marks.c.fingerprint).where(_marks.c.name == "schema")).scalar()
 
 
 def upgrade(database: Database, pack_migrations: Sequence[Path] = ()) -> None:
     """Bring the schema to the newest revision of the core and of every given pack (idempotent)."""
-    current = _fingerprint(database, pack_migrations)
-    if current is not None and _stored_mark(database) == current:
-        return
+    scripts = _scripts_digest(pack_migrations)
+    with database.engine.connect() as db:
+        current = _mark_of(scripts, db)
+        if current is not None and _stored_mark(db) == current:
+            return
     from alembic import command
 
     command.upgrade(alembic_config(database, pack_migrations), "heads")
-    mark = _fingerprint(database, pack_migrations)
     try:
         with database.engine.begin() as db:
+            mark = _mark_of(scripts, db)
             _marks.create(db, checkfirst=True)
             db.execute(_marks.delete().where(_marks.c.name == "schema"))
             db.execute(_marks.insert().values(name="schema", fingerprint=mark))

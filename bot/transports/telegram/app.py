@@ -268,8 +268,9 @@ class TelegramTransport:
         """Send an answer: through the reply outbox when its replies are kept there, else straight away."""
         if answer.key is not None:
             await self.conversation.services.replies.deliver(answer.key)
-        if answer.unkept():
-            await self.sender.send(chat_id, answer.unkept())
+        direct = answer.unkept()
+        if direct:
+            await self.sender.send(chat_id, direct)
 
     def _adopt_card_message(self, chat_id: int, data: str, message: object) -> None:
         """A card button pressed on a message we lost track of (state reset): that message is the card."""

@@ -191,8 +191,9 @@ class WhatsAppTransport:
                     incoming.media.path.unlink(missing_ok=True)  # the intake store keeps its own copy
             if answer.key is not None:
                 await self.conversation.services.replies.deliver(answer.key)
-            if answer.unkept():
-                await self.sender.send(inbound.number, answer.unkept(), self.conversation.language_of(user))
+            direct = answer.unkept()
+            if direct:
+                await self.sender.send(inbound.number, direct, self.conversation.language_of(user))
 
     async def on_status(self, status: TwilioStatus) -> None:
         """Record what Twilio says became of a message: delivered, or not. A message refused for being outside
