@@ -5,7 +5,6 @@ reason. With a chat model, unstructured text is read by the model first (guarded
 its answer is refused, the deterministic parser reads it.
 """
 
-import asyncio
 import json
 from pathlib import Path
 from typing import Any, Literal
@@ -118,8 +117,9 @@ async def from_file(path: Path, mime_type: str | None, reader: TextReader, buyer
         except UnicodeDecodeError:
             return IntakeResult(refusal=Refusal(reason="invalid_json", values={"detail": "not UTF-8"}))
     try:
-        read = await asyncio.to_thread(reader.read, path, mime_type, True)
+        read = await reader.aread(path, mime_type, keep_rows=True)
     except DocumentRejected as exc:
         return IntakeResult(refusal=Refusal(reason="unreadable", values={"detail": str(exc)}))
-    source: InvoiceSource = "pdf" if read.method == "pdf" else ("photo" if read.method == "tesseract" or photo else "text")
+    # A scanned PDF is read like a photo (Tesseract), with a photo's misreadings.
+    source: InvoiceSource = "pdf" if read.method == "pdf" else ("photo" if "tesseract" in read.method or photo else "text")
     return await from_text(read.text, source, buyer, chat)

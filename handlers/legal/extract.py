@@ -6,7 +6,6 @@ deadline) and is not after the upload, a next date that is written and after the
 always without a key, the deterministic splitter in segment.py decides.
 """
 
-import asyncio
 import logging
 from datetime import date
 from pathlib import Path
@@ -68,7 +67,7 @@ async def read_file(services: Services, path: Path, mime_type: str | None = None
             log.info("vision reading failed (%s); using Tesseract", exc)
         finally:
             await vision.aclose()
-    return await asyncio.to_thread(services.reader.read, path, mime_type)
+    return await services.reader.aread(path, mime_type)
 
 
 def _written(dates: list[FoundDate], roles: set[str], reference: date, after: bool = False) -> set[date]:

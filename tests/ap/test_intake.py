@@ -114,10 +114,10 @@ async def test_an_invoice_heading_without_the_fields_is_refused(tmp_path: Path, 
     assert result.refusal.values["fields"] == "invoice number, invoice date, total, line items"
 
 
-async def test_a_scan_without_text_layer_is_refused(tmp_path: Path, buyer: Buyer) -> None:
+async def test_a_scan_without_text_layer_or_readable_words_is_refused(tmp_path: Path, buyer: Buyer) -> None:
     result = await from_file(make_scan_pdf(tmp_path / "scan.pdf"), None, TextReader(), buyer, chat=None)
     assert result.refusal is not None and result.refusal.reason == "unreadable"
-    assert "no text layer" in result.refusal.values["detail"]
+    assert "no text could be read" in result.refusal.values["detail"]
 
 
 def model_answer(invoice: Invoice, **changes: object) -> str:

@@ -73,7 +73,7 @@ def test_a_broken_pdf_and_a_scan_without_text_are_refused(tmp_path: Path) -> Non
         TextReader().read(broken, "application/pdf")
     scan = tmp_path / "scan.pdf"
     Image.new("RGB", (400, 300), "white").save(scan)
-    with pytest.raises(DocumentRejected, match="no text layer"):
+    with pytest.raises(DocumentRejected, match="no text could be read"):
         TextReader().read(scan, "application/pdf")
 
 
