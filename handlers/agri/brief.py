@@ -11,11 +11,12 @@ from bot.services.prompts import render
 from handlers.agri.brief_llm import llm_draft
 from handlers.agri.brief_models import Brief, FarmerRef, RecalledCounts
 from handlers.agri.compose import Composer
-from handlers.agri.facts import read_facts
+from handlers.agri.facts import read_facts, with_records
 from handlers.agri.guardrails import guard_brief
 from handlers.agri.models import Farmer
 from handlers.agri.register import FieldBook
-from memory import MemoryClient, MemoryUnavailable, Period, Recalled, RecallRequest, tags
+from memory import MemoryClient, MemoryItem, MemoryUnavailable, Period, Recalled, RecallRequest, tags
+from memory.asof import IST
 
 log = logging.getLogger(__name__)
 
@@ -60,9 +61,13 @@ async def gather(memory: MemoryClient, bank: str, book: FieldBook, farmer: Farme
 
 
 async def build_brief(memory: MemoryClient, bank: str, book: FieldBook, farmer: Farmer, as_of: date,
-                      memory_on: bool, lang: str = "en", chat: ChatModel | None = None) -> Brief:
-    """Return the brief for a visit to `farmer` on `as_of`."""
+                      memory_on: bool, lang: str = "en", chat: ChatModel | None = None,
+                      recorded: list[MemoryItem] | None = None) -> Brief:
+    """Return the brief for a visit to `farmer` on `as_of`; `recorded` are the memories of the farmer's
+    records up to that day (the exact history: the last visit never depends on recall's ranking)."""
     context = await gather(memory, bank, book, farmer, as_of) if memory_on else BriefContext([], [])
+    if memory_on and recorded:
+        context.own = with_records([i for i in recorded if i.event_time.astimezone(IST).date() <= as_of], context.own)
     own, similar = read_facts(context.own), read_facts(context.similar)
     notes: list[str] = []
     if not memory_on:

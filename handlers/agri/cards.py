@@ -1,5 +1,6 @@
 """The visit and outcome cards: shown before anything is stored, edited field by field, retained on Save."""
 
+import logging
 from collections.abc import Callable
 from datetime import date, datetime, time, timedelta
 from typing import Any
@@ -16,7 +17,7 @@ from handlers.agri.card_edits import (
     is_value_of,
     recheck_doses,
 )
-from handlers.agri.extract import FieldReader
+from handlers.agri.extract import FieldReader, dated_id
 from handlers.agri.farmer_add import (
     NEW_FARMER,
     farmer_line,
@@ -30,12 +31,21 @@ from handlers.agri.farmer_add import (
 )
 from handlers.agri.measures import measure
 from handlers.agri.models import Farmer, Outcome, Visit
-from handlers.agri.narrative import note_in_narrative, outcome_memory, visit_memory
+from handlers.agri.narrative import note_in_narrative
+from handlers.agri.visit_records import (
+    SavedOutcome,
+    SavedVisit,
+    VisitRecords,
+    saved_outcome_memory,
+    saved_visit_memory,
+)
 from handlers.agri.textmatch import normalise, parse_day
 from bot.core.pack import Turn
 from bot.core.cards import CardSpec
-from memory import MemoryItem
+from memory import MemoryItem, MemoryLayerError
 from memory.asof import IST
+
+log = logging.getLogger(__name__)
 
 VISIT_FIELDS = ["farmer", "village", "crop", "stage", "issue", "severity", "products", "objection", "dose",
                 "neighbour", "next_step", "followup", "note", "date"]
@@ -53,9 +63,11 @@ def _t(lang: str, key: str, **values: object) -> str:
 
 
 class _Shared:
-    def __init__(self, reader: FieldReader) -> None:
+    def __init__(self, reader: FieldReader, records: VisitRecords | None = None) -> None:
         self.reader = reader
         self.book = reader.book
+        self.records = records
+        """Where Save writes the record the memory is built from (None: memory only, as in some tests)."""
 
     def _dash(self, value: object) -> str:
         return str(value) if value not in (None, "", []) else "—"
@@ -88,11 +100,41 @@ class _Shared:
         return day
 
 
+def saved_visit(payload: dict[str, Any]) -> SavedVisit:
+    """The record a visit card saves: its visit under the id its date and farmer give it now."""
+    visit = Visit.model_validate(payload["visit"])
+    visit = visit.model_copy(update={"id": dated_id(visit)})
+    return SavedVisit(visit=visit, key=payload.get("visit_key") or visit.id, source="card",
+                      transcript=payload.get("transcript"),
+                      with_note=note_in_narrative(payload.get("lang", "en"), payload.get("extractor", "rules")))
+
+
+def saved_outcome(payload: dict[str, Any]) -> SavedOutcome:
+    visit = Visit.model_validate(payload["visit"])
+    return SavedOutcome(outcome=Outcome.model_validate(payload["outcome"]), visit_date=visit.date,
+                        transcript=payload.get("transcript"),
+                        with_note=note_in_narrative(payload.get("lang", "en"), payload.get("extractor", "rules")))
+
+
+async def remove_replaced(turn: Turn, document_ids: list[str]) -> None:
+    """Remove the memories of a visit saved before under another id (its date or farmer was edited since), so
+    one memory remains; a memory server that is down leaves them for `smriti memory check` to report."""
+    for document_id in document_ids:
+        turn.services.outbox.drop(turn.bank_id, document_id)
+        try:
+            await turn.services.memory.delete_document(turn.bank_id, document_id)
+        except MemoryLayerError as exc:
+            log.warning("could not remove a re-keyed visit's old memory (%s)", type(exc).__name__)
+        if turn.services.scheduler is not None and document_id.startswith("visit:"):
+            turn.services.scheduler.forget([followup_id(document_id.split(":", 1)[1])])
+
+
 class VisitCard(_Shared, CardSpec):
     kind = "visit"
 
-    def __init__(self, reader: FieldReader, add_farmer: Callable[[Farmer], FieldReader] | None = None) -> None:
-        super().__init__(reader)
+    def __init__(self, reader: FieldReader, add_farmer: Callable[[Farmer], FieldReader] | None = None,
+                 records: VisitRecords | None = None) -> None:
+        super().__init__(reader, records)
         self.add_farmer = add_farmer
         """Writes a confirmed new farmer into the tenant's register and returns the reader of the new book."""
 
@@ -195,6 +237,7 @@ class VisitCard(_Shared, CardSpec):
         else:
             raise ValueError("agri.edit_not_editable")
         changed = recheck_doses(self.reader, Visit.model_validate({**visit.model_dump(), **update}))
+        changed = changed.model_copy(update={"id": dated_id(changed)})
         return {**payload, "visit": changed.model_dump(mode="json")}
 
     def accepts_value(self, payload: dict[str, Any], field: str, value: str) -> bool:
@@ -221,6 +264,15 @@ class VisitCard(_Shared, CardSpec):
     async def before_retain(self, turn: Turn, payload: dict[str, Any]) -> dict[str, Any]:
         """Add the new farmer to the tenant's register (checked again against the territory) and file the
         visit under them. Saving the same card again finds the same row, so nothing is added twice."""
+        payload = await self._add_new_farmer(payload)
+        saved = saved_visit(payload)
+        payload = {**payload, "visit": saved.visit.model_dump(mode="json")}
+        if self.records is not None:
+            result = self.records.save_visit(turn.user.tenant, saved)
+            payload = {**payload, "replaced": sorted(set(payload.get("replaced", [])) | set(result.replaced))}
+        return payload
+
+    async def _add_new_farmer(self, payload: dict[str, Any]) -> dict[str, Any]:
         new = new_farmer_of(payload)
         visit = Visit.model_validate(payload["visit"])
         if new is None or visit.farmer_id or self.add_farmer is None:
@@ -235,14 +287,14 @@ class VisitCard(_Shared, CardSpec):
         return {**payload, "visit": filed.model_dump(mode="json"), NEW_FARMER: None, "added_farmer": farmer.id}
 
     def memories(self, turn: Turn, payload: dict[str, Any]) -> list[MemoryItem]:
-        return [visit_memory(self.book, Visit.model_validate(payload["visit"]), payload.get("transcript"),
-                             note_in_narrative(payload.get("lang", "en"), payload.get("extractor", "rules")))]
+        return [saved_visit_memory(self.book, saved_visit(payload))]
 
     async def after_save(self, turn: Turn, payload: dict[str, Any]) -> list[Reply]:
         added = self.book.farmers.get(payload.get("added_farmer") or "")
         replies = [Reply(text=turn.t("agri.new_farmer_added", name=self.book.farmer_name(added.id, turn.lang),
                                      village=self.book.village_name(added.village, turn.lang), id=added.id))
                    ] if added is not None else []
+        await remove_replaced(turn, payload.get("replaced", []))
         return replies + self._schedule(turn, payload)
 
     def _schedule(self, turn: Turn, payload: dict[str, Any]) -> list[Reply]:
@@ -321,10 +373,13 @@ class OutcomeCard(_Shared, CardSpec):
         return None
 
     def memories(self, turn: Turn, payload: dict[str, Any]) -> list[MemoryItem]:
-        visit = Visit.model_validate(payload["visit"])
-        with_note = note_in_narrative(payload.get("lang", "en"), payload.get("extractor", "rules"))
-        return [outcome_memory(self.book, Outcome.model_validate(payload["outcome"]), visit.date,
-                               payload.get("transcript"), with_note)]
+        return [saved_outcome_memory(self.book, saved_outcome(payload))]
+
+    async def before_retain(self, turn: Turn, payload: dict[str, Any]) -> dict[str, Any]:
+        """Write the outcome's record (the memory is built from it); saving it again changes nothing."""
+        if self.records is not None:
+            self.records.save_outcome(turn.user.tenant, saved_outcome(payload))
+        return payload
 
     async def after_save(self, turn: Turn, payload: dict[str, Any]) -> list[Reply]:
         if turn.services.scheduler is not None and payload.get("followup_id"):

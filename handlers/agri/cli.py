@@ -34,7 +34,6 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]", 
     """Add the field pack's commands to the `smriti` parser."""
 
     async def brief(args: argparse.Namespace, settings: Settings) -> int:
-        from handlers.agri.brief import build_brief
         from handlers.agri.render import brief_text
 
         async def body(app: "App") -> int:
@@ -51,9 +50,7 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]", 
                 if user is None or not pack.may_see(user, farmer):
                     print(f"{args.as_user} may not brief {farmer.name}: not in their territory.", file=sys.stderr)
                     return 3
-            found = await build_brief(app.services.memory, app.services.bank_of(args.tenant, "agri"), pack.book_for(args.tenant),
-                                      farmer, args.as_of or _today(), not args.no_memory, args.lang,
-                                      app.services.chat)
+            found = await pack.brief_for(args.tenant, farmer, args.as_of or _today(), not args.no_memory, args.lang)
             if args.json:
                 print(json.dumps(found.model_dump(mode="json"), indent=2, ensure_ascii=False))
             else:
@@ -63,7 +60,7 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]", 
         return await with_app(settings, body)
 
     async def insights(args: argparse.Namespace, settings: Settings) -> int:
-        from handlers.agri.insights import insights_text, village_insights
+        from handlers.agri.insights import insights_text
 
         async def body(app: "App") -> int:
             pack = _pack(app)
@@ -71,9 +68,7 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]", 
             if pack is None or slug is None:
                 print(f"No village {args.village!r} in the register.", file=sys.stderr)
                 return 2
-            found = await village_insights(app.services.memory, app.services.bank_of(args.tenant, "agri"),
-                                           pack.book_for(args.tenant), slug, args.as_of or _today(), args.lang,
-                                           llm=settings.memory_uses_llm, today=_today())
+            found = await pack.insights_for(args.tenant, slug, args.as_of or _today(), args.lang, _today())
             print(json.dumps(found.model_dump(mode="json"), indent=2, ensure_ascii=False) if args.json
                   else insights_text(pack.book_for(args.tenant), found, args.lang))
             return 0

@@ -22,9 +22,26 @@ _MAX_NOTE = 400
 _OTHERS_RESULT = re.compile(r"result|yield|plot|field|polam|photo|video|ఫలితం|దిగుబడి|పొలం|ఫోటో|వీడియో")
 
 
+def _id_part(farmer_id: str | None) -> str:
+    """A farmer id as written ("GF/0012") folded into an id part ("GF-0012")."""
+    return "-".join(re.findall(r"[A-Za-z0-9]+", farmer_id or "")) or "F000"
+
+
 def visit_id(farmer_id: str | None, day: date, text: str) -> str:
     """Return a deterministic id for a captured visit: the same note sent twice is the same visit."""
-    return f"{farmer_id or 'F000'}-{day:%Y%m%d}-{content_digest(text, 6)}"
+    return f"{_id_part(farmer_id)}-{day:%Y%m%d}-{content_digest(text, 6)}"
+
+
+_DATED_ID = re.compile(r"^(?P<rest>.+)-(?P<day>\d{8})-(?P<digest>[0-9a-f]{6})$")
+
+
+def dated_id(visit: Visit) -> str:
+    """The visit's id for its farmer and date as they are now (after edits): the id follows the saved date,
+    the note's digest stays. An id not made by `visit_id` (a seeded "V001") is kept."""
+    found = _DATED_ID.match(visit.id)
+    if found is None:
+        return visit.id
+    return f"{_id_part(visit.farmer_id)}-{visit.date:%Y%m%d}-{found['digest']}"
 
 
 def severity_of(pct: int) -> str:

@@ -3,7 +3,8 @@
 from dataclasses import dataclass, field
 from datetime import date
 
-from memory import Recalled
+from memory import MemoryItem, Recalled
+from memory.asof import IST
 
 
 def _ids(value: str | None) -> list[str]:
@@ -85,3 +86,16 @@ def read_facts(memories: list[Recalled]) -> Facts:
     facts.visits.sort(key=lambda f: f.day)
     facts.outcomes.sort(key=lambda f: f.day)
     return facts
+
+
+def as_recalled(items: list[MemoryItem]) -> list[Recalled]:
+    """Memories built from records, read as recall would return them (the record's exact facts)."""
+    return [Recalled(text=i.content, event_date=i.event_time.astimezone(IST).date(), document_id=i.document_id,
+                     tags=list(i.tags), metadata=dict(i.metadata), type="record") for i in items]
+
+
+def with_records(recorded: list[MemoryItem], recalled: list[Recalled]) -> list[Recalled]:
+    """The records' memories first (exact: nothing depends on a recall's ranking), then what recall adds."""
+    exact = as_recalled(recorded)
+    have = {r.document_id for r in exact}
+    return exact + [r for r in recalled if r.document_id not in have]

@@ -14,10 +14,11 @@ from pydantic import BaseModel, Field
 from bot.services.i18n import show_date, text
 from bot.services.prompts import render
 from handlers.agri.chart import ProblemCounts
-from handlers.agri.facts import Facts, read_facts
+from handlers.agri.facts import Facts, read_facts, with_records
 from handlers.agri.guardrails import strip_unknown_dates
 from handlers.agri.register import FieldBook
-from memory import MemoryClient, MemoryLayerError, MemoryUnavailable, Period, Recalled, RecallRequest, tags
+from memory import MemoryClient, MemoryItem, MemoryLayerError, MemoryUnavailable, Period, Recalled, RecallRequest, tags
+from memory.asof import IST
 
 log = logging.getLogger(__name__)
 
@@ -175,10 +176,12 @@ async def _model_answer(memory: MemoryClient, bank: str, village_slug: str, vill
 
 
 async def village_insights(memory: MemoryClient, bank: str, book: FieldBook, village_slug: str, as_of: date,
-                           lang: str = "en", llm: bool = False, today: date | None = None) -> Insights:
+                           lang: str = "en", llm: bool = False, today: date | None = None,
+                           recorded: list[MemoryItem] | None = None) -> Insights:
     """Return what works, how objections go and what to watch in one village, each point dated.
 
-    `llm` says memory runs with a language model; `today` tells a current request from one as of a past date.
+    `llm` says memory runs with a language model; `today` tells a current request from one as of a past date;
+    `recorded` are the memories of the village's records up to `as_of`: the counts come from them.
     """
     village = book.villages[village_slug]
     village_tag = tags.village(village_slug)
@@ -188,7 +191,11 @@ async def village_insights(memory: MemoryClient, bank: str, book: FieldBook, vil
                                                            as_of=as_of, period=Period.until(as_of), max_tokens=12000))
     except MemoryUnavailable:
         log.warning("memory unavailable for village insights")
-        return Insights(village=village_slug, as_of=as_of, source="none")
+        if not recorded:
+            return Insights(village=village_slug, as_of=as_of, source="none")
+        recalled = []
+    if recorded:
+        recalled = with_records([i for i in recorded if i.event_time.astimezone(IST).date() <= as_of], recalled)
     facts = read_facts(recalled)
     if llm:
         try:

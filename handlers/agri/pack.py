@@ -20,9 +20,10 @@ from handlers.agri.chart import advice_outcomes
 from handlers.agri.demo import run_demo
 from handlers.agri.extract import FieldReader
 from handlers.agri.farmer_add import NEW_FARMER
-from handlers.agri.insights import insights_text, village_insights
+from handlers.agri.brief_models import Brief
+from handlers.agri.insights import Insights, insights_text, village_insights
 from handlers.agri.models import Farmer, Visit
-from handlers.agri.narrative import season_memories
+from handlers.agri.visit_records import VisitRecords, memories_of, save_season
 from handlers.agri.newfarmer import NewFarmer, new_farmer_in
 from handlers.agri.register import FieldBook
 from handlers.agri.registers import FieldBooks, seed_registers
@@ -33,7 +34,7 @@ from handlers.agri.textmatch import parse_day
 from bot.core.conversation import show_sent
 from bot.core.pack import CommandInfo, Pack, SeedReport, Services, Turn, Write
 from bot.core.cards import CardSpec, open_card
-from memory import BankProfile
+from memory import BankProfile, MemoryItem
 from memory.asof import IST
 from memory.subjects import Subject, SubjectStore
 from bot.core.subject_match import SubjectTerms
@@ -77,6 +78,7 @@ class AgriPack(Pack):
     def __init__(self, services: Services) -> None:
         super().__init__(services)
         self.books = FieldBooks(services.database)
+        self.records = VisitRecords(services.database)
         self._readers: dict[str, FieldReader] = {}
 
     def subject_terms(self, subject: Subject) -> SubjectTerms | None:
@@ -108,8 +110,13 @@ class AgriPack(Pack):
 
     def card_specs(self, tenant: str) -> dict[str, CardSpec]:
         reader = self.reader_for(tenant)
-        return {"visit": VisitCard(reader, add_farmer=lambda farmer: self._add_farmer(tenant, farmer)),
-                "outcome": OutcomeCard(reader)}
+        return {"visit": VisitCard(reader, add_farmer=lambda farmer: self._add_farmer(tenant, farmer),
+                                   records=self.records),
+                "outcome": OutcomeCard(reader, self.records)}
+
+    def memory_records(self, services: Services, tenant: str) -> list[MemoryItem]:
+        """Every memory the tenant's visit and outcome records say its bank holds (built as Save builds it)."""
+        return memories_of(self.book_for(tenant), self.records.visits(tenant), self.records.outcomes(tenant))
 
     def _add_farmer(self, tenant: str, farmer: Farmer) -> FieldReader:
         """Write a farmer confirmed on a card into the tenant's register; return the reader of the new book."""
@@ -164,9 +171,25 @@ class AgriPack(Pack):
         if not self.may_see(turn.user, farmer):
             log.info("refused a brief outside the officer's territory")
             return [Reply(text=turn.t("agri.not_your_farmer", farmer=farmer.name))]
-        brief = await build_brief(self.services.memory, turn.bank_id, self.book_for(turn.user.tenant), farmer,
-                                  parsed.as_of or self.today(), parsed.memory_on, turn.lang, self.services.chat)
+        brief = await self.brief_for(turn.user.tenant, farmer, parsed.as_of or self.today(), parsed.memory_on,
+                                     turn.lang)
         return [Reply(text=brief_text(self.book_for(turn.user.tenant), brief, turn.lang))]
+
+    async def brief_for(self, tenant: str, farmer: Farmer, as_of: date, memory_on: bool, lang: str) -> Brief:
+        """The brief for chat and `smriti brief`: the farmer's records up to `as_of`, and memory recalled."""
+        recorded = memories_of(self.book_for(tenant), self.records.visits(tenant, farmer_id=farmer.id, until=as_of),
+                               self.records.outcomes(tenant, farmer_id=farmer.id, until=as_of))
+        return await build_brief(self.services.memory, self.services.bank_of(tenant, self.name),
+                                 self.book_for(tenant), farmer, as_of, memory_on, lang, self.services.chat,
+                                 recorded=recorded)
+
+    async def insights_for(self, tenant: str, slug: str, as_of: date, lang: str, today: date) -> Insights:
+        """A village's insights for chat and `smriti insights`: counted from the records, told from memory."""
+        recorded = memories_of(self.book_for(tenant), self.records.visits(tenant, village=slug, until=as_of),
+                               self.records.outcomes(tenant, village=slug, until=as_of))
+        return await village_insights(self.services.memory, self.services.bank_of(tenant, self.name),
+                                      self.book_for(tenant), slug, as_of, lang,
+                                      llm=self.services.settings.memory_uses_llm, today=today, recorded=recorded)
 
     def _followups(self, turn: Turn) -> list[Reply]:
         """List the officer's pending follow-ups, each with a button to answer it now."""
@@ -191,8 +214,7 @@ class AgriPack(Pack):
             return [Reply(text=turn.t("agri.insights_usage"))]
         if turn.user.role != "admin" and slug not in turn.user.territories:
             return [Reply(text=turn.t("agri.not_your_village", village=self.book_for(turn.user.tenant).village_name(slug, turn.lang)))]
-        found = await village_insights(self.services.memory, turn.bank_id, self.book_for(turn.user.tenant), slug, self.today(), turn.lang,
-                                       llm=self.services.settings.memory_uses_llm, today=self.today())
+        found = await self.insights_for(turn.user.tenant, slug, self.today(), turn.lang, self.today())
         caption = insights_text(self.book_for(turn.user.tenant), found, turn.lang)
         if not found.counts:
             return [Reply(text=caption)]
@@ -231,6 +253,7 @@ class AgriPack(Pack):
             return [Reply(text=turn.t("agri.not_your_farmer", farmer=self.book_for(turn.user.tenant).farmer_name(visit.farmer_id)))]
         payload = {"visit": visit.model_dump(mode="json"), "territories": turn.user.territories,
                    "extractor": structured.extractor, "lang": turn.lang, "today": day.isoformat(),
+                   "visit_key": visit.id,
                    "transcript": note, NEW_FARMER: new.model_dump() if new else None}
         intro = self._heard(turn, note) if heard else []
         if structured.model_failed:
@@ -330,7 +353,7 @@ class AgriPack(Pack):
         book = seed_registers(self.services.database, tenant, self.book_for)
         bank = self.services.bank_of(tenant, self.name)
         await self.services.memory.ensure_bank(self.bank_profile(bank))
-        items = season_memories(book)
+        items = save_season(self.records, tenant, book)
         report = await self.services.memory.retain(bank, items)
         return SeedReport(bank_id=bank, retained=report.items,
                           details={"visits": len(book.season.visits), "outcomes": len(book.season.outcomes)})
