@@ -26,6 +26,7 @@ from sqlalchemy import Column, DateTime, Integer, Row, String, Table, Text, dele
 from sqlalchemy.exc import IntegrityError
 
 from bot.core.messages import Incoming, Media
+from bot.core.upload_names import inside, stored_name
 from bot.store.reply_outbox import OutgoingReply
 from bot.store.reply_outbox import add as keep_replies
 from bot.store import Base, Database
@@ -108,9 +109,9 @@ class IntakeStore:
     def _keep_media(self, intake_id: str, media: Media) -> Media:
         target_dir = self._media_dir / intake_id
         target_dir.mkdir(parents=True, exist_ok=True)
-        target = target_dir / (media.file_name or media.path.name)
-        if media.path.resolve() != target.resolve():
-            shutil.copyfile(media.path, target)
+        # The sender's file name stays in media.file_name as data; the copy gets a name the bot makes.
+        target = inside(target_dir, stored_name(media.file_name, media.path.name, mime_type=media.mime_type))
+        shutil.copyfile(media.path, target)
         return media.model_copy(update={"path": target})
 
     def record(self, incoming: Incoming, user_id: str) -> Recorded:

@@ -12,6 +12,8 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from bot.core.upload_names import bounded_file_name
+
 Transport = Literal["console", "telegram", "whatsapp", "cli"]
 MediaKind = Literal["voice", "audio", "photo", "document"]
 
@@ -27,6 +29,8 @@ def clean_text(value: str) -> str:
 
 
 CleanText = Annotated[str, AfterValidator(clean_text)]
+FileName = Annotated[str, AfterValidator(clean_text), AfterValidator(bounded_file_name)]
+"""A sender's file name: data to show and store, never a path (bot.core.upload_names makes the stored names)."""
 
 
 class Media(BaseModel):
@@ -37,7 +41,7 @@ class Media(BaseModel):
     kind: MediaKind
     path: Path
     mime_type: str | None = None
-    file_name: CleanText | None = None
+    file_name: FileName | None = None
     size_bytes: int = 0
 
 

@@ -43,7 +43,7 @@ async def stream_to_file(client: httpx.AsyncClient, url: str, path: Path, max_by
                                  announced or "nothing")
                         raise MediaTooLarge(size)
                     out.write(chunk)
-    except httpx.HTTPError as exc:
+    except (httpx.HTTPError, httpx.InvalidURL) as exc:
         path.unlink(missing_ok=True)
         raise MediaFetchFailed(type(exc).__name__) from exc
     except (MediaTooLarge, MediaFetchFailed):

@@ -10,6 +10,7 @@ from telegram import Bot, Message
 
 from bot.transports.media_download import MediaFetchFailed, MediaTooLarge, stream_to_file
 from bot.core.messages import Media, MediaKind
+from bot.core.upload_names import inside, safe_stem, safe_suffix
 
 log = logging.getLogger(__name__)
 
@@ -75,12 +76,9 @@ def is_unsupported(message: Message) -> bool:
 
 
 def _suffix(ref: MediaRef, remote_path: str | None) -> str:
-    if remote_path and Path(remote_path).suffix:
-        return Path(remote_path).suffix.lower()
-    if ref.file_name and Path(ref.file_name).suffix:
-        return Path(ref.file_name).suffix.lower()
-    guessed = mimetypes.guess_extension(ref.mime_type) if ref.mime_type else None
-    return ".oga" if ref.kind == "voice" and not guessed else (guessed or ".bin")
+    """A plain suffix from Telegram's file path, the sender's file name or the MIME type (never a path)."""
+    return safe_suffix(remote_path, ref.file_name, mime_type=ref.mime_type,
+                       default=".oga" if ref.kind == "voice" else ".bin")
 
 
 async def download(bot: Bot, client: httpx.AsyncClient, ref: MediaRef, target_dir: Path, stem: str,
@@ -92,7 +90,7 @@ async def download(bot: Bot, client: httpx.AsyncClient, ref: MediaRef, target_di
         raise MediaTooLarge(remote.file_size)
     if not remote.file_path:
         raise MediaFetchFailed("getFile gave no file path")
-    path = target_dir / f"{stem}{_suffix(ref, remote.file_path)}"
+    path = inside(target_dir, f"{safe_stem(stem)}{_suffix(ref, remote.file_path)}")
     size = await stream_to_file(client, remote.file_path, path, max_bytes)
     log.info("downloaded a %s of %s bytes", ref.kind, size)
     return Media(kind=ref.kind, path=path, mime_type=ref.mime_type, file_name=ref.file_name, size_bytes=size)

@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict
 
 from bot.transports.media_download import MediaFetchFailed, MediaTooLarge, stream_to_file
 from bot.core.messages import Media, MediaKind
+from bot.core.upload_names import inside, safe_stem
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +59,7 @@ class MediaFetcher:
         suffix = mimetypes.guess_extension(mime) or ".bin"
         if kind == "voice":
             suffix = ".ogg"
-        path = self.target_dir / f"{stem}{suffix}"
+        path = inside(self.target_dir, f"{safe_stem(stem)}{suffix}")
         size = await stream_to_file(self.client, media.url, path, self.max_bytes)
         log.info("fetched a whatsapp %s of %s bytes", kind, size)
         return Media(kind=kind, path=path, mime_type=mime, file_name=None, size_bytes=size)
