@@ -28,7 +28,7 @@ from handlers.agri.newfarmer import NewFarmer, new_farmer_in
 from handlers.agri.register import FieldBook
 from handlers.agri.registers import FieldBooks, seed_registers
 from handlers.agri.render import brief_text
-from handlers.agri.subjects import farmer_store, farmer_terms, find_farmers
+from handlers.agri.subjects import VisitRecordStore, farmer_store, farmer_terms, find_farmers
 from handlers.agri.structure import structure_outcome, structure_visit
 from handlers.agri.textmatch import parse_day
 from bot.core.conversation import show_sent
@@ -88,7 +88,7 @@ class AgriPack(Pack):
         return find_farmers(self.books.store, tenant, query) if kind == "farmer" else []
 
     def subject_stores(self) -> list[SubjectStore]:
-        return [farmer_store(self.books.store)]
+        return [farmer_store(self.books.store), VisitRecordStore(self.records)]
 
     def commands(self) -> list[CommandInfo]:
         return [CommandInfo(command=c, description_key=f"agri.cmd_{c}")

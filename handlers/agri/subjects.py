@@ -11,7 +11,8 @@ from bot.store.subject_registers import (
     same_id,
     terms_from,
 )
-from memory.subjects import Subject
+from handlers.agri.visit_records import SavedOutcome, SavedVisit, VisitRecords
+from memory.subjects import HeldItem, Subject
 
 
 def _ids(data: dict[str, Any]) -> list[str]:
@@ -43,3 +44,43 @@ def find_farmers(registers: RegisterStore, tenant: str, query: str) -> list[tupl
 
 def farmer_store(registers: RegisterStore) -> RegisterSubjectStore:
     return RegisterSubjectStore("agri registers", "farmer", registers, farmer_rows)
+
+
+class VisitRecordStore:
+    """The farmer's saved visits and outcomes (the records memory is written from): listed, exported, erased."""
+
+    name = "agri visit records"
+
+    def __init__(self, records: VisitRecords) -> None:
+        self.records = records
+
+    def _farmer_ids(self, subject: Subject) -> list[str]:
+        if subject.kind != "farmer":
+            return []
+        return [f for f in self.records.farmer_ids(subject.tenant) if same_id(f, subject.subject_id)]
+
+    def _of(self, subject: Subject) -> tuple[list[SavedVisit], list[SavedOutcome]]:
+        visits: list[SavedVisit] = []
+        outcomes: list[SavedOutcome] = []
+        for farmer_id in self._farmer_ids(subject):
+            found = self.records.of_farmer(subject.tenant, farmer_id)
+            visits += found[0]
+            outcomes += found[1]
+        return visits, outcomes
+
+    async def list_held(self, subject: Subject) -> list[HeldItem]:
+        visits, outcomes = self._of(subject)
+        return ([HeldItem(store=self.name, key=v.document_id, kind="visit record", day=v.visit.date) for v in visits]
+                + [HeldItem(store=self.name, key=o.document_id, kind="outcome record", day=o.outcome.date)
+                   for o in outcomes])
+
+    async def export(self, subject: Subject) -> dict[str, Any]:
+        visits, outcomes = self._of(subject)
+        return {"visits": [v.model_dump(mode="json") for v in visits],
+                "outcomes": [o.model_dump(mode="json") for o in outcomes]}
+
+    async def delete(self, subject: Subject) -> list[HeldItem]:
+        held = await self.list_held(subject)
+        for farmer_id in self._farmer_ids(subject):
+            self.records.erase_farmer(subject.tenant, farmer_id)
+        return held

@@ -210,6 +210,11 @@ class VisitRecords:
     def of_farmer(self, tenant: str, farmer_id: str) -> tuple[list[SavedVisit], list[SavedOutcome]]:
         return self.visits(tenant, farmer_id=farmer_id), self.outcomes(tenant, farmer_id=farmer_id)
 
+    def farmer_ids(self, tenant: str) -> list[str]:
+        """Every farmer id the tenant's visits are filed under, as written."""
+        with self.database.session() as session:
+            return list(session.scalars(select(VisitRow.farmer_id).where(VisitRow.tenant_id == tenant).distinct()))
+
     def erase_farmer(self, tenant: str, farmer_id: str) -> int:
         """Remove every visit and outcome of the farmer; return how many rows there were."""
         with self.database.session() as session:

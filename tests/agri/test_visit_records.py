@@ -76,3 +76,20 @@ async def test_brief_names_the_last_visit_from_records_and_as_of_sees_nothing_af
     insights = await pack.insights_for(CAPTURE_TENANT, "moinabad", date(2026, 9, 1), "en", date(2026, 9, 1))
     counted = sum(row.advised for row in insights.counts)
     assert counted == 2
+
+
+async def test_forgetting_a_farmer_erases_his_records_and_memories_only(agri_app: App, pack: AgriPack) -> None:
+    from bot.cli.subjects import export, forget
+    from memory.subjects import Subject
+
+    for note in (NOTE, "Bhaskar Rao cotton whitefly, Proclaim accepted"):
+        [card] = await agri_app.conversation.handle(say("ravi", note))
+        await agri_app.conversation.handle(say("ravi", callback=button(card, "Save")))
+    subject = Subject(tenant=CAPTURE_TENANT, kind="farmer", subject_id="f011")  # as an admin types it
+    exported = await export(agri_app, subject, by="test")
+    [visit] = exported["stores"]["agri visit records"]["visits"]
+    assert visit["visit"]["farmer_id"] == "F011" and visit["transcript"] == NOTE
+    assert await forget(agri_app, subject, lambda _: True, by="test") == 0
+    assert [v.visit.farmer_id for v in pack.records.visits(CAPTURE_TENANT)] == ["F013"]
+    assert await _bank_visits(agri_app, "farmer:f011") == []
+    assert [i.metadata["farmer_id"] for i in pack.memory_records(agri_app.services, CAPTURE_TENANT)] == ["F013"]
