@@ -14,6 +14,7 @@ expected decision the share decided right.
 """
 
 import argparse
+import sys
 import asyncio
 import json
 import tempfile
@@ -145,9 +146,9 @@ def decide_case(invoice: Invoice, ledger: Ledger, policy: Policy, view: list[Led
     return decision.status, [f.code for f in decision.flags]
 
 
-async def run(only: str | None = None, batches: tuple[str, ...] = ("1",)) -> Report:
+async def run(only: str | None = None, batches: tuple[str, ...] = ("1",), limit: int | None = None) -> Report:
     expected = [case for batch in batches
-                for case in json.loads((CORPUS / BATCHES[batch]).read_text(encoding="utf-8"))["cases"]]
+                for case in json.loads((CORPUS / BATCHES[batch]).read_text(encoding="utf-8"))["cases"]][:limit]
     ledger = Ledger.load(CORPUS / "ledger")
     policy = load_policy()
     # What a decision sees: the ledger's payment history and the earlier decisions (as the pipeline builds it).
@@ -190,20 +191,23 @@ def print_report(report: Report, show_misses: bool, title: str = "AP corpus") ->
                     print(f"    {name}: want {want} got {got}")
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", default=None)
     parser.add_argument("--batch", choices=sorted(BATCHES), default=None, help="one batch only (default: each, then all)")
     parser.add_argument("--show-misses", action="store_true")
-    args = parser.parse_args()
-    batches = (args.batch,) if args.batch else tuple(sorted(BATCHES))
-    reports = {b: asyncio.run(run(args.only, (b,))) for b in batches}
+    parser.add_argument("--smoke", action="store_true", help="three invoices of batch 1 (the test suite's run)")
+    args = parser.parse_args(argv)
+    batches = ("1",) if args.smoke else (args.batch,) if args.batch else tuple(sorted(BATCHES))
+    limit = 3 if args.smoke else None
+    reports = {b: asyncio.run(run(args.only, (b,), limit)) for b in batches}
     for batch, report in reports.items():
         if report.cases:
             print_report(report, args.show_misses, f"AP corpus batch {batch} ({BATCHES[batch]})")
     if len(reports) > 1:
         print_report(Report(cases=[c for r in reports.values() for c in r.cases]), False, "AP corpus overall")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

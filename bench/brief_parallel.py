@@ -65,15 +65,15 @@ async def measure(url: str, repetitions: int) -> Timings:
         pack = app.packs["agri"]
         assert isinstance(pack, AgriPack)
         seeded = await pack.load_seeds(TENANT)
-        farmer, memory, bank = pack.book_for("demo").farmers[FARMER], app.services.memory, seeded.bank_id
+        farmer, memory, bank = pack.book_for(TENANT).farmers[FARMER], app.services.memory, seeded.bank_id
         async with RecordingMemory(url) as recorder:
-            await build_brief(recorder, bank, pack.book_for("demo"), farmer, AS_OF, memory_on=True)
+            await build_brief(recorder, bank, pack.book_for(TENANT), farmer, AS_OF, memory_on=True)
             requests = list(recorder.requests)
         without_period = [r.model_copy(update={"period": None}) for r in requests]
         timings = Timings(seeded=seeded.retained, alone=[[] for _ in requests])
         for rep in range(repetitions + 1):
-            brief_ms = await ms_to_await(build_brief(memory, bank, pack.book_for("demo"), farmer, AS_OF, memory_on=True))
-            gather_ms = await ms_to_await(gather(memory, bank, pack.book_for("demo"), farmer, AS_OF))
+            brief_ms = await ms_to_await(build_brief(memory, bank, pack.book_for(TENANT), farmer, AS_OF, memory_on=True))
+            gather_ms = await ms_to_await(gather(memory, bank, pack.book_for(TENANT), farmer, AS_OF))
             without_period_ms = await ms_to_await(asyncio.gather(*(memory.recall(bank, r) for r in without_period)))
             order = list(range(len(requests)))[::1 if rep % 2 else -1]
             cpu_before = server_cpu_seconds()

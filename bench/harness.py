@@ -9,7 +9,10 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from bot.core.app import App, open_database
+from bot.store import Database
+from handlers import INSTALLED
 from bot.paths import SEEDS_DIR
+from bot.services.registers.seed import import_seed_registers
 from bot.store.people import import_people_file
 from bot.core.registry import Registry
 from bot.settings import Settings
@@ -30,6 +33,15 @@ async def delete_banks(memory: MemoryClient, banks: list[str]) -> None:
             print(f"could not delete bank {bank}: {exc}", file=sys.stderr)
 
 
+def seed_registers(database: Database, tenants: list[str], pack_names: list[str]) -> None:
+    """Import the packs' seed registers into each bench tenant through the customer import path: every
+    tenant owns its registers, so a fresh tenant has none until they are imported."""
+    packages = INSTALLED.packages()
+    for tenant in tenants:
+        for pack in pack_names:
+            import_seed_registers(database, tenant, pack, packages[pack])
+
+
 @asynccontextmanager
 async def bench_app(url: str, section: str, pack_names: list[str], tenants: list[str],
                     registry: Registry | None = None, database_url: str | None = None,
@@ -42,9 +54,12 @@ async def bench_app(url: str, section: str, pack_names: list[str], tenants: list
     home = Path(tempfile.mkdtemp(prefix=f"smriti-{section}-"))
     settings = Settings(data_dir=home, hindsight_url=url, bank_prefix=fresh_prefix(section),
                         database_url_override=database_url, **settings_overrides)  # type: ignore[arg-type]
-    if registry is None:  # the seed registry's people, as `smriti seed` leaves them
-        database = open_database(settings)
-        import_people_file(database, SEEDS_DIR / "users.json")
+    database = open_database(settings)
+    try:
+        if registry is None:  # the seed registry's people, as `smriti seed` leaves them
+            import_people_file(database, SEEDS_DIR / "users.json")
+        seed_registers(database, tenants, pack_names)
+    finally:
         database.dispose()
     app = await App.start(settings, registry=registry, pack_names=pack_names)
     try:

@@ -14,7 +14,7 @@ from pydantic import BaseModel
 
 from bench.harness import bench_app
 from bench.stats import p50, ratio
-from handlers.legal.backlog import render_backlog
+from handlers.legal.backlog import load_backlog, render_backlog
 from handlers.legal.pack import LegalPack
 
 TENANT = "benchbacklog"
@@ -43,12 +43,14 @@ async def ingest_once(url: str, directory: Path, workers: int) -> IngestRun:
     return IngestRun(workers=workers, uploads=len(report.results), stored=len(report.stored_ids), seconds=seconds)
 
 
-async def run(url: str, pairs: int) -> list[str]:
-    """Run the section (`pairs` runs of each worker count); return its printed lines."""
+async def run(url: str, pairs: int, uploads: int | None = None) -> list[str]:
+    """Run the section (`pairs` runs of each worker count, on the first `uploads` of the backlog or all of it);
+    return its printed lines."""
     home = Path(tempfile.mkdtemp(prefix="smriti-backlog-"))
     try:
         directory = home / "backlog"
-        render_backlog(directory)
+        backlog = load_backlog()
+        render_backlog(directory, backlog.model_copy(update={"uploads": backlog.uploads[:uploads]}))
         runs: list[IngestRun] = []
         for pair in range(pairs):
             for workers in ((1, 5) if pair % 2 == 0 else (5, 1)):

@@ -18,6 +18,7 @@ shape Telugu (OCR of real Telugu photos is exercised in tests/legal/test_ocr.py,
 """
 
 import argparse
+import sys
 import json
 import re
 import tempfile
@@ -204,7 +205,7 @@ def render(report: CorpusReport, show_misses: bool = False, title: str = "legal 
     return "\n".join(lines)
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=CORPUS_DIR)
     parser.add_argument("--batch", choices=[*BATCHES, "all"], default="all",
@@ -212,20 +213,23 @@ def main() -> None:
     parser.add_argument("--show-misses", action="store_true")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--ocr", action="store_true", help="read each page back from an image with Tesseract")
-    args = parser.parse_args()
+    parser.add_argument("--smoke", action="store_true", help="the first batch only (the test suite's run)")
+    args = parser.parse_args(argv)
     scorer = score_ocr if args.ocr else score
     names = batches_in(args.corpus) if args.batch == "all" else [args.batch]
+    names = names[:1] if args.smoke else names
     reports = {name: scorer(args.corpus, name) for name in names}
     overall = CorpusReport(pages=[p for report in reports.values() for p in report.pages])
     if args.json:
         print(json.dumps({"batches": {n: r.model_dump(mode="json") for n, r in reports.items()},
                           "overall": overall.model_dump(mode="json")}, indent=2))
-        return
+        return 0
     parts = [render(report, args.show_misses, f"legal corpus batch {name}") for name, report in reports.items()]
     if len(reports) > 1:
         parts.append(render(overall, False, "legal corpus overall"))
     print("\n".join(parts))
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -20,7 +20,7 @@ import time
 from datetime import date, timedelta
 from pathlib import Path
 
-from bench.harness import delete_banks, fresh_prefix
+from bench.harness import delete_banks, fresh_prefix, seed_registers
 from bot.core.app import App
 from bot.core.registry import Registry
 from bot.settings import Settings
@@ -51,6 +51,7 @@ async def save_times(url: str, asynchronous: bool, saves: int, offset: int) -> t
                         memory_llm=asynchronous)
     app = await App.start(settings, registry=Registry(agri_users()), pack_names=["agri"])
     try:
+        seed_registers(app.services.database, [CAPTURE_TENANT], ["agri"])
         replies: list[float] = []
         started = time.perf_counter()
         for i in range(saves):
@@ -77,17 +78,10 @@ def line(name: str, seconds: list[float]) -> str:
     return f"{name:<28} n={len(ms)}  median={statistics.median(ms):8.1f} ms  max={max(ms):8.1f} ms"
 
 
-async def run(saves: int, delay: float) -> list[str]:
-    fake = FakeLLM(delay_s=delay)
-    config = server_config(fake.base_url)
-    local_memory.stop(config)
-    local_memory.start(config)
-    try:
-        sync, _ = await save_times(config.url, False, saves, 0)
-        asyn, confirmed = await save_times(config.url, True, saves, saves)
-    finally:
-        local_memory.stop(config)
-        fake.close()
+async def measure(url: str, saves: int, delay: float) -> list[str]:
+    """Save synchronously then asynchronously against a Hindsight whose model answers in `delay` s."""
+    sync, _ = await save_times(url, False, saves, 0)
+    asyn, confirmed = await save_times(url, True, saves, saves)
     return [
         f"LLM-mode Save -> reply, fake model answering in {delay:.1f} s per prompt",
         line("synchronous retain", sync),
@@ -96,12 +90,27 @@ async def run(saves: int, delay: float) -> list[str]:
     ]
 
 
-def main() -> int:
+async def run(saves: int, delay: float) -> list[str]:
+    fake = FakeLLM(delay_s=delay)
+    config = server_config(fake.base_url)
+    local_memory.stop(config)
+    local_memory.start(config)
+    try:
+        return await measure(config.url, saves, delay)
+    finally:
+        local_memory.stop(config)
+        fake.close()
+
+
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--saves", type=int, default=4)
     parser.add_argument("--delay", type=float, default=1.5, help="seconds the fake model takes per answer")
-    args = parser.parse_args()
-    for text in asyncio.run(run(args.saves, args.delay)):
+    parser.add_argument("--smoke", action="store_true", help="one save, a quick model (the test suite runs "
+                        "measure() against tests/llm_mode's server instead)")
+    args = parser.parse_args(argv)
+    saves, delay = (1, 0.1) if args.smoke else (args.saves, args.delay)
+    for text in asyncio.run(run(saves, delay)):
         if text:
             print(text)
     return 0

@@ -7,6 +7,7 @@ with a tag filter, and prints p50/p95/max for each, measured in the same run. Th
 """
 
 import argparse
+import sys
 import asyncio
 import statistics
 import time
@@ -43,7 +44,7 @@ def item(i: int) -> MemoryItem:
     )
 
 
-async def main(url: str, calls: int) -> None:
+async def measure(url: str, calls: int) -> None:
     bank = f"bench-{uuid.uuid4().hex[:8]}-agri"
     async with MemoryClient(url) as memory:
         await memory.ensure_bank(BankProfile(bank_id=bank, mission="Benchmark bank."))
@@ -66,9 +67,15 @@ async def main(url: str, calls: int) -> None:
     print(summary("recall", recalls))
 
 
-if __name__ == "__main__":
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--calls", type=int, default=200)
     parser.add_argument("--url", default="http://127.0.0.1:8888")
-    args = parser.parse_args()
-    asyncio.run(main(args.url, args.calls))
+    parser.add_argument("--smoke", action="store_true", help="5 calls each (the test suite's run)")
+    args = parser.parse_args(argv)
+    asyncio.run(measure(args.url, 5 if args.smoke else args.calls))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

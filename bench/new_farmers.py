@@ -9,6 +9,7 @@ Prints accuracy per field: proposed (a farmer proposed exactly when one should b
 """
 
 import argparse
+import sys
 import json
 from datetime import date
 from pathlib import Path
@@ -68,10 +69,11 @@ def score() -> NewFarmerReport:
     return report
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--misses", action="store_true", help="list every miss")
-    args = parser.parse_args()
+    parser.add_argument("--smoke", action="store_true", help="the test suite's run (the corpus is small: all of it)")
+    args = parser.parse_args(argv)
     report = score()
     print(f"new-farmer notes: {report.rows}")
     for field, result in report.scores.items():
@@ -80,7 +82,8 @@ def main() -> None:
             for miss in result.misses:
                 print(f"      {miss}")
     print(f"  false proposals: {report.false_proposals}")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

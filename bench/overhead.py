@@ -7,6 +7,7 @@ twice). Overhead = wall - memory: routing, intake store, state, extraction, card
 """
 
 import argparse
+import sys
 import asyncio
 import time
 import uuid
@@ -170,17 +171,20 @@ async def run(url: str, rounds: int, databases: tuple[str, ...] = ("sqlite",),
     return lines + (compare(by_database) if len(by_database) > 1 else [])
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--url", default="http://127.0.0.1:8888")
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--databases", default="sqlite", help="comma-separated: sqlite,postgresql")
     parser.add_argument("--pg-server", default=PG_SERVER, help="SQLAlchemy URL of a server, without database")
-    args = parser.parse_args()
+    parser.add_argument("--smoke", action="store_true", help="two rounds (the test suite's run)")
+    args = parser.parse_args(argv)
     databases = tuple(d.strip() for d in args.databases.split(",") if d.strip())
-    print("\n".join(asyncio.run(run(args.url, args.rounds, databases, args.pg_server))))
+    rounds = 2 if args.smoke else args.rounds
+    print("\n".join(asyncio.run(run(args.url, rounds, databases, args.pg_server))))
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
 

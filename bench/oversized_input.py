@@ -60,10 +60,13 @@ def _measure(mode: str, path: Path, out: Path) -> dict[str, float]:
     return json.loads(run.stdout)  # type: ignore[no-any-return]
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--old-minutes", type=int, default=5)
-    args = parser.parse_args()
+    parser.add_argument("--smoke", action="store_true", help="the old way on one minute (the test suite's run)")
+    args = parser.parse_args(argv)
+    if args.smoke:
+        args.old_minutes = 1
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
         hour = _opus(work, 60)
@@ -78,7 +81,8 @@ def main() -> None:
           f"+{old['own_mb'] * scale:6.1f} MB own (time and own memory measured on {args.old_minutes} min: "
           f"{old['seconds'] * 1000:.0f} ms, +{old['own_mb']:.0f} MB, scaled x{scale:g}; "
           f"its ffmpeg peaked at {old['decoder_mb']:.0f} MB)")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

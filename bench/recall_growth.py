@@ -7,6 +7,7 @@ The ratio column is each size's p50 over the smallest size's p50. The bank is de
 """
 
 import argparse
+import sys
 import asyncio
 import time
 import uuid
@@ -68,10 +69,17 @@ async def run(url: str, sizes: list[int], recalls: int) -> list[str]:
     return render(await measure(url, sizes, recalls), recalls, "3. Recall p50/p95 as a bank grows")
 
 
-if __name__ == "__main__":
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sizes", default="100,1000,10000")
     parser.add_argument("--recalls", type=int, default=100)
     parser.add_argument("--url", default="http://127.0.0.1:8888")
-    args = parser.parse_args()
-    print("\n".join(asyncio.run(run(args.url, [int(s) for s in args.sizes.split(",")], args.recalls))))
+    parser.add_argument("--smoke", action="store_true", help="10 and 30 memories, 3 recalls (the test suite's run)")
+    args = parser.parse_args(argv)
+    sizes, recalls = ([10, 30], 3) if args.smoke else ([int(s) for s in args.sizes.split(",")], args.recalls)
+    print("\n".join(asyncio.run(run(args.url, sizes, recalls))))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

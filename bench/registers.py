@@ -5,6 +5,7 @@ its tenant's FieldBook / CaseRegister / Ledger (cached: one version read; after 
 """
 
 import argparse
+import sys
 import statistics
 import tempfile
 import time
@@ -28,10 +29,12 @@ def _ms(call: Callable[[], object], rounds: int) -> float:
     return statistics.median(times)
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=20)
-    rounds = parser.parse_args().rounds
+    parser.add_argument("--smoke", action="store_true", help="two rounds (the test suite's run)")
+    args = parser.parse_args(argv)
+    rounds = 2 if args.smoke else args.rounds
     folder = Path(tempfile.mkdtemp(prefix="bench-registers-"))
     database = Database(f"sqlite:///{folder / 'bench.db'}")
     upgrade(database, INSTALLED.migrations())
@@ -48,7 +51,9 @@ def main() -> None:
         first = _ms(lambda r=repository: r.for_tenant("t0"), 1)
         cached = _ms(lambda r=repository: r.for_tenant("t0"), rounds * 10)
         print(f"{name}: first build {first:.1f} ms, then cached {cached:.2f} ms per message (one version read)")
+    database.dispose()
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -1,6 +1,6 @@
 """Every benchmark of issue 7, side by side in one run, against a running Hindsight.
 
-    .venv/bin/python -m bench.run_all [--quick] [--only overhead,brief,growth,ingest] [--url URL]
+    .venv/bin/python -m bench.run_all [--quick | --smoke] [--only overhead,brief,growth,ingest] [--url URL]
 
 Each section measures its own comparison within this one run (the server is shared and noisy, so only the
 ratios are meant to be compared across runs). Every bank is fresh, uniquely named, and deleted afterwards.
@@ -28,10 +28,14 @@ class Plan(BaseModel):
     sizes: list[int]
     recalls: int
     ingest_pairs: int
+    ingest_uploads: int | None = None
+    """None: the whole seed backlog."""
 
 
 FULL = Plan(rounds=30, repetitions=30, sizes=[100, 1000, 10000], recalls=100, ingest_pairs=2)
 QUICK = Plan(rounds=10, repetitions=15, sizes=[100, 1000], recalls=50, ingest_pairs=1)
+SMOKE = Plan(rounds=2, repetitions=2, sizes=[10, 30], recalls=3, ingest_pairs=1, ingest_uploads=3)
+"""The test suite's run: every section to the end on tiny sizes, so a change that breaks one fails CI."""
 
 
 def sections(url: str, plan: Plan) -> dict[str, Callable[[], Awaitable[list[str]]]]:
@@ -39,12 +43,12 @@ def sections(url: str, plan: Plan) -> dict[str, Callable[[], Awaitable[list[str]
     return {
         "overhead": lambda: overhead.run(url, plan.rounds),
         "brief": lambda: brief_parallel.run(url, plan.repetitions),
-        "ingest": lambda: ingest_workers.run(url, plan.ingest_pairs),
+        "ingest": lambda: ingest_workers.run(url, plan.ingest_pairs, plan.ingest_uploads),
         "growth": lambda: recall_growth.run(url, plan.sizes, plan.recalls),
     }
 
 
-async def main(url: str, plan: Plan, only: list[str]) -> int:
+async def run(url: str, plan: Plan, only: list[str]) -> int:
     async with MemoryClient(url) as memory:
         if not await memory.health():
             print(f"Hindsight does not answer at {url}", file=sys.stderr)
@@ -60,15 +64,22 @@ async def main(url: str, plan: Plan, only: list[str]) -> int:
     return 0
 
 
-if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="fewer repetitions; the bank grows only to 1,000")
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    size = parser.add_mutually_exclusive_group()
+    size.add_argument("--quick", action="store_true", help="fewer repetitions; the bank grows only to 1,000")
+    size.add_argument("--smoke", action="store_true", help="tiny sizes, seconds per section (the test suite's run)")
     parser.add_argument("--only", default=",".join(SECTIONS), help=f"comma-separated subset of {', '.join(SECTIONS)}")
     parser.add_argument("--url", default="http://127.0.0.1:8888")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     chosen = [s.strip() for s in args.only.split(",") if s.strip()]
     unknown = sorted(set(chosen) - set(SECTIONS))
     if unknown:
         parser.error(f"unknown section(s): {', '.join(unknown)}")
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    sys.exit(asyncio.run(main(args.url, QUICK if args.quick else FULL, chosen)))
+    plan = SMOKE if args.smoke else QUICK if args.quick else FULL
+    return asyncio.run(run(args.url, plan, chosen))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

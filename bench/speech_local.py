@@ -13,6 +13,7 @@ a field recording: the WER here is a floor, not what a farm visit will give.
 """
 
 import argparse
+import sys
 import json
 import re
 import tempfile
@@ -52,13 +53,15 @@ def register_prompt() -> str | None:
                              + [p.name for p in book.products.values()])
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--model", default="packaged")
     parser.add_argument("--threads", type=int, default=0)
     parser.add_argument("--show", action="store_true", help="print what was heard (synthetic notes, no one's data)")
-    args = parser.parse_args()
+    parser.add_argument("--smoke", action="store_true", help="one note (the test suite's run)")
+    args = parser.parse_args(argv)
     notes = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines() if line.strip()]
+    notes = notes[:1] if args.smoke else notes
     work = Path(tempfile.mkdtemp(prefix="smriti-speech-bench-"))
     # A named model is fetched once into SMRITI_HOME, where the bot finds it too.
     models_dir = load_settings().data_dir / "models" / "whisper"
@@ -90,7 +93,8 @@ def main() -> None:
     print(f"{'all':<5} {audio_s:7.1f} {cpu_s / audio_s:8.2f} {wall_s / audio_s:9.2f} "
           f"{errors_plain / n_words:6.1%} {errors_prompted / n_words:11.1%}")
     print(f"{len(notes)} notes, {n_words} words, {engine.threads} decoding threads")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -27,12 +27,12 @@ import uuid
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parents[1]
-# How each tree's `smriti` is called: the entry point is handlers:main now; before, it was main() in the module
+# How a tree's `smriti` is called: the entry point is handlers:main now; before, it was main() in the module
 # bot/cli/smriti.py. That old name is split in two so that apply_rooms.py, which rewrites module names, leaves it be.
 _OLD_CLI = "bot" + ".cli"
 ENTRY = {
-    "new": "from handlers import main; import sys; sys.exit(main(sys.argv[1:]))",
-    "old": f"from {_OLD_CLI} import main; import sys; sys.exit(main(sys.argv[1:]))",
+    "packs": "from handlers import main; import sys; sys.exit(main(sys.argv[1:]))",
+    "core": f"from {_OLD_CLI} import main; import sys; sys.exit(main(sys.argv[1:]))",
 }
 HELP_REPLY_MARK = "/brief"
 """A line of the agri officer's /help reply: the console has answered once this is printed."""
@@ -45,14 +45,17 @@ def _env(tree: Path, extra: dict[str, str] | None = None) -> dict[str, str]:
     return env
 
 
-def _command(kind: str, *args: str) -> list[str]:
+def _command(tree: Path, *args: str) -> list[str]:
+    """The tree's own entry point (told by what it has, not by which column it is in)."""
+    packs = tree / "handlers" / "__init__.py"
+    entry = ENTRY["packs" if packs.exists() and "def main" in packs.read_text(encoding="utf-8") else "core"]
     # -P: do not put the working directory first on sys.path, so PYTHONPATH alone picks the tree.
-    return [sys.executable, "-P", "-c", ENTRY[kind], *args]
+    return [sys.executable, "-P", "-c", entry, *args]
 
 
 def time_help(tree: Path, kind: str) -> float:
     start = time.perf_counter()
-    done = subprocess.run(_command(kind, "--help"), env=_env(tree), cwd=tempfile.gettempdir(),
+    done = subprocess.run(_command(tree, "--help"), env=_env(tree), cwd=tempfile.gettempdir(),
                           capture_output=True, text=True, check=False)
     elapsed = time.perf_counter() - start
     if done.returncode != 0 or "usage: smriti" not in done.stdout:
@@ -90,7 +93,7 @@ def time_console(tree: Path, kind: str, url: str, prefix: str) -> float:
         _prepare_home(tree, home)
         env = _env(tree, {"SMRITI_HOME": str(home), "SMRITI_HINDSIGHT_URL": url, "SMRITI_BANK_PREFIX": prefix})
         start = time.perf_counter()
-        process = subprocess.Popen(_command(kind, "chat", "--pack", "agri"), env=env, cwd=tempfile.gettempdir(),
+        process = subprocess.Popen(_command(tree, "chat", "--pack", "agri"), env=env, cwd=tempfile.gettempdir(),
                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                    text=True, bufsize=1)
         assert process.stdin is not None and process.stdout is not None
@@ -126,14 +129,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--old", type=Path, default=Path("/work/main"), help="the reference checkout")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--url", default="http://127.0.0.1:8888")
+    parser.add_argument("--smoke", action="store_true", help="once, this tree only (the test suite's run)")
     args = parser.parse_args(argv)
-    trees = {"old": args.old.resolve(), "new": HERE}
+    repeat = 1 if args.smoke else args.repeat
+    trees = {"new": HERE} if args.smoke else {"old": args.old.resolve(), "new": HERE}
     figures: dict[str, dict[str, list[float]]] = {name: {"old": [], "new": []}
                                                   for name in ("help", "console", "console_again")}
     prefixes: list[str] = []
     try:
-        for _ in range(args.repeat):
-            for kind in ("old", "new"):  # interleaved, so both columns see the same load
+        for _ in range(repeat):
+            for kind in trees:  # interleaved, so both columns see the same load
                 figures["help"][kind].append(time_help(trees[kind], kind))
                 prefix = f"bench{uuid.uuid4().hex[:8]}-startup"
                 prefixes.append(prefix)
@@ -141,13 +146,14 @@ def main(argv: list[str] | None = None) -> int:
                 figures["console_again"][kind].append(time_console(trees[kind], kind, args.url, prefix))
     finally:
         asyncio.run(_delete_banks(args.url, prefixes))
-    print(f"start-up, median of {args.repeat} (old = {trees['old']}, new = {trees['new']})")
-    print(f"{'':<31}{'old':>9}{'new':>9}  target")
+    print(f"start-up, median of {repeat} ({', '.join(f'{kind} = {tree}' for kind, tree in trees.items())})")
+    print(f"{'':<31}" + "".join(f"{kind:>9}" for kind in trees) + "  target")
     for name, label, target in (("help", "smriti --help", 0.5),
                                 ("console", "console 1st reply, new bank", 1.5),
                                 ("console_again", "console 1st reply, bank exists", 1.5)):
-        old, new = statistics.median(figures[name]["old"]), statistics.median(figures[name]["new"])
-        print(f"{label:<31}{old:>8.2f}s{new:>8.2f}s  < {target}s {'ok' if new < target else 'MISSED'}")
+        medians = {kind: statistics.median(figures[name][kind]) for kind in trees}
+        print(f"{label:<31}" + "".join(f"{m:>8.2f}s" for m in medians.values()) +
+              f"  < {target}s {'ok' if medians['new'] < target else 'MISSED'}")
     return 0
 
 

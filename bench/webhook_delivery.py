@@ -16,6 +16,7 @@ Run: .venv/bin/python -m bench.webhook_delivery [--messages 200] [--rate 20] [--
 
 import argparse
 import asyncio
+import sys
 import time
 from collections import defaultdict
 from typing import Any
@@ -120,7 +121,7 @@ def line(name: str, acks: list[float], replies: list[float], messages: int) -> s
             f"   ({len(replies)}/{messages} replies)")
 
 
-async def main(url: str, messages: int, rate: float) -> None:
+async def measure(url: str, messages: int, rate: float) -> None:
     results: dict[bool, tuple[list[float], list[float]]] = {False: ([], []), True: ([], [])}
     for outbox in (False, True, True, False):
         acks, replies = await run_mode(url, outbox, messages // 2, rate)
@@ -131,10 +132,16 @@ async def main(url: str, messages: int, rate: float) -> None:
     print(line("outbox on", *results[True], messages))
 
 
-if __name__ == "__main__":
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--url", default="http://127.0.0.1:8888")
     parser.add_argument("--messages", type=int, default=200)
     parser.add_argument("--rate", type=float, default=20.0)
-    args = parser.parse_args()
-    asyncio.run(main(args.url, args.messages, args.rate))
+    parser.add_argument("--smoke", action="store_true", help="8 messages (the test suite's run)")
+    args = parser.parse_args(argv)
+    asyncio.run(measure(args.url, 8 if args.smoke else args.messages, args.rate))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
