@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from bot.cli import people as people_cli, queue as queue_cli, speech as speech_cli, subjects as subjects_cli
 from bot.log_hygiene import configure_logging
 from bot.core.pack import PackCatalog, installed_packs
-from bot.cli import registers as registers_cli
+from bot.cli import memory_records as memory_records_cli, registers as registers_cli
 from bot.settings import Settings, load_settings
 from memory import local as local_memory
 
@@ -210,9 +210,13 @@ def build_parser(catalog: PackCatalog | None = None) -> argparse.ArgumentParser:
     parser.set_defaults(with_app=with_app, catalog=catalog)
     sub = parser.add_subparsers(dest="command", required=True)
 
-    memory = sub.add_parser("memory", help="start, stop or inspect the memory server")
-    memory.add_argument("action", choices=["up", "down", "status"])
-    memory.add_argument("--tenant", default=None, help="only show this tenant's banks")
+    memory = sub.add_parser("memory", help="start, stop or inspect the memory server; check or rebuild a "
+                            "tenant's banks against its records")
+    memory.add_argument("action", choices=["up", "down", "status", "check", "rebuild"],
+                        help="check: records without memory and memory without records, by document id; rebuild: "
+                        "write every record's memory again (idempotent)")
+    memory.add_argument("--tenant", default=None, help="only show this tenant's banks (check/rebuild: required)")
+    memory.add_argument("--pack", choices=sorted(catalog.names()), default=None, help="check/rebuild: one pack only")
     memory.set_defaults(handler=_memory_handler)
 
     chat = sub.add_parser("chat", help="chat in the terminal, as a registered user")
@@ -275,6 +279,13 @@ async def _db(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def _memory_handler(args: argparse.Namespace, settings: Settings) -> int:
+    if args.action in ("check", "rebuild"):
+        if not args.tenant:
+            print(f"`smriti memory {args.action}` needs --tenant: the organisation whose banks to compare.",
+                  file=sys.stderr)
+            return 2
+        command = memory_records_cli.check if args.action == "check" else memory_records_cli.rebuild
+        return await command(args, settings)
     if args.action == "up":
         return _memory_up(args, settings)
     if args.action == "down":

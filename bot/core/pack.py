@@ -7,7 +7,7 @@ it never imports a pack by name.
 import importlib
 import importlib.util
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -20,7 +20,7 @@ from bot.services.i18n import text
 from bot.core.messages import Incoming, Media, Reply
 from bot.core.registry import Registry, User
 from bot.settings import Settings
-from memory import BankProfile, bank_id
+from memory import BankProfile, MemoryItem, bank_id
 
 if TYPE_CHECKING:
     # Only named in annotations: a command that builds no pack (`smriti --help`) loads none of them.
@@ -150,6 +150,12 @@ class Pack(ABC):
     def find_subjects(self, tenant: str, kind: str, query: str) -> list[tuple[str, str]]:
         """(id, name) of this pack's subjects of `kind` that `query` (an id or a name) means; [] if none."""
         return []
+
+    def memory_records(self, services: Services, tenant: str) -> Iterable[MemoryItem] | None:
+        """Every memory item the pack's database records say the tenant's bank holds: the same document ids,
+        content, event time, tags and metadata the save path writes (one function builds both). None when the
+        pack keeps no records; `smriti memory check` and `rebuild` then leave its bank alone."""
+        return None
 
     def subject_stores(self) -> list["SubjectStore"]:
         """The pack's own stores of data about subjects (its registers, its logs), for forget and export."""
