@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-SYSTEM_PACKAGES=(ffmpeg espeak-ng tesseract-ocr tesseract-ocr-eng tesseract-ocr-tel fonts-telu)
+SYSTEM_PACKAGES=(ffmpeg espeak-ng tesseract-ocr tesseract-ocr-eng tesseract-ocr-tel fonts-telu chromium)
 
 missing=()
 for pkg in "${SYSTEM_PACKAGES[@]}"; do

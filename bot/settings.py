@@ -62,6 +62,10 @@ class Settings(BaseModel):
     max_media_bytes: int = 20 * 1024 * 1024
     max_voice_seconds: float = 300.0
     max_text_chars: int = 4000
+    web_secret: SecretStr | None = None
+    """`SMRITI_WEB_SECRET`: signs the office web page's cookies and forms (default: a random key kept in data_dir)."""
+    web_base_url: str | None = None
+    """`SMRITI_WEB_BASE_URL`: the office web page as people reach it, e.g. https://bot.example.org/office."""
     packs_package: str = "handlers"
     """`SMRITI_PACKS`: the package whose INSTALLED catalogue lists the packs this bot serves."""
 
@@ -147,6 +151,8 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
         "public_base_url": _text(source, "SMRITI_PUBLIC_BASE_URL"),
         "database_url_override": _text(source, "SMRITI_DATABASE_URL"),
         "packs_package": _text(source, "SMRITI_PACKS"),
+        "web_secret": _secret(source, "SMRITI_WEB_SECRET"),
+        "web_base_url": _text(source, "SMRITI_WEB_BASE_URL"),
     }
     numbers = {
         "local_api_port": _text(source, "SMRITI_LOCAL_PORT"),

@@ -1,4 +1,4 @@
-"""`smriti people add|list|remove|invite|import --tenant T ...`: who may use the bot, kept in the one database.
+"""`smriti people add|list|remove|invite|revoke|import --tenant T ...`: who may use the bot, kept in the one database.
 
 Works without the memory server. A running bot sees a change on the person's next message.
 """
@@ -32,6 +32,8 @@ def register(sub: argparse._SubParsersAction, open_database: Callable[[Settings]
     actions.add_parser("list", help="the tenant's people and invites")
     remove = actions.add_parser("remove", help="remove a person (their memories stay with the tenant)")
     remove.add_argument("user")
+    revoke = actions.add_parser("revoke", help="revoke an open invite (its ref, as `people list` shows it)")
+    revoke.add_argument("ref")
 
     invite = actions.add_parser("invite", help="make a one-time code that lets one new person in")
     invite.add_argument("--name", default=None, help="the person's name, if known")
@@ -42,7 +44,7 @@ def register(sub: argparse._SubParsersAction, open_database: Callable[[Settings]
     load = actions.add_parser("import", help="add or update people from a CSV, Excel .xlsx or registry JSON file")
     load.add_argument("file", type=Path)
 
-    for action in (add, invite, load, *[actions.choices[n] for n in ("list", "remove")]):
+    for action in (add, invite, load, *[actions.choices[n] for n in ("list", "remove", "revoke")]):
         action.add_argument("--tenant", required=True)
         action.add_argument("--lang", dest="ui_lang", choices=LANGUAGES, default="en",
                             help="the language this command answers in")

@@ -4,13 +4,15 @@ import argparse
 import csv
 import sys
 import zipfile
+from datetime import datetime, timezone
 from pathlib import Path
 
 from pydantic import ValidationError
 
 from bot.services.i18n import text
 from bot.store.invites import InviteRequest, InviteStore, pack_for, telegram_link, whatsapp_link
-from bot.store.people import ChannelTaken, import_people, import_people_file, load_people, remove_person, tenant_of
+from bot.store.people import (ChannelTaken, OtherTenantsId, add_person, import_people_file, load_people,
+                              remove_person)
 from bot.store.people_table import import_people_table, territory_slugs
 from bot.core.registry import User
 from bot.settings import Settings
@@ -28,6 +30,13 @@ def run(args: argparse.Namespace, database: Database, settings: Settings) -> int
                 print(text(lang, "people.unknown", user=args.user, tenant=args.tenant), file=sys.stderr)
                 return 2
             print(text(lang, "people.removed", user=args.user, tenant=args.tenant))
+            return 0
+        if args.action == "revoke":
+            revoked = InviteStore(database).revoke(args.tenant, args.ref)
+            if revoked is None:
+                print(text(lang, "people.revoke_unknown", ref=args.ref, tenant=args.tenant), file=sys.stderr)
+                return 2
+            print(text(lang, "people.revoked", ref=revoked.ref, role=revoked.role, tenant=args.tenant))
             return 0
         if args.action == "import":
             return _import(lang, database, args.file.expanduser(), args.tenant)
@@ -64,15 +73,14 @@ def _import(lang: str, database: Database, path: Path, tenant: str) -> int:
 
 
 def _add(lang: str, database: Database, args: argparse.Namespace, pack: str) -> int:
-    elsewhere = tenant_of(database, args.user)
-    if elsewhere is not None and elsewhere != args.tenant:
-        print(text(lang, "people.other_tenant", user=args.user), file=sys.stderr)
-        return 2
     user = User(user_id=args.user, name=args.name, role=args.role, pack=pack, tenant=args.tenant,  # type: ignore[arg-type]
                 lang=args.language, officer_id=args.officer_id, territories=territory_slugs(args.territories),
                 telegram_ids=args.telegram, whatsapp_numbers=args.whatsapp)
     try:
-        import_people(database, [user])
+        add_person(database, user)
+    except OtherTenantsId:
+        print(text(lang, "people.other_tenant", user=args.user), file=sys.stderr)
+        return 2
     except ChannelTaken:
         print(text(lang, "people.channel_taken"), file=sys.stderr)
         return 2
@@ -91,9 +99,11 @@ def _list(lang: str, database: Database, tenant: str) -> int:
     invites = InviteStore(database).invites(tenant)
     if invites:
         print(text(lang, "people.invites_header"))
+    now = datetime.now(timezone.utc)
     for invite in invites:
-        state = (text(lang, "people.invite_used", person=invite.person_id) if invite.used_at is not None
-                 else text(lang, "people.invite_until", until=f"{invite.expires_at:%Y-%m-%d %H:%M} UTC"))
+        shown = invite.state(now)
+        state = (text(lang, "people.invite_used", person=invite.person_id) if shown == "used"
+                 else text(lang, f"people.invite_{shown}", until=f"{invite.expires_at:%Y-%m-%d %H:%M} UTC"))
         print(text(lang, "people.invite_line", ref=invite.ref, role=invite.role, pack=invite.pack,
                    name=invite.name or "-", state=state))
     return 0

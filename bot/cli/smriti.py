@@ -13,6 +13,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from bot.cli import people as people_cli, queue as queue_cli, speech as speech_cli, subjects as subjects_cli
+from bot.cli import web as web_cli
 from bot.log_hygiene import configure_logging
 from bot.core.pack import PackCatalog, installed_packs
 from bot.cli import memory_records as memory_records_cli, registers as registers_cli
@@ -169,6 +170,7 @@ async def _run(args: argparse.Namespace, settings: Settings) -> int:
         telegram = TelegramOptions(webhook_url=args.webhook_url, listen=args.listen, port=args.telegram_port)
     if args.transport in ("whatsapp", "all"):
         whatsapp = WhatsAppOptions(host=args.host, port=args.port)
+    office = args.transport in ("whatsapp", "all") and not args.no_office
 
     async def body(app: "App") -> int:
         if telegram is not None:
@@ -179,7 +181,8 @@ async def _run(args: argparse.Namespace, settings: Settings) -> int:
                   f"{settings.public_base_url}/whatsapp/inbound.")
         print("Ctrl-C stops it.")
         try:
-            await serve(app.conversation, telegram, whatsapp)
+            await serve(app.conversation, telegram, whatsapp,
+                        office=(app, args.catalog) if office else None)
         except (TelegramNotConfigured, WhatsAppNotConfigured) as exc:
             print(f"Cannot start {args.transport}: {exc}", file=sys.stderr)
             return 2
@@ -198,6 +201,7 @@ def _telegram_arguments(parser: argparse.ArgumentParser, port_flag: str) -> None
 def _whatsapp_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address the Twilio webhook listens on")
     parser.add_argument("--port", type=int, default=8080, help="port the Twilio webhook listens on")
+    parser.add_argument("--no-office", action="store_true", help="do not serve the office web page (/office) beside it")
 
 
 def build_parser(catalog: PackCatalog | None = None) -> argparse.ArgumentParser:
@@ -242,6 +246,7 @@ def build_parser(catalog: PackCatalog | None = None) -> argparse.ArgumentParser:
     whatsapp = transports.add_parser("whatsapp", help="the Twilio webhook (ASGI, served by uvicorn)")
     _whatsapp_arguments(whatsapp)
     whatsapp.set_defaults(handler=_run)
+    telegram.set_defaults(no_office=True)
     both = transports.add_parser("all", help="Telegram and WhatsApp in one process, so follow-ups reach either")
     _telegram_arguments(both, "--telegram-port")
     _whatsapp_arguments(both)
@@ -256,6 +261,7 @@ def build_parser(catalog: PackCatalog | None = None) -> argparse.ArgumentParser:
     subjects_cli.register(sub, with_app)
     people_cli.register(sub, partial(_open_database, catalog))
     speech_cli.register(sub)
+    web_cli.register(sub, with_app, partial(_open_database, catalog))
     for entry in catalog.entries:
         cli = entry.part("cli")
         if cli is not None:

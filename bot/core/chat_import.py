@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 
 PREFIX = "imp"
 WAIT_FOR_FILE = timedelta(minutes=30)
-_UNREADABLE = (ValueError, UnicodeDecodeError, zipfile.BadZipFile, csv.Error, KeyError)
+UNREADABLE = (ValueError, UnicodeDecodeError, zipfile.BadZipFile, csv.Error, KeyError)
 
 
 class ChatImportRow(Base):
@@ -100,20 +100,12 @@ class ChatImports:
             return [Reply(text=turn.t("imports.usage", kinds=", ".join(sorted(self._kinds))))]
         content = media.path.read_bytes()
         try:
-            report = self._run(turn.user.tenant, kind, content, apply=False)
-        except _UNREADABLE as exc:
+            import_id, report = self.stage(turn.user.tenant, turn.user.user_id, kind, media.file_name, content,
+                                           waiting.import_id if waiting is not None else None)
+        except UNREADABLE as exc:
             log.info("could not read an uploaded %s file: %s", kind, type(exc).__name__)
             self._drop_waiting(turn.user.user_id)
             return [Reply(text=turn.t("imports.unreadable", kind=kind, reason=str(exc)[:200]))]
-        now = _now()
-        import_id = waiting.import_id if waiting is not None else secrets.token_hex(8)
-        with self._db.session() as s:
-            row = s.get(ChatImportRow, import_id) if waiting is not None else None
-            if row is None:
-                row = ChatImportRow(import_id=import_id, tenant_id=turn.user.tenant, user_id=turn.user.user_id,
-                                    kind=kind, created_at=now)
-                s.add(row)
-            row.status, row.file_name, row.content, row.updated_at = "open", media.file_name, content, now
         buttons = [[Button(label=turn.t("imports.button_apply"), data=f"{PREFIX}:a:{import_id}"),
                     Button(label=turn.t("imports.button_discard"), data=f"{PREFIX}:d:{import_id}")]]
         return [Reply(text=f"{turn.t('imports.dry_run', kind=kind)}\n{report.render()}", buttons=buttons,
@@ -131,22 +123,62 @@ class ChatImports:
         if turn.user.role != "admin":  # no longer an admin since the dry run
             return [Reply(text=turn.t("join.admins_only"))]
         if parts[1] == "d":
-            if not self._move(row.import_id, "open", "discarded"):
+            if not self.discard(row.import_id):
                 return [Reply(text=turn.t("imports.already", status=row.status))]
             return [Reply(text=turn.t("imports.discarded", kind=row.kind), card_id=row.import_id,
                           replaces_card=True)]
-        if not self._move(row.import_id, "open", "applying", keep_content=True):
+        report = self.apply(row)
+        if report is None:
             return [Reply(text=turn.t("imports.already", status=row.status))]
+        return [Reply(text=f"{turn.t('imports.applied', kind=row.kind)}\n{report.render()}", card_id=row.import_id,
+                      replaces_card=True)]
+
+    # --- staged imports, shared with the office web page -------------------------------------------------------
+
+    def stage(self, tenant: str, user_id: str, kind: str, file_name: str | None, content: bytes,
+              import_id: str | None = None) -> tuple[str, ImportReport]:
+        """Plan an import of `content` and keep the file (open) until it is applied or discarded; the dry run's
+        report and the import's id. Raises what an unreadable file raises; nothing is kept then."""
+        report = self._run(tenant, kind, content, apply=False)
+        now = _now()
+        import_id = import_id or secrets.token_hex(8)
+        with self._db.session() as s:
+            row = s.get(ChatImportRow, import_id)
+            if row is None:
+                row = ChatImportRow(import_id=import_id, tenant_id=tenant, user_id=user_id, kind=kind, created_at=now)
+                s.add(row)
+            row.status, row.file_name, row.content, row.updated_at = "open", file_name, content, now
+        return import_id, report
+
+    def staged(self, import_id: str) -> ChatImportRow | None:
+        return self._row(import_id)
+
+    def discard(self, import_id: str) -> bool:
+        """Drop an open import's file; False when it is not open (applied, discarded, or being applied)."""
+        return self._move(import_id, "open", "discarded")
+
+    def apply(self, row: ChatImportRow) -> ImportReport | None:
+        """Apply an open import against the register as it is now; None when it is not open any more (a double
+        tap applies once)."""
+        if not self._move(row.import_id, "open", "applying", keep_content=True):
+            return None
         try:
             report = self._run(row.tenant_id, row.kind, row.content or b"", apply=True)
         except BaseException:
             self._move(row.import_id, "applying", "open", keep_content=True)
             raise
         self._move(row.import_id, "applying", "applied")
-        log.info("chat import %s applied: %s %s added, %s updated", row.import_id, row.kind, len(report.added),
+        log.info("import %s applied: %s %s added, %s updated", row.import_id, row.kind, len(report.added),
                  len(report.updated))
-        return [Reply(text=f"{turn.t('imports.applied', kind=row.kind)}\n{report.render()}", card_id=row.import_id,
-                      replaces_card=True)]
+        return report
+
+    def history(self, tenant: str, limit: int = 50) -> list[ChatImportRow]:
+        """The tenant's imports in chat and on the office page, newest first (their files are not loaded)."""
+        with self._db.session() as s:
+            rows = s.scalars(select(ChatImportRow).where(ChatImportRow.tenant_id == tenant,
+                                                         ChatImportRow.status != "awaiting")
+                             .order_by(ChatImportRow.updated_at.desc()).limit(limit))
+            return list(rows)
 
     # --- helpers -----------------------------------------------------------------------------------------------
 

@@ -31,6 +31,7 @@ from bot.store.reply_outbox import intake_key, outgoing
 from bot.store.leases import heartbeat
 from bot.core.registry import User
 from bot.core import subject_chat
+from bot.core.web_chat import web_link
 from bot.core.strangers import StrangerGate
 from bot.core import cards
 from bot.core.intake import IntakeItem
@@ -47,12 +48,13 @@ SHARED_COMMANDS = [
     CommandInfo(command="lang", description_key="commands.lang"),
     CommandInfo(command="pending", description_key="commands.pending"),
 ]
-NO_MEMORY_COMMANDS = frozenset({"start", "help", "lang", "pending", "invite", "import"})
+NO_MEMORY_COMMANDS = frozenset({"start", "help", "lang", "pending", "invite", "import", "web"})
 """Shared commands answered from the bot's own records: the person's bank is prepared on the next message that
 may need memory, so a first /help does not wait for the memory server."""
 ADMIN_COMMANDS = [
     CommandInfo(command="invite", description_key="commands.invite"),
     CommandInfo(command="import", description_key="commands.import"),
+    CommandInfo(command="web", description_key="commands.web"),
 ]
 
 
@@ -306,6 +308,8 @@ class Conversation:
             return self.invitations.invite(turn.user, turn.lang, turn.incoming.transport, args)
         if command == "import":
             return self.imports.command(turn, args)
+        if command == "web":
+            return web_link(turn)
         if command in subject_chat.COMMANDS:
             return await subject_chat.on_command(turn, self.packs, command, args)
         answered = await pack.on_command(turn, command, args)

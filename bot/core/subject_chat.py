@@ -13,7 +13,7 @@ from typing import Any
 
 from bot.core.messages import Button, Reply
 from bot.core.subject_ops import SubjectRequests, canonical, counts
-from bot.core.pack import Pack, Turn
+from bot.core.pack import Pack, Services, Turn
 from memory.subjects import HeldItem, Subject
 
 COMMANDS = ("forget", "export")
@@ -32,13 +32,19 @@ def is_subject_callback(data: str) -> bool:
     return data.startswith(f"{CALLBACK_PREFIX}:")
 
 
-def _find(turn: Turn, packs: dict[str, Pack], kind: str, query: str) -> list[tuple[str, str]]:
+def find(services: Services, packs: dict[str, Pack], tenant: str, kind: str, query: str) -> list[tuple[str, str]]:
+    """(id, name) of the tenant's subjects of `kind` that `query` (an id or a name) means: the chat and the office
+    page find subjects here."""
     if kind == "person":
         wanted = query.strip().casefold()
-        people = [u for u in turn.services.registry.users if u.tenant == turn.user.tenant]
+        people = [u for u in services.registry.users if u.tenant == tenant]
         exact = [u for u in people if u.user_id.casefold() == wanted or u.name.casefold() == wanted]
         return [(u.user_id, u.name) for u in exact]
-    return [found for pack in packs.values() for found in pack.find_subjects(turn.user.tenant, kind, query)]
+    return [found for pack in packs.values() for found in pack.find_subjects(tenant, kind, query)]
+
+
+def _find(turn: Turn, packs: dict[str, Pack], kind: str, query: str) -> list[tuple[str, str]]:
+    return find(turn.services, packs, turn.user.tenant, kind, query)
 
 
 def _requests(turn: Turn, packs: dict[str, Pack]) -> SubjectRequests:

@@ -48,6 +48,7 @@ class InviteRow(Base):
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     person_id: Mapped[str | None] = mapped_column(String(41))
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class InviteRequest(BaseModel):
@@ -76,9 +77,18 @@ class Invite(BaseModel):
     expires_at: datetime
     used_at: datetime | None
     person_id: str | None
+    revoked_at: datetime | None = None
 
     def live(self, now: datetime) -> bool:
-        return self.used_at is None and self.expires_at > now
+        return self.used_at is None and self.revoked_at is None and self.expires_at > now
+
+    def state(self, now: datetime) -> str:
+        """open, used, revoked or expired."""
+        if self.used_at is not None:
+            return "used"
+        if self.revoked_at is not None:
+            return "revoked"
+        return "open" if self.expires_at > now else "expired"
 
 
 class IssuedInvite(BaseModel):
@@ -114,7 +124,7 @@ def _slug(name: str | None, fallback: str) -> str:
 def _invite(row: InviteRow) -> Invite:
     return Invite(ref=row.code_hash[:8], tenant=row.tenant_id, role=row.role, pack=row.pack,  # type: ignore[arg-type]
                   name=row.name, created_by=row.created_by, expires_at=utc(row.expires_at),  # type: ignore[arg-type]
-                  used_at=utc(row.used_at), person_id=row.person_id)
+                  used_at=utc(row.used_at), person_id=row.person_id, revoked_at=utc(row.revoked_at))
 
 
 class InviteStore:
@@ -151,6 +161,29 @@ class InviteStore:
             rows = s.scalars(select(InviteRow).where(InviteRow.tenant_id == tenant).order_by(InviteRow.created_at))
             return [_invite(r) for r in rows]
 
+    def revoke(self, tenant: str, ref: str, now: datetime | None = None) -> Invite | None:
+        """Revoke the tenant's open invite whose hash starts with `ref` (as `people list` shows it): its code stops
+        working at once. None when no open invite of this tenant has that ref (unknown, used, or ambiguous)."""
+        ref = ref.strip().lower()
+        if not re.fullmatch(r"[0-9a-f]{6,64}", ref):
+            return None
+        with self._db.session() as s:
+            rows = list(s.scalars(select(InviteRow).where(InviteRow.tenant_id == tenant,
+                                                          InviteRow.code_hash.startswith(ref))))
+            if len(rows) != 1:
+                return None
+            won = s.execute(update(InviteRow).where(
+                InviteRow.code_hash == rows[0].code_hash, InviteRow.used_at.is_(None),
+                InviteRow.revoked_at.is_(None)).values(revoked_at=now or datetime.now(timezone.utc))
+                .execution_options(synchronize_session=False))
+            if won.rowcount != 1:  # type: ignore[attr-defined]
+                return None
+            row = s.get(InviteRow, rows[0].code_hash, populate_existing=True)
+            assert row is not None
+            invite = _invite(row)
+        log.info("invite %s of tenant %s revoked", invite.ref, tenant)
+        return invite
+
     def redeem(self, said: str, channel: str, address: str, now: datetime | None = None) -> User | None:
         """Bind `address` on `channel` to a new person made from the invite `said` names; None (and nothing
         written) when it is not a live code, or the address already belongs to someone."""
@@ -169,7 +202,8 @@ class InviteStore:
                 # The conditional UPDATE is the transaction's first statement, so it takes the write lock first
                 # (SQLite) and the loser of a race sees the code used rather than a conflict.
                 won = s.execute(update(InviteRow).where(
-                    InviteRow.code_hash == digest, InviteRow.used_at.is_(None), InviteRow.expires_at > now,
+                    InviteRow.code_hash == digest, InviteRow.used_at.is_(None), InviteRow.revoked_at.is_(None),
+                    InviteRow.expires_at > now,
                 ).values(used_at=now, person_id=person_id).execution_options(synchronize_session=False))
                 if won.rowcount != 1:  # type: ignore[attr-defined]
                     return None

@@ -54,6 +54,10 @@ class ChannelTaken(ValueError):
     """An address already belongs to another person."""
 
 
+class OtherTenantsId(ValueError):
+    """The id is a person of another tenant."""
+
+
 def import_people(database: Database, users: list[User]) -> int:
     """Add or update people (with their channels and territories); re-importing the same list changes nothing."""
     for tenant in sorted({u.tenant for u in users}):
@@ -77,6 +81,15 @@ def import_people(database: Database, users: list[User]) -> int:
     except IntegrityError as exc:
         raise ChannelTaken("a Telegram id or WhatsApp number already belongs to another person") from exc
     return len(users)
+
+
+def add_person(database: Database, user: User) -> None:
+    """Add one person or change one of the same tenant (the command line and the office page both do it here);
+    OtherTenantsId when the id is another tenant's person, ChannelTaken when an address is someone else's."""
+    elsewhere = tenant_of(database, user.user_id)
+    if elsewhere is not None and elsewhere != user.tenant:
+        raise OtherTenantsId(user.user_id)
+    import_people(database, [user])
 
 
 def load_people(database: Database) -> list[User]:

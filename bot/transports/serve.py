@@ -17,6 +17,8 @@ from bot.core.conversation import Conversation
 from bot.core.worker import IntakeWorker
 
 if TYPE_CHECKING:
+    from bot.core.app import App
+    from bot.core.pack import PackCatalog
     from bot.transports.telegram.app import TelegramTransport
 
 
@@ -43,8 +45,34 @@ class _Server(uvicorn.Server):
         yield
 
 
+def office_app(app: "App", catalog: "PackCatalog") -> object:
+    """The office web page's ASGI app for this running bot."""
+    from bot.web.app import build_context, create_web_app
+
+    return create_web_app(build_context(app, catalog))
+
+
+async def serve_web(app: "App", catalog: "PackCatalog", host: str, port: int) -> None:
+    """Serve only the office web page until SIGINT or SIGTERM."""
+    server = _Server(uvicorn.Config(office_app(app, catalog), host=host, port=port, log_level="info",  # type: ignore[arg-type]
+                                    proxy_headers=False, access_log=False))
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    serving = asyncio.create_task(server.serve())
+    try:
+        await asyncio.wait({serving, asyncio.create_task(stop.wait())}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        server.should_exit = True
+        await serving
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(sig)
+
+
 async def serve(conversation: Conversation, telegram: TelegramOptions | None = None,
-                whatsapp: WhatsAppOptions | None = None) -> None:
+                whatsapp: WhatsAppOptions | None = None,
+                office: "tuple[App, PackCatalog] | None" = None) -> None:
     """Serve the chosen transports; raise TelegramNotConfigured / WhatsAppNotConfigured before starting any."""
     # Imported here so that a process serving one transport does not load the other's libraries.
     telegram_transport: "TelegramTransport | None" = None
@@ -57,8 +85,11 @@ async def serve(conversation: Conversation, telegram: TelegramOptions | None = N
     if whatsapp is not None:
         from bot.transports.whatsapp.webhook import create_app
         from bot.transports.whatsapp.transport import WhatsAppTransport
+        webhook = create_app(WhatsAppTransport(conversation))
+        if office is not None:
+            webhook.router.routes.extend(office_app(*office).router.routes)  # type: ignore[attr-defined]
         # Behind a reverse proxy the public URL comes from settings, so forwarded headers are not needed.
-        server = _Server(uvicorn.Config(create_app(WhatsAppTransport(conversation)), host=whatsapp.host,
+        server = _Server(uvicorn.Config(webhook, host=whatsapp.host,
                                         port=whatsapp.port, log_level="info", proxy_headers=False, access_log=False))
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
