@@ -66,6 +66,16 @@ class Settings(BaseModel):
     """`SMRITI_WEB_SECRET`: signs the office web page's cookies and forms (default: a random key kept in data_dir)."""
     web_base_url: str | None = None
     """`SMRITI_WEB_BASE_URL`: the office web page as people reach it, e.g. https://bot.example.org/office."""
+    max_document_chars: int = 100_000
+    """Characters of text one document (PDF, scan, text file) may yield; more is refused, not read."""
+    max_document_pages: int = 200
+    max_scanned_pages: int = 30
+    max_read_seconds: float = 120.0
+    """Time budget for reading and splitting one document, off the event loop."""
+    max_document_entries: int = 60
+    """Entries (hearings, lines of a record) one document may become; each is a card to confirm."""
+    max_replies_per_message: int = 80
+    """Replies (cards included) one message may get; a pack that makes more gets a refusal instead."""
     packs_package: str = "handlers"
     """`SMRITI_PACKS`: the package whose INSTALLED catalogue lists the packs this bot serves."""
 

@@ -8,7 +8,7 @@ from types import TracebackType
 from bot.core.conversation import Conversation
 from bot.core.intake import IntakeStore
 from bot.store.legacy_state import import_legacy_state
-from bot.services.ocr import TextReader
+from bot.services.ocr import ReadLimits, TextReader
 from bot.core.outbound import Outbound
 from bot.store.people import PeopleRegistry
 from bot.cli.registers import all_kinds
@@ -97,7 +97,9 @@ class App:
             outbox=Outbox(database.engine, asynchronous=settings.memory_uses_llm),
             chat=chat,
             speech=speech,
-            reader=TextReader(),
+            reader=TextReader(limits=ReadLimits(
+                max_pages=settings.max_document_pages, max_scanned_pages=settings.max_scanned_pages,
+                max_chars=settings.max_document_chars, max_seconds=settings.max_read_seconds)),
             scheduler=scheduler,
             clock=_now,
             outbound=outbound,

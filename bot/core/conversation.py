@@ -22,7 +22,7 @@ from bot.store.grants import grants_for
 from bot.services.audio import AudioRejected, check_voice
 from bot.core.chat_import import ChatImports, is_import_callback
 from bot.transports.chat_text import split_command, too_large
-from bot.core.errors import SpeechUnavailable, is_transient, new_reference
+from bot.core.errors import InputRejected, SpeechUnavailable, is_transient, new_reference
 from bot.services.i18n import LANGUAGES, show_date, text
 from bot.core.invite_chat import Invitations
 from bot.core.messages import Incoming, Reply
@@ -138,7 +138,7 @@ class Conversation:
             return Answer(replies=[])
         try:
             async with heartbeat(lambda: intake.renew(item.intake_id), intake.lease):
-                replies = await self._route(user, item.incoming)
+                replies = self._bounded(user, await self._refused_or_routed(user, item.incoming))
         except SpeechUnavailable as exc:
             # A voice note no engine could transcribe: kept with its time, never given up.
             log.warning("held intake %s for speech: %s", item.intake_id, exc)
@@ -171,6 +171,24 @@ class Conversation:
             outgoing(key, item.user_id, item.incoming.transport, item.incoming.sender, replies, purpose="notice"),
             self.services.replies.owner, self.services.replies.lease)
         return Answer(replies=replies, key=key)
+
+    async def _refused_or_routed(self, user: User, incoming: Incoming) -> list[Reply]:
+        """Route the message; input a pack found unusable (too long, too many entries, unreadable) is answered
+        with the reason, and the item is done: the same input would give the same answer, so it is never retried."""
+        try:
+            return await self._route(user, incoming)
+        except InputRejected as exc:
+            log.info("refused a %s from %s: %s", "file" if incoming.media else "message", user.user_id, exc)
+            return [Reply(text=text(self.language_of(user), "core.input_rejected", reason=str(exc)))]
+
+    def _bounded(self, user: User, replies: list[Reply]) -> list[Reply]:
+        """The replies, or one refusal when a pack made more than one message may get (a backstop: packs
+        refuse an oversized document before making its cards)."""
+        limit = self.services.settings.max_replies_per_message
+        if len(replies) <= limit:
+            return replies
+        log.warning("refused %s replies to one message (limit %s)", len(replies), limit)
+        return [Reply(text=text(self.language_of(user), "core.too_many_replies", count=len(replies), limit=limit))]
 
     async def _over_limits(self, user: User, incoming: Incoming) -> Reply | None:
         """The refusal for input over a limit, decided before it is stored or anything is decoded; else None."""

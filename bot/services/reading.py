@@ -4,7 +4,10 @@ Shared by the photo reader (bot/services/ocr.py), the PDF reader (bot/services/p
 (bot/services/tesseract.py), so a pack sees one shape whatever the file was.
 """
 
+import asyncio
 import time
+from collections.abc import Callable
+from typing import TypeVar
 
 from pydantic import BaseModel, Field
 
@@ -86,6 +89,25 @@ class Deadline:
             raise DocumentRejected(f"reading it took longer than {self.seconds:g} seconds; "
                                    "send a shorter document or fewer pages")
         return left
+
+
+T = TypeVar("T")
+
+
+async def off_loop(work: Callable[..., T], *args: object, seconds: float, what: str) -> T:
+    """Run blocking, CPU-heavy `work` in a thread, so the event loop keeps answering others; refuse the
+    document when it takes longer than `seconds` (the thread ends on its own: its input is bounded)."""
+    try:
+        return await asyncio.wait_for(asyncio.to_thread(work, *args), timeout=seconds)
+    except TimeoutError as exc:
+        # Not a transient failure: the same document would take as long again.
+        raise DocumentRejected(f"{what} took longer than {seconds:g} seconds; send it in smaller parts") from exc
+
+
+def check_entries(count: int, limit: int, what: str = "entries") -> None:
+    if count > limit:
+        raise DocumentRejected(f"it holds {count:,} {what}; at most {limit:,} are taken from one document "
+                               "(each becomes a card to confirm): send it in smaller parts")
 
 
 def check_chars(count: int, limits: ReadLimits) -> None:

@@ -114,6 +114,14 @@ def _card(row: CardRow) -> Card:
                 payload=json.loads(row.payload), status=row.status)  # type: ignore[arg-type]  # only ours in it
 
 
+MAX_INBOX_PAYLOAD = 64 * 1024
+"""A Telegram update or a Twilio form is a few kilobytes (a text is at most 4,096 characters)."""
+
+
+class DeliveryTooLarge(ValueError):
+    """A raw delivery too large to keep in the inbox table."""
+
+
 class StateStore:
     """Conversation state on the one database; safe to call from several threads and processes."""
 
@@ -124,7 +132,12 @@ class StateStore:
         """Nothing to close: the Database belongs to the App."""
 
     def inbox_put(self, channel: str, key: str, payload: str) -> bool:
-        """Keep a raw delivery before acknowledging it; return False when the key was seen before."""
+        """Keep a raw delivery before acknowledging it; return False when the key was seen before.
+
+        A delivery over MAX_INBOX_PAYLOAD is not kept (no real update is that large): it raises, and the
+        transport handles it in memory only, where the conversation's own limits refuse it."""
+        if len(payload) > MAX_INBOX_PAYLOAD:
+            raise DeliveryTooLarge(f"a {channel} delivery of {len(payload):,} characters")
         with self._db.session() as s:
             return insert_ignore(s, InboxRow.__table__, dict(
                 channel=channel, key=key, payload=payload, done=False, received_at=_now()))

@@ -63,12 +63,22 @@ def from_json_data(data: Any) -> IntakeResult:
         return IntakeResult(refusal=Refusal(reason="invalid_invoice", values={"fields": _validation_summary(exc)}))
 
 
+MAX_JSON_CHARS = 1_000_000
+"""An invoice as JSON is a few kilobytes; a larger file is refused before it is parsed."""
+
+
 def from_json_text(raw: str) -> IntakeResult:
+    if len(raw) > MAX_JSON_CHARS:
+        return IntakeResult(refusal=Refusal(reason="invalid_json", values={
+            "detail": f"{len(raw):,} characters; an invoice file holds at most {MAX_JSON_CHARS:,}"}))
     try:
         data = json.loads(raw)
+        return from_json_data(data)
     except json.JSONDecodeError as exc:
         return IntakeResult(refusal=Refusal(reason="invalid_json", values={"detail": f"line {exc.lineno}: {exc.msg}"}))
-    return from_json_data(data)
+    except RecursionError:
+        # Thousands of nested brackets: Python's parser gives up; the same file would fail every time.
+        return IntakeResult(refusal=Refusal(reason="invalid_json", values={"detail": "nested too deeply"}))
 
 
 def _deterministic(text: str, buyer: Buyer, source: InvoiceSource) -> IntakeResult:
@@ -112,6 +122,9 @@ async def from_file(path: Path, mime_type: str | None, reader: TextReader, buyer
                     photo: bool = False) -> IntakeResult:
     """Read an invoice file: JSON directly, a PDF by its text layer, an image by OCR."""
     if _is_json(path, mime_type):
+        if path.stat().st_size > MAX_JSON_CHARS * 4:
+            return IntakeResult(refusal=Refusal(reason="invalid_json", values={
+                "detail": f"{path.stat().st_size:,} bytes; an invoice file holds at most {MAX_JSON_CHARS:,} characters"}))
         try:
             return from_json_text(path.read_text(encoding="utf-8"))
         except UnicodeDecodeError:

@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 from bot.core.errors import VisionUnavailable
 from bot.services.llm import ChatUnavailable, StructuringFailed
 from bot.services.ocr import ReadText
+from bot.services.reading import check_entries, off_loop
 from bot.services.prompts import render
 from bot.services.vision import VisionReader
 from bot.core.pack import Services
@@ -128,7 +129,12 @@ def check_model_split(model: ModelSegments, text: str, register: CaseRegister, u
 
 async def split(services: Services, text: str, register: CaseRegister, upload: Upload) -> Extraction:
     """Split text into entries: the model's guarded split with a key, the rules otherwise."""
-    rules = segment(text, register, upload)
+    settings = services.settings
+    # The splitter is pure Python and linear in the text (bounded by the reader's character limit): run it in a
+    # thread so one long document never stalls the bot for everyone else.
+    rules = await off_loop(segment, text, register, upload, seconds=settings.max_read_seconds,
+                           what="splitting it into hearings")
+    check_entries(len(rules), settings.max_document_entries, "hearing entries")
     if services.chat is not None and len(register):
         cases = "\n".join(f"- {c.case_id}: {c.title}; numbers {', '.join(c.numbers)}; also called "
                           f"{', '.join(c.aliases)}" for c in register.cases)
@@ -141,6 +147,7 @@ async def split(services: Services, text: str, register: CaseRegister, upload: U
         else:
             guarded = check_model_split(model, text, register, upload, rules)
             if guarded is not None:
+                check_entries(len(guarded), settings.max_document_entries, "hearing entries")
                 return Extraction(entries=guarded, read_method="", split_method="llm", text=text)
     return Extraction(entries=rules, read_method="", split_method="rules", text=text)
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from telegram import Bot, Update
 
-from bot.store.state import StateStore
+from bot.store.state import DeliveryTooLarge, StateStore
 
 log = logging.getLogger(__name__)
 
@@ -31,19 +31,30 @@ class DurableUpdateQueue(asyncio.Queue[object]):
 
     async def put(self, item: object) -> None:
         if isinstance(item, Update) and self._is_registered(item):
-            if not self._state.inbox_put(INBOX, str(item.update_id), json.dumps(item.to_dict())):
-                log.info("dropped redelivered telegram update %s", item.update_id)
-                return
+            try:
+                if not self._state.inbox_put(INBOX, str(item.update_id), json.dumps(item.to_dict())):
+                    log.info("dropped redelivered telegram update %s", item.update_id)
+                    return
+            except DeliveryTooLarge as exc:
+                log.warning("not keeping %s; handled in memory only", exc)
         await super().put(item)
 
     def requeue_pending(self, bot: Bot) -> int:
         """Queue again every update kept but not handled (after a crash or stop); return how many."""
-        pending = self._state.inbox_pending(INBOX)
-        for _, payload in pending:
-            super().put_nowait(Update.de_json(json.loads(payload), bot))
-        if pending:
-            log.info("telegram: %s updates taken before the last stop are handled now", len(pending))
-        return len(pending)
+        queued = 0
+        for key, payload in self._state.inbox_pending(INBOX):
+            try:
+                update = Update.de_json(json.loads(payload), bot)
+            except (ValueError, TypeError, KeyError, RecursionError) as exc:
+                # A kept delivery that cannot be read would fail at every start: removed, said in the log.
+                log.error("telegram: removed kept update %s that cannot be read (%s)", key, type(exc).__name__)
+                self._state.inbox_forget(INBOX, key)
+                continue
+            super().put_nowait(update)
+            queued += 1
+        if queued:
+            log.info("telegram: %s updates taken before the last stop are handled now", queued)
+        return queued
 
     def handled(self, update: Update) -> None:
         """Mark an update handled: it will not be queued again."""

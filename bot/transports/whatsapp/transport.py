@@ -22,6 +22,7 @@ from bot.core.errors import new_reference
 from bot.services.i18n import text
 from bot.core.invite_chat import offers_code
 from bot.core.messages import CleanText, Incoming, Reply
+from bot.store.state import DeliveryTooLarge
 from bot.transports.chat_text import too_large
 from bot.transports.whatsapp.media import InboundMedia, MediaFetcher, MediaFetchFailed, MediaTooLarge, kind_of
 from bot.transports.whatsapp.send import OUTSIDE_WINDOW, SessionWindow, TwilioConfig, TwilioSender, WhatsAppNotifier, \
@@ -31,6 +32,9 @@ log = logging.getLogger(__name__)
 
 _OPTION = re.compile(r"^\s*(\d{1,2})\s*\.?\s*$")
 INBOX = "whatsapp"
+
+
+MAX_NUM_MEDIA = 10
 
 
 class TwilioInbound(BaseModel):
@@ -51,9 +55,13 @@ class TwilioInbound(BaseModel):
 
     @classmethod
     def from_form(cls, form: dict[str, str]) -> "TwilioInbound":
-        count = int(form.get("NumMedia") or 0)
+        try:
+            count = int(form.get("NumMedia") or 0)
+        except ValueError:
+            count = 0
+        # Twilio sends at most MAX_NUM_MEDIA files with one message; a larger count is not looped over.
         media = [InboundMedia(url=form[f"MediaUrl{i}"], content_type=form.get(f"MediaContentType{i}", ""))
-                 for i in range(count) if form.get(f"MediaUrl{i}")]
+                 for i in range(max(0, min(count, MAX_NUM_MEDIA))) if form.get(f"MediaUrl{i}")]
         return cls(message_sid=form.get("MessageSid") or form.get("SmsMessageSid") or "",
                    sender=form.get("From", ""), body=form.get("Body", ""), media=media,
                    button_payload=form.get("ButtonPayload") or None)
@@ -100,8 +108,14 @@ class WhatsAppTransport:
 
     async def start(self) -> None:
         # Deliveries acknowledged to Twilio but not handled before a crash or stop are picked up again.
-        for _, payload in self.conversation.services.state.inbox_pending(INBOX):
-            self._queue.put_nowait(TwilioInbound.model_validate_json(payload))
+        state = self.conversation.services.state
+        for key, payload in state.inbox_pending(INBOX):
+            try:
+                self._queue.put_nowait(TwilioInbound.model_validate_json(payload))
+            except (ValueError, RecursionError) as exc:  # pydantic's ValidationError is a ValueError
+                # A kept delivery that cannot be read would fail at every start: removed, said in the log.
+                log.error("whatsapp: removed kept message %s that cannot be read (%s)", key, type(exc).__name__)
+                state.inbox_forget(INBOX, key)
         self._tasks = [asyncio.create_task(self._work(), name=f"whatsapp-worker-{i}") for i in range(self.workers)]
 
     async def stop(self, drain_timeout_s: float = 10.0) -> None:
@@ -131,9 +145,12 @@ class WhatsAppTransport:
         if not self._is_registered(inbound) or offers_code(inbound.body):
             self._queue.put_nowait(inbound)
             return True
-        if not state.inbox_put(INBOX, inbound.message_sid, inbound.model_dump_json()):
-            log.info("dropped replayed whatsapp message %s", inbound.message_sid)
-            return False
+        try:
+            if not state.inbox_put(INBOX, inbound.message_sid, inbound.model_dump_json()):
+                log.info("dropped replayed whatsapp message %s", inbound.message_sid)
+                return False
+        except DeliveryTooLarge as exc:
+            log.warning("not keeping %s; handled in memory only", exc)
         self._queue.put_nowait(inbound)
         return True
 
