@@ -1,0 +1,149 @@
+"""The office page in a real headless Chromium: sign in by link; import a messy sheet with a rejected row and
+apply it; invite and revoke; forget a farmer after the preview; each checked on the page and in the database,
+with screenshots of every page at phone and desktop widths written to docs/web/."""
+
+from collections.abc import AsyncIterator
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+from playwright.async_api import Browser, Page
+
+from bot.core.messages import Incoming
+from bot.store.invites import InviteStore
+from bot.store.registers import RegisterStore
+from bot.store.subject_audit import SubjectAudit
+from bot.store.web_access import WebSessionRow
+from tests.web.browser import CHROMIUM, chromium, served, shoot
+from tests.web.conftest import Office
+
+pytestmark = [pytest.mark.hindsight,
+              pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed (./setup.sh)")]
+
+MESSY = ("\ufeffGrower Name,Cell,Village/Mandal,Crops Grown,Area,Notes\n"
+         "Kavali Pentaiah,94401 22334,Chevella,Paddy; వరి,3,met at the shandy\n"
+         ",,,,,\n"
+         "Boya Lingamma,,CHEVELLA,పత్తి,\"1,5\",\n"
+         "Chinna Ramulu,,Nowhere Thanda,cotton,2,\n")
+
+
+@pytest.fixture(scope="module")
+async def browser() -> AsyncIterator[Browser]:
+    async with chromium() as running:
+        yield running
+
+
+async def signed_in_page(browser: Browser, office: Office, base: str, person: str = "asha") -> Page:
+    context = await browser.new_context(viewport={"width": 1280, "height": 860})
+    page = await context.new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    link = office.link(person).replace("http://127.0.0.1:8090", base)
+    await page.goto(link)
+    await shoot(page, "sign-in")
+    await page.get_by_role("button", name="Sign in").click()
+    await page.wait_for_url(f"{base}/office/")
+    return page
+
+
+async def test_sign_in_by_link_then_every_core_page(browser: Browser, office: Office) -> None:
+    intake = office.app.services.intake
+    kept = intake.record(Incoming(transport="telegram", sender="1001", delivery_id="b-q1", text="note for later"),
+                         "srinivas").item
+    intake.postpone(kept.intake_id, "MemoryUnavailable: memory was down")
+    async with served(office.asgi) as base:
+        page = await signed_in_page(browser, office, base)
+        assert "Welcome, Asha Rani" in await page.inner_text("h1")
+        await shoot(page, "home")
+        with office.app.services.database.session() as s:
+            sessions = [r for r in s.query(WebSessionRow).all() if r.ended_at is None]
+        assert [(r.person_id, r.tenant_id, r.role) for r in sessions] == [("asha", "demo", "admin")]
+        cookie = next(c for c in await page.context.cookies() if c["name"] == "smriti_office")
+        assert cookie["httpOnly"] and cookie["sameSite"] == "Strict"
+        for section, name in (("people", "people"), ("registers", "registers"), ("queue", "queue"),
+                              ("privacy", "privacy"), ("memory", "memory")):
+            await page.goto(f"{base}/office/{section}/")
+            assert await page.locator("h1").count() == 1
+            await shoot(page, name)
+        await page.goto(f"{base}/office/queue/")
+        assert await page.locator(f'tr[data-item="{kept.intake_id}"]').count() == 1
+        await page.goto(f"{base}/office/lang/te?back=/office/people/")
+        assert "వ్యక్తులు" in await page.inner_text("h1")
+        await shoot(page, "people-te")
+        await page.get_by_role("button", name="బయటకు").click()
+        await page.goto(f"{base}/office/people/")
+        assert "ప్రవేశించండి" in await page.inner_text("h1")
+
+
+async def test_import_a_messy_sheet_with_a_rejected_row_and_apply(browser: Browser, office: Office,
+                                                                  tmp_path: Path) -> None:
+    sheet = tmp_path / "chevella farmers.csv"
+    sheet.write_text(MESSY, encoding="utf-8")
+    kind = office.ctx.kinds["farmers"]
+    store = RegisterStore(office.app.services.database, *kind.tables)
+    before = len(store.records("demo")["farmers"])
+    async with served(office.asgi) as base:
+        page = await signed_in_page(browser, office, base)
+        await page.goto(f"{base}/office/registers/farmers")
+        await shoot(page, "register-farmers")
+        await page.set_input_files("#file", str(sheet))
+        await page.get_by_role("button", name="Check the file").click()
+        rejected = page.locator("tr.rejected")
+        assert await rejected.count() == 1
+        assert "unknown villages nowhere-thanda" in await rejected.inner_text()
+        assert "5" in await rejected.locator("td").nth(2).inner_text()
+        await shoot(page, "import-dry-run")
+        assert len(store.records("demo")["farmers"]) == before
+        await page.get_by_role("button", name="Apply").click()
+        assert "Written" in await page.inner_text("main")
+        await shoot(page, "import-applied")
+    names = {r.data["name"] for r in store.records("demo")["farmers"].values()}
+    assert {"Kavali Pentaiah", "Boya Lingamma"} <= names and "Chinna Ramulu" not in names
+    assert len(store.records("demo")["farmers"]) == before + 2
+
+
+async def test_invite_then_revoke(browser: Browser, office: Office) -> None:
+    store = InviteStore(office.app.services.database)
+    async with served(office.asgi) as base:
+        page = await signed_in_page(browser, office, base)
+        await page.goto(f"{base}/office/people/")
+        form = page.locator("form", has=page.get_by_role("button", name="Make the invite"))
+        await form.locator('input[name="name"]').fill("Ravi Teja")
+        await form.locator('select[name="role"]').select_option("officer")
+        await form.locator('input[name="territories"]').fill("Kothur")
+        await form.get_by_role("button", name="Make the invite").click()
+        code = await page.inner_text("#invite-code")
+        assert await page.locator(".qr svg").count() == 1
+        await shoot(page, "invite-made")
+        invite = store.find(code)
+        assert invite is not None and invite.state(datetime.now(timezone.utc)) == "open"
+        await page.get_by_role("link", name="Back to people").click()
+        row = page.locator(f'tr[data-invite="{invite.ref}"]')
+        assert "open" in await row.inner_text()
+        await row.get_by_role("button", name="Revoke").click()
+        row = page.locator(f'tr[data-invite="{invite.ref}"]')
+        assert "revoked" in await row.inner_text()
+        assert "Invite revoked" in await page.inner_text("main")
+    found = store.find(code)
+    assert found is not None and found.state(datetime.now(timezone.utc)) == "revoked"
+    assert store.redeem(code, "telegram", "990001") is None
+
+
+async def test_forget_a_farmer_after_the_preview(browser: Browser, office: Office) -> None:
+    kind = office.ctx.kinds["farmers"]
+    store = RegisterStore(office.app.services.database, *kind.tables)
+    assert "F001" in store.records("demo")["farmers"]
+    async with served(office.asgi) as base:
+        page = await signed_in_page(browser, office, base)
+        await page.goto(f"{base}/office/privacy/")
+        await page.select_option('select[name="kind"]', "farmer")
+        await page.fill('input[name="query"]', "Ramesh Goud")
+        await page.get_by_role("button", name="Preview forget").click()
+        assert "agri registers" in await page.inner_text("#erase")
+        await shoot(page, "forget-preview")
+        assert "F001" in store.records("demo")["farmers"]
+        await page.get_by_role("button", name="Erase").click()
+        assert "Erased" in await page.inner_text("main")
+        assert "forget" in await page.inner_text("#subject-audit")
+    assert "F001" not in store.records("demo")["farmers"]
+    audit = [(e.action, e.by, e.via, e.outcome) for e in SubjectAudit(office.app.services.database).entries("demo")]
+    assert audit[-1] == ("forget", "asha", "web", "done")
