@@ -13,6 +13,8 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from bot.services.cells import neutralised, restored
+
 Cell = str | int | float | date | datetime | None
 _EXCEL_EPOCH = date(1899, 12, 30)
 
@@ -63,7 +65,8 @@ def _rows(header: list[str], body: list[tuple[int, list[str]]]) -> list[SourceRo
         cells: dict[str, str] = {}
         for name, value in zip(names, values):
             if name and value.strip():
-                cells[name] = f"{cells[name]}; {value.strip()}" if name in cells else value.strip()
+                value = restored(value.strip())  # the `'` an export put before a formula-looking cell
+                cells[name] = f"{cells[name]}; {value}" if name in cells else value
         rows.append(SourceRow(number=number, cells=cells))
     return rows
 
@@ -112,19 +115,23 @@ def read_table(path: Path) -> list[SourceRow]:
 
 
 def write_csv(path: Path, header: list[str], rows: list[dict[str, str]]) -> None:
+    """Write rows as CSV; a cell a spreadsheet would run as a formula is neutralised (bot/services/cells.py)."""
     with path.open("w", encoding="utf-8", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=header)
-        writer.writeheader()
-        writer.writerows(rows)
+        writer = csv.writer(handle)
+        writer.writerow([neutralised(h) for h in header])
+        writer.writerows([neutralised(str(row.get(h, ""))) for h in header] for row in rows)
 
 
 def write_xlsx(path: Path, header: list[str], rows: list[dict[str, str]]) -> None:
+    """Write rows as .xlsx, every cell a text cell (never a formula), formula-looking text neutralised."""
     from openpyxl import Workbook
 
     book = Workbook()
     sheet = book.active
-    sheet.append(header)
-    for row in rows:
-        # Text cells, so ids like "0042" and account numbers keep their digits exactly.
-        sheet.append([row.get(h, "") for h in header])
+    for values in [header, *([row.get(h, "") for h in header] for row in rows)]:
+        # Text cells, so ids like "0042" and account numbers keep their digits exactly, and "=..." stays words.
+        sheet.append([neutralised(str(value)) for value in values])
+        for cell in sheet[sheet.max_row]:
+            cell.data_type = "s"
+            cell.number_format = "@"
     book.save(path)
