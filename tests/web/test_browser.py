@@ -147,3 +147,22 @@ async def test_forget_a_farmer_after_the_preview(browser: Browser, office: Offic
     assert "F001" not in store.records("demo")["farmers"]
     audit = [(e.action, e.by, e.via, e.outcome) for e in SubjectAudit(office.app.services.database).entries("demo")]
     assert audit[-1] == ("forget", "asha", "web", "done")
+
+
+async def test_field_pages_with_the_village_chart(browser: Browser, office: Office) -> None:
+    from tests.web.test_field import record_visit
+
+    record_visit(office)
+    async with served(office.asgi) as base:
+        page = await signed_in_page(browser, office, base)
+        await page.goto(f"{base}/office/field/")
+        assert "Ramesh Goud" in await page.inner_text("#followups")
+        await shoot(page, "field")
+        await page.get_by_role("link", name="Ramesh Goud").first.click()
+        assert "controlled" in await page.inner_text('tr[data-visit="VW01"]')
+        await shoot(page, "field-farmer")
+        await page.goto(f"{base}/office/field/village/chevella")
+        chart = page.locator("#chart")
+        assert await chart.count() == 1
+        assert await chart.evaluate("img => img.naturalWidth") > 300
+        await shoot(page, "field-village")
