@@ -68,7 +68,7 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]", pack_mo
         database = open_database(settings)
         try:
             report = import_file(database, all_kinds(pack_modules), args.kind, args.tenant, args.file.expanduser(),
-                                 apply=args.apply, replace=args.replace)
+                                 apply=args.apply, replace=args.replace, bank_prefix=settings.bank_prefix)
         except (ValueError, UnicodeDecodeError, zipfile.BadZipFile, csv.Error, KeyError) as exc:
             print(f"Could not read {args.file}: {exc}", file=sys.stderr)
             return 1

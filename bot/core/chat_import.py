@@ -57,9 +57,10 @@ def is_import_callback(data: str) -> bool:
 class ChatImports:
     """The admin's imports in chat, over every register kind of the installed packs."""
 
-    def __init__(self, database: Database, kinds: dict[str, RegisterKind]) -> None:
+    def __init__(self, database: Database, kinds: dict[str, RegisterKind], bank_prefix: str = "smriti") -> None:
         self._db = database
         self._kinds = kinds
+        self._bank_prefix = bank_prefix
 
     # --- the command and the file ----------------------------------------------------------------------------
 
@@ -199,7 +200,7 @@ class ChatImports:
         with tempfile.TemporaryDirectory(prefix="smriti-import-") as folder:
             path = Path(folder) / "upload.table"
             path.write_bytes(content)
-            return import_file(self._db, self._kinds, kind, tenant, path, apply=apply)
+            return import_file(self._db, self._kinds, kind, tenant, path, apply=apply, bank_prefix=self._bank_prefix)
 
     def _waiting(self, user_id: str) -> ChatImportRow | None:
         since = _now() - WAIT_FOR_FILE

@@ -87,7 +87,7 @@ class Conversation:
         self._grants = grants_for(services.database)
         self.strangers = StrangerGate()
         self.invitations = Invitations(services.database, services.registry, services.settings)
-        self.imports = ChatImports(services.database, kinds or {})
+        self.imports = ChatImports(services.database, kinds or {}, services.settings.bank_prefix)
 
     async def _ensure_bank(self, user: User) -> None:
         bank = self.services.bank_for(user)

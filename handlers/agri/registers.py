@@ -3,6 +3,9 @@ tenant; their import columns; and the repository that turns a tenant's rows into
 
 import re
 from collections.abc import Callable
+from pathlib import Path
+
+from pydantic import BaseModel
 
 from bot.services.registers.kinds import (
     Cells,
@@ -140,6 +143,50 @@ def _kind(name: str, model: type, columns: tuple[Column, ...], from_cells: objec
                         to_cells=to_cells, key_of=key_of, json_key=json_key, tables=TABLES, **extra)  # type: ignore[arg-type]
 
 
+VISIT_LOG_COLUMNS = (
+    Column("date", "Visit Date", ("date", "visit date", "date of visit", "తేదీ"), required=True),
+    Column("officer", "Officer", ("officer", "field officer", "fo", "officer id", "officer name", "staff")),
+    Column("farmer", "Farmer", ("farmer", "farmer name", "farmer id", "grower", "రైతు"), required=True),
+    Column("village", "Village", ("village", "gram", "గ్రామం")),
+    Column("crop", "Crop", ("crop", "పంట")),
+    Column("problem", "Problem", ("problem", "issue", "pest", "disease", "pest/disease", "సమస్య")),
+    Column("products", "Products", ("products", "product", "advised", "recommended", "recommendation")),
+    Column("reaction", "Reaction", ("reaction", "farmer reaction", "response", "status", "outcome of pitch")),
+    Column("notes", "Notes", ("notes", "note", "remarks", "comments", "observations")),
+)
+
+
+class VisitLogRow(BaseModel):
+    """A visit log's row as written (a history kind: it is read into visit records, never kept as a register)."""
+
+    date: str = ""
+    officer: str = ""
+    farmer: str = ""
+    village: str = ""
+    crop: str = ""
+    problem: str = ""
+    products: str = ""
+    reaction: str = ""
+    notes: str = ""
+
+
+def _import_visit_log(database: Database, tenant: str, path: Path, apply: bool, bank_prefix: str) -> object:
+    from handlers.agri.visit_log import import_visit_log
+    from memory.banks import bank_id
+
+    book = FieldBooks(database).for_tenant(tenant)
+    return import_visit_log(database, book, tenant, path, apply, bank_id(tenant, PACK, prefix=bank_prefix))
+
+
+def _visit_log_kind() -> RegisterKind:
+    def key_of(row: VisitLogRow) -> tuple[str, str]:
+        return "|".join(row.model_dump().values()), f"{row.date} {row.farmer}"
+
+    return RegisterKind(name="visits", pack=PACK, model=VisitLogRow, columns=VISIT_LOG_COLUMNS,
+                        from_cells=lambda cells: VisitLogRow(**cells), to_cells=lambda row: row.model_dump(),
+                        key_of=key_of, json_key="visits", tables=TABLES, history=_import_visit_log)
+
+
 KINDS: dict[str, RegisterKind] = {k.name: k for k in (
     _kind("villages", Village, (
         Column("slug", "Village ID", ("slug", "village code", "code")),
@@ -183,6 +230,7 @@ KINDS: dict[str, RegisterKind] = {k.name: k for k in (
         Column("crops", "Crops", ("crop",)),
         Column("followup_days", "Follow-up Days", ("followup days", "days")),
     ), _issue, _issue_cells, lambda i: (i.id, i.id), "issues"),
+    _visit_log_kind(),
 )}
 
 

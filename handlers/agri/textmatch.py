@@ -101,9 +101,13 @@ for _n, _name in enumerate(_TE_MONTHS, start=1):
 _MONTH_RX = "|".join(sorted((re.escape(m) for m in _MONTH_WORDS), key=len, reverse=True))
 _DATE_PATTERNS = [
     re.compile(r"(?<!\d)(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})(?!\d)"),
-    re.compile(r"(?<!\d)(?P<d>\d{1,2})/(?P<m>\d{1,2})/(?P<y>\d{4})(?!\d)"),
-    re.compile(rf"(?<![\w])(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon>{_MONTH_RX})\.?(?![a-z])"
-               rf"(?:,?\s+(?P<y>\d{{4}}))?", re.IGNORECASE),
+    # Day first, as India writes it: 22-6-2026, 8/7/26, 22.06.2026 (a two-digit year is this century's).
+    re.compile(r"(?<![\d/.-])(?P<d>\d{1,2})(?P<sep>[/.-])(?P<m>\d{1,2})(?P=sep)(?P<y>\d{4}|\d{2})(?![\d/-]|\.\d)"),
+    # No year ("17/7", "20/11 visit") only where a note starts: elsewhere "1/2" is a half.
+    re.compile(r"^\s*(?P<d>\d{1,2})[/-](?P<m>\d{1,2})(?![\d/.-])(?!\s*(?:days?|weeks?|months?|acres?|ac|ml|"
+               r"l|litres?|liters?|kg|g|gms?|grams?|sprays?|times|rojulu|వారాలు|రోజులు|ఎకరాలు)\b)"),
+    re.compile(rf"(?<![\w])(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?:\s+|-)(?:of\s+)?(?P<mon>{_MONTH_RX})\.?(?![a-z])"
+               rf"(?:(?:,?\s+|-)(?P<y>\d{{4}}|\d{{2}}(?!\d)))?", re.IGNORECASE),
     re.compile(rf"(?<![a-z])(?P<mon>{_MONTH_RX})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?!\d)"
                rf"(?:,?\s+(?P<y>\d{{4}}))?", re.IGNORECASE),
 ]
@@ -146,6 +150,7 @@ def find_dates(text: str) -> list[DateMention]:
             groups = m.groupdict()
             month = int(groups["m"]) if groups.get("m") else _MONTH_WORDS[groups["mon"].lower().rstrip(".")]
             year = int(groups["y"]) if groups.get("y") else None
+            year = year + 2000 if year is not None and year < 100 else year
             mentions.append(DateMention(m.start(), m.end(), text[m.start():m.end()], year, month, int(groups["d"])))
     return sorted(mentions, key=lambda x: x.start)
 

@@ -210,6 +210,12 @@ class VisitRecords:
     def of_farmer(self, tenant: str, farmer_id: str) -> tuple[list[SavedVisit], list[SavedOutcome]]:
         return self.visits(tenant, farmer_id=farmer_id), self.outcomes(tenant, farmer_id=farmer_id)
 
+    def has_key(self, tenant: str, key: str) -> bool:
+        """Whether a visit captured as `key` is saved (under whatever id its date gives it now)."""
+        with self.database.session() as session:
+            return session.scalar(select(VisitRow.visit_id).where(VisitRow.tenant_id == tenant,
+                                                                  VisitRow.key == key)) is not None
+
     def farmer_ids(self, tenant: str) -> list[str]:
         """Every farmer id the tenant's visits are filed under, as written."""
         with self.database.session() as session:

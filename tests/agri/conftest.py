@@ -85,6 +85,19 @@ async def agri_app(settings: Settings) -> AsyncIterator[App]:
 
 
 @pytest.fixture
+def own_bank_settings(tmp_path: Path, hindsight_url: str, bank_prefix: str) -> Settings:
+    """Settings whose bank is this test's alone (tests that count what a bank holds)."""
+    return make_settings(tmp_path, hindsight_url, f"{bank_prefix}-{uuid.uuid4().hex[:8]}")
+
+
+@pytest.fixture
+async def own_bank_app(own_bank_settings: Settings) -> AsyncIterator[App]:
+    app = await App.start(own_bank_settings, registry=Registry(agri_users()), pack_names=["agri"])
+    yield app
+    await app.aclose()
+
+
+@pytest.fixture
 def pack(agri_app: App) -> AgriPack:
     found = agri_app.packs["agri"]
     assert isinstance(found, AgriPack)

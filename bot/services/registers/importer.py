@@ -36,6 +36,17 @@ class ImportReport(BaseModel):
     rejected: list[Rejected] = []
     ignored_columns: list[str] = []
     applied: bool = False
+    memories: list[str] = []
+    """A history import (a visit log): the first memories it writes, each with its date and document id."""
+    memories_total: int = 0
+
+    def _memory_lines(self) -> list[str]:
+        if not self.memories_total:
+            return []
+        verb = "memories queued for the memory server" if self.applied else "memories to write"
+        more = self.memories_total - len(self.memories)
+        return ([f"  {verb}: {self.memories_total}"] + [f"    {line}" for line in self.memories]
+                + ([f"    ... and {more} more"] if more > 0 else []))
 
     def render(self) -> str:
         verb = "Imported" if self.applied else "Dry run (nothing written; --apply writes)"
@@ -49,7 +60,7 @@ class ImportReport(BaseModel):
             lines.append(f"  row {rejected.row}: {rejected.reason}")
         if self.ignored_columns:
             lines.append(f"  columns not used: {', '.join(self.ignored_columns)}")
-        return "\n".join(lines)
+        return "\n".join(lines + self._memory_lines())
 
 
 @dataclass
@@ -178,9 +189,13 @@ def _known_keys(database: Database, kinds: dict[str, RegisterKind], kind: Regist
 
 
 def import_file(database: Database, kinds: dict[str, RegisterKind], kind_name: str, tenant: str, path: Path,
-                apply: bool = False, replace: bool = False) -> ImportReport:
-    """Dry-run (default) or apply one file of one kind into a tenant's registers."""
+                apply: bool = False, replace: bool = False, bank_prefix: str = "smriti") -> ImportReport:
+    """Dry-run (default) or apply one file of one kind into a tenant's registers (a history kind: into its
+    records and, through the outbox, its memory bank)."""
     kind = kinds[kind_name]
+    if kind.history is not None:
+        report: ImportReport = kind.history(database, tenant, path, apply, bank_prefix)
+        return report
     report, upserts = plan_import(database, kinds, kind, tenant, path, replace=replace)
     if apply and (upserts or report.removed):
         ensure_tenant(database, tenant)

@@ -47,6 +47,9 @@ class RegisterKind:
     """Drop what the register derives (e.g. a vendor's payment count, which its payment history says)."""
     refers: Callable[[Any], list[tuple[str, str]]] = field(default=lambda _record: [])
     """The (kind, key) pairs a record refers to, which must exist in the tenant or in the same file."""
+    history: Callable[..., Any] | None = None
+    """A kind that is a history, not a register (an agri visit log): `history(database, tenant, path, apply,
+    bank_prefix)` reads the file into the pack's records and queues their memories, returning an ImportReport."""
 
     def aliases(self) -> dict[str, str]:
         """Folded header -> field, for every name a column is known by."""
