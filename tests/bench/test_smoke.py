@@ -14,7 +14,7 @@ import pytest
 
 import bench
 
-HELPERS = {"harness", "stats", "server_cpu"}
+HELPERS = {"harness", "stats", "server_cpu", "scale"}
 """Modules that measure nothing themselves: they are used by the benchmarks below."""
 SECTIONS = {"brief_parallel", "ingest_workers"}
 """Benchmarks run as sections of run_all only (its smoke run covers them)."""
