@@ -1,7 +1,7 @@
 """Answering a question about a case from memory, by hearing date, with citations.
 
-Which hearings answer it is decided from the stored documents and their metadata (every document of the
-case, so "last time" is the latest hearing by hearing date, never by upload); recall ranks records for open
+Which hearings answer it is decided from the case's records in the database (so "last time" is the latest
+hearing by hearing date, never by upload, and never a recall's ranking); recall ranks records for open
 questions. Court records always come before chat memories, which are labelled as such. Without a model the
 answer is templated; with one, the model's answer keeps only citations it was given, and any date in its
 text must be a date of those citations, or the templated answer is used.
@@ -15,7 +15,7 @@ from bot.core.pack import Services
 from handlers.legal.compose import compose, model_answer
 from handlers.legal.models import CaseRecord, HearingRecord, LegalAnswer
 from handlers.legal.question import Question, parse_question
-from handlers.legal.records import record_of
+from handlers.legal.casebook import CaseBook
 from handlers.legal.register import CaseRegister
 from memory import MemoryUnavailable, RecallRequest, tags
 from memory.asof import IST
@@ -24,10 +24,9 @@ log = logging.getLogger(__name__)
 
 
 async def case_records(services: Services, bank: str, case: CaseRecord, as_of: date | None) -> list[HearingRecord]:
-    """Return every stored record of a case (hearings, documents, chat memories), none dated after as_of."""
-    documents = await services.memory.list_documents(bank, tags=[tags.case(case.case_id)])
-    records = [r for r in (record_of(d) for d in documents) if r is not None and r.case_id == case.case_id]
-    return [r for r in records if as_of is None or r.hearing_date <= as_of]
+    """Return every record of a case (entries from the database, chat memories from memory), none after as_of."""
+    book = CaseBook.of_bank(services, bank)
+    return await book.records(case.case_id, as_of) + await book.chat_memories(case.case_id, as_of)
 
 
 async def _ranked(services: Services, bank: str, case: CaseRecord, question: Question,

@@ -15,17 +15,26 @@ from bot.core.cards import CardSpec, on_callback
 from handlers.legal.dates import parse_day
 from handlers.legal.models import CaseRecord, ProposedEntry, Upload
 from handlers.legal.newcase import NewCase, case_record, parse_case
-from handlers.legal.records import hearing_memory
+from handlers.legal.entries import EntryStore
+from handlers.legal.models import HearingRecord
+from handlers.legal.records import entry_record, memory_item
 from handlers.legal.register import CaseRegister
 from memory import MemoryItem
 
 KIND = "hearing"
 SAVE_ALL_PREFIX = "legal:all:"
-_FIELDS = ["case", "hearing_date", "next_date", "text"]
+_FIELDS = ["case", "hearing_date", "next_date", "text", "kind"]
+_KIND_WORDS = {"hearing": "hearing", "listing": "listing", "cause list": "listing", "listed": "listing",
+               "step": "step", "filing": "step", "deadline": "step", "document": "document", "deed": "document",
+               "receipt": "document", "vakalat": "document", "విచారణ": "hearing", "పత్రం": "document"}
 _NONE_WORDS = {"none", "-", "no", "nil", "లేదు"}
 
 
 NEW_CASE = "new_case"
+EDIT_OF = "edit_of"
+"""On a card editing a saved entry: the entry's document id, kept for its whole life."""
+DOCUMENT_ID = "document_id"
+"""Set on Save: the document id the entry was saved under."""
 
 
 def card_payload(upload: Upload, entry: ProposedEntry, tenant: str, batch: str, lang: str,
@@ -52,10 +61,21 @@ class HearingCard(CardSpec):
     kind = KIND
 
     def __init__(self, register_for: Callable[[str], CaseRegister],
-                 add_case: Callable[[str, CaseRecord], None] | None = None) -> None:
+                 add_case: Callable[[str, CaseRecord], None] | None = None, entries: EntryStore | None = None) -> None:
         self.register_for = register_for
         self.add_case = add_case
         """Writes a confirmed new case into a tenant's register."""
+        self.entries = entries
+        """The tenant's confirmed entries: Save writes the record, then its memory."""
+
+    def record(self, payload: dict[str, Any]) -> tuple[HearingRecord, CaseRecord]:
+        """The record a Save writes, and its case: the one source of both the database row and the memory."""
+        entry = entry_of(payload)
+        case = self.register_for(payload["tenant"]).get(entry.case_id or "")
+        if case is None:
+            raise ValueError("a hearing card without a case cannot be saved")
+        upload = Upload.model_validate(payload["upload"])
+        return entry_record(entry, case.case_id, upload, payload.get(EDIT_OF)), case
 
     def fields(self, payload: dict[str, Any]) -> list[str]:
         return list(_FIELDS)
@@ -69,13 +89,18 @@ class HearingCard(CardSpec):
         case = self.register_for(payload["tenant"]).get(entry.case_id or "")
         new = new_case_of(payload) if case is None else None
         named = case.label if case else new.shown_title if new else text(lang, "legal.card_no_case_name")
-        lines = [text(lang, "legal.card", case=named,
+        key = "legal.card" if entry.kind in ("hearing", "document") else f"legal.card_{entry.kind}"
+        lines = [text(lang, key, case=named,
                       date=show_date(lang, entry.hearing_date),
                       source=text(lang, f"legal.date_source_{entry.date_source}"),
                       next=show_date(lang, entry.next_date) if entry.next_date else "-",
                       text=entry.text, file=upload.source_file, confidence=f"{entry.confidence:.2f}")]
         if entry.kind == "document":
             lines.append(text(lang, "legal.card_document"))
+        if entry.unlisted:
+            lines.append(text(lang, "legal.card_unlisted"))
+        if payload.get(EDIT_OF):
+            lines.append(text(lang, "legal.card_editing"))
         if entry.guessed:
             lines.append(text(lang, "legal.card_guessed"))
         if entry.doubt is not None:
@@ -119,11 +144,18 @@ class HearingCard(CardSpec):
             else:
                 try:
                     day = parse_day(value, entry.hearing_date, after=True)
-                    if day <= entry.hearing_date:
+                    if day < entry.hearing_date or (day == entry.hearing_date and entry.kind != "listing"):
                         raise ValueError("a next date comes after the hearing")
                     updated = entry.model_copy(update={"next_date": day, **settled})
                 except ValueError as exc:
                     raise ValueError(text(lang, "legal.edit_bad_date")) from exc
+        elif field == "kind":
+            kind = _KIND_WORDS.get(value.strip().lower())
+            if kind is None:
+                raise ValueError(text(lang, "legal.edit_bad_kind"))
+            # Only hearings and listings carry a next date.
+            nxt = entry.next_date if kind in ("hearing", "listing") else None
+            updated = entry.model_copy(update={"kind": kind, "next_date": nxt, "doubt": None})
         elif field == "text":
             if not value.strip():
                 raise ValueError(text(lang, "legal.edit_empty"))
@@ -141,19 +173,26 @@ class HearingCard(CardSpec):
             return text(lang, "legal.card_needs_case")
         if entry.guessed:
             return text(lang, "legal.card_needs_date")
+        if entry.unlisted:
+            return text(lang, "legal.card_needs_listed")
         if entry.doubt is not None:
             return text(lang, "legal.card_needs_next")
         return None
 
     async def before_retain(self, turn: Turn, payload: dict[str, Any]) -> dict[str, Any]:
-        """Add the proposed case to the register and file the entry under it (the same row if saved again)."""
+        """Add a proposed case to the register and file the entry under it, then write the entry's record (the
+        same row if saved again; an edit of a saved entry keeps its document id)."""
         new, entry = new_case_of(payload), entry_of(payload)
-        if new is None or entry.case_id is not None or self.add_case is None:
-            return payload
-        record = case_record(new, self.register_for(payload["tenant"]))
-        self.add_case(payload["tenant"], record)
-        filed = entry.model_copy(update={"case_id": record.case_id})
-        return {**payload, "entry": filed.model_dump(mode="json"), NEW_CASE: None, "added_case": record.case_id}
+        if new is not None and entry.case_id is None and self.add_case is not None:
+            added = case_record(new, self.register_for(payload["tenant"]))
+            self.add_case(payload["tenant"], added)
+            filed = entry.model_copy(update={"case_id": added.case_id})
+            payload = {**payload, "entry": filed.model_dump(mode="json"), NEW_CASE: None, "added_case": added.case_id}
+        record, _ = self.record(payload)
+        if self.entries is not None:
+            self.entries.save(payload["tenant"], record, turn.user.user_id,
+                              action="edit" if payload.get(EDIT_OF) else "save")
+        return {**payload, DOCUMENT_ID: record.document_id}
 
     async def after_save(self, turn: Turn, payload: dict[str, Any]) -> list[Reply]:
         case = self.register_for(payload["tenant"]).get(payload.get("added_case") or "")
@@ -162,11 +201,8 @@ class HearingCard(CardSpec):
         return [Reply(text=turn.t("legal.case_added", number=", ".join(case.numbers), title=case.title))]
 
     def memories(self, turn: Turn, payload: dict[str, Any]) -> list[MemoryItem]:
-        entry = entry_of(payload)
-        case = self.register_for(payload["tenant"]).get(entry.case_id or "")
-        if case is None:
-            raise ValueError("a hearing card without a case cannot be saved")
-        return [hearing_memory(entry, case, Upload.model_validate(payload["upload"]))]
+        record, case = self.record(payload)
+        return [memory_item(record, case)]
 
 
 def save_all_button(turn: Turn, batch: str, count: int) -> list[list[Button]]:

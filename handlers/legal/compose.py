@@ -8,6 +8,7 @@ from pydantic import BaseModel, Field
 from bot.services.i18n import show_date, text
 from bot.services.llm import ChatModel, ChatUnavailable, StructuringFailed
 from bot.services.prompts import render
+from handlers.legal.case_dates import next_date
 from handlers.legal.dates import find_dates
 from handlers.legal.models import CaseRecord, HearingRecord, LegalAnswer
 from handlers.legal.question import Question, month_year
@@ -32,9 +33,10 @@ def _entry_line(lang: str, record: HearingRecord) -> str:
 
 
 def _timeline_line(lang: str, record: HearingRecord) -> str:
-    key = "legal.document_line" if record.kind == "document" else "legal.timeline_line"
+    key = "legal.timeline_line" if record.kind == "hearing" else f"legal.{record.kind}_line"
+    listed = show_date(lang, record.next_date) if record.next_date else "-"
     return text(lang, key, date=show_date(lang, record.hearing_date), text=record.summary,
-                source=record.source_file, author=record.author)
+                source=record.source_file, author=record.author, listed=listed)
 
 
 def _chat_lines(lang: str, chats: list[HearingRecord]) -> list[str]:
@@ -59,7 +61,7 @@ def compose(lang: str, case: CaseRecord, question: Question, records: list[Heari
     hearings = [r for r in records if r.kind == "hearing"]
     chats = [r for r in records if r.kind == "chat_memory"]
     name = case.label
-    if not hearings and question.intent != "general":
+    if not hearings and question.intent not in ("general", "next"):
         return LegalAnswer(answer=text(lang, "legal.no_records", case=name), case_id=case.case_id, confidence=0.0)
     if question.intent == "history":
         timeline = _by_date([r for r in records if r.kind != "chat_memory"])
@@ -79,12 +81,16 @@ def compose(lang: str, case: CaseRecord, question: Question, records: list[Heari
     latest_day = max(r.hearing_date for r in hearings) if hearings else None
     latest = _by_date([r for r in hearings if r.hearing_date == latest_day], newest_first=True)
     if question.intent == "next":
-        source = next((r for r in latest if r.next_date), latest[0])
-        if source.next_date is None:
+        found = next_date(records)
+        if found is None and not latest:
+            return LegalAnswer(answer=text(lang, "legal.no_records", case=name), case_id=case.case_id, confidence=0.0)
+        source = found.source if found is not None else latest[0]
+        if found is None:
             line = text(lang, "legal.next_date_unknown", case=name, from_date=show_date(lang, source.hearing_date))
         else:
-            key = "legal.next_date" if source.next_date >= today else "legal.next_date_passed"
-            line = text(lang, key, case=name, date=show_date(lang, source.next_date),
+            key = "legal.next_date" if found.day >= today else "legal.next_date_passed"
+            key = f"{key}_listed" if source.kind == "listing" else key
+            line = text(lang, key, case=name, date=show_date(lang, found.day),
                         from_date=show_date(lang, source.hearing_date), source=source.source_file,
                         author=source.author)
         return _answer([line], case, [source])
@@ -97,9 +103,9 @@ def compose(lang: str, case: CaseRecord, question: Question, records: list[Heari
         return LegalAnswer(answer=text(lang, "legal.no_records", case=name), case_id=case.case_id, confidence=0.0)
     lines = [text(lang, "legal.last_time", case=name, date=show_date(lang, latest[0].hearing_date))]
     lines += [_entry_line(lang, r) for r in latest]
-    upcoming = next((r.next_date for r in latest if r.next_date), None)
+    upcoming = next_date(records)
     if upcoming is not None:
-        lines.append(text(lang, "legal.next_line", date=show_date(lang, upcoming)))
+        lines.append(text(lang, "legal.next_line", date=show_date(lang, upcoming.day)))
     return _answer(lines + _chat_lines(lang, chats), case, latest)
 
 

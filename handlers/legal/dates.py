@@ -46,7 +46,8 @@ _NUMERIC = re.compile(r"(\d{1,2})\s?([./\-])\s?(\d{1,2})(?:\s?\2\s?(\d{4}|\d{2})
 _DAY_MONTH = re.compile(
     rf"(?<![\w/])(\d{{1,2}}){_ORD}(?:\s+day)?(?:\s+of)?[\s,./\-]*{_MONTH}\.?(?![a-z])(?:[\s,./\-]+{_YEAR})?", re.I
 )
-_MONTH_DAY = re.compile(rf"(?<![a-z]){_MONTH}\.?\s+(\d{{1,2}}){_ORD}(?![\d:])(?:,?\s+{_YEAR})?", re.I)
+# "Sep 22:30" is a time; "September 22: args concluded" is a date heading a note.
+_MONTH_DAY = re.compile(rf"(?<![a-z]){_MONTH}\.?\s+(\d{{1,2}}){_ORD}(?!\d|:\d)(?:,?\s+{_YEAR})?", re.I)
 # "22nd" alone: a date only after a next-date marker ("further cross 22nd"); else a witness or a Sunday.
 _DAY_ALONE = re.compile(r"(?<![\w/.\-])(\d{1,2})(?:st|nd|rd|th)(?![\w/\-]|\.\d|\s*(?:day|of)\b|\s?[-/]\s?\d)", re.I)
 _RELATIVE = re.compile(

@@ -87,6 +87,8 @@ def check_model_split(model: ModelSegments, text: str, register: CaseRegister, u
     uploaded = upload.uploaded_at.astimezone(IST).date()
     dates = find_dates(text, number_spans(text), today=uploaded)
     kind = upload_kind(text, register)
+    if kind in ("cause_list", "receipt", "vakalat") or any(e.kind in ("listing", "step") for e in rules):
+        return None  # what a page is (a list, a step, a receipt) is the rules' to say: only hearings move dates
     # The case comes from what the page says, never from what the model was talked into: a model entry must
     # be filed where the rules file that date, or the rules win.
     by_rules = {(e.hearing_date, e.case_id): e for e in rules}
@@ -105,7 +107,7 @@ def check_model_split(model: ModelSegments, text: str, register: CaseRegister, u
             return None
         if item.hearing_date is None:
             day, source = guess_date(upload)
-        elif item.hearing_date in _written(dates, {"plain"} | ({"other"} if item.kind == "document" else set()),
+        elif item.hearing_date in _written(dates, {"plain", "pronounced"} | ({"other"} if item.kind == "document" else set()),
                                            uploaded):
             day, source = item.hearing_date, ("document" if item.kind == "document" else "text")
         else:

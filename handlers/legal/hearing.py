@@ -69,6 +69,10 @@ def _hearing(dates: list[FoundDate], upload_day: date, own: DayHint | None,
     if own is not None and own.day <= upload_day:
         return own.day, own.source, None
     for found in dates:
+        value = found.on(upload_day) if found.role == "pronounced" else None
+        if value is not None and value <= upload_day:
+            return value, "text", found  # an order is dated by its pronouncement, not the day it was heard
+    for found in dates:
         value = found.on(upload_day) if found.role == "plain" else None
         if value is not None and value <= upload_day:
             return value, "text", found

@@ -20,10 +20,10 @@ from pydantic import BaseModel, Field, ValidationError
 from bot.core.pack import Services
 from handlers.legal.backlog import upload_id_of
 from handlers.legal.extract import ReadCache, extract_file
-from handlers.legal.models import DateSource, ManifestRow, ProposedEntry, Upload
-from handlers.legal.records import hearing_memory
+from handlers.legal.casebook import CaseBook
+from handlers.legal.models import CaseRecord, DateSource, HearingRecord, ManifestRow, ProposedEntry, Upload
+from handlers.legal.records import entry_record
 from handlers.legal.register import CaseRegister
-from memory import MemoryItem
 
 log = logging.getLogger(__name__)
 
@@ -146,6 +146,7 @@ class BacklogIngest:
         self.progress = progress
         self.cache = cache
         self._review_lock = asyncio.Lock()
+        self.book = CaseBook.of_bank(services, bank_id)
 
     def _author(self, author_id: str) -> str:
         user = self.services.registry.by_id(author_id)
@@ -177,7 +178,7 @@ class BacklogIngest:
             return UploadResult(file=row.file, upload_id=upload.upload_id, error=str(exc))
         result = UploadResult(file=row.file, upload_id=upload.upload_id, read_method=extraction.read_method,
                               split_method=extraction.split_method)
-        items: list[MemoryItem] = []
+        filed: list[tuple[HearingRecord, CaseRecord]] = []
         for entry in extraction.entries:
             decided = await self._decide(upload, entry)
             if decided is None:
@@ -189,11 +190,11 @@ class BacklogIngest:
                 if case is None:
                     result.held.append(_review_item(upload, decided, "no case in the register matches"))
                     continue
-                items.append(hearing_memory(decided, case, upload))
-        if items:
-            outcome = await self.services.outbox.retain_or_queue(self.services.memory, self.bank_id, items)
+                filed.append((entry_record(decided, case.case_id, upload), case))
+        if filed:
+            outcome = await self.book.file(filed, by=upload.author_id)
             result.queued = outcome.queued
-            result.stored = [i.document_id for i in items]
+            result.stored = [record.document_id for record, _ in filed]
         return result
 
     async def run(self, backlog: Backlog) -> IngestReport:

@@ -57,10 +57,16 @@ _OTHER_BEFORE = [
     r"(?<!/)(?<!returnable\s)\bby\b", r"\bbefore\b", r"\bon\s+or\s+before\b", r"\bwithin\b", r"\b(?:extended|valid)\s+(?:till|up\s*to|until)",
     r"\bp\.\s?d\.?(?:\s+was)?", r"\bl\.\s?d\.?(?:\s+was)?", r"\bprev(?:ious|\.)?\s+(?:date|hearing)(?:\s+was)?",
     r"\blast\s+(?:date|hearing)(?:\s+(?:was|of\s+hearing))?", r"\bearlier\s+on",
+    r"\blast\s+date\s+(?:for|to)(?:\s+" + _W + r"){1,3}?(?:\s+(?:is|on|was))?", r"\bdue\s+(?:on|by|before)",
 ]
 # Words that only label the date they stand before ("Dt.", "Date of hearing:", "heard on"): it is plain.
 _LABEL_BEFORE = [
     r"\bdt\b\.?", r"\bdate(?:\s+of\s+hearing)?", r"\bheard(?:\s+\w+){0,4}?\s+on", r"\bhearing\s+on", r"తేదీ",
+]
+# An order's own date: the day it is pronounced (a judgment "heard on" one day is dated the day it is delivered).
+_PRONOUNCED_BEFORE = [
+    r"\b(?:pronounced|delivered)(?:\s+(?:in\s+(?:the\s+)?open\s+court|by\s+me))?(?:\s+(?:on|this))?(?:\s+this)?",
+    r"\bdated\s+this", r"\bdate\s+of\s+(?:order|judge?ment|pronouncement)\s*:?",
 ]
 # "adjourned to the 3rd of February", "adjourned to Monday, 4 January 2027"
 _TAIL = r"(?:\s+the)?(?:\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day)?[\s:;,\-–—(]*$"
@@ -74,6 +80,7 @@ _NEXT = _alternatives(_NEXT_BEFORE)
 _OTHER = _alternatives(_OTHER_BEFORE)
 _LABEL = _alternatives(_LABEL_BEFORE)
 _GENERIC = _alternatives(_GENERIC_NEXT_BEFORE)
+_PRONOUNCED = _alternatives(_PRONOUNCED_BEFORE)
 
 # After the date: "(N.D.)", "is the next date", "కు వాయిదా", "ki vaayida", "ki posted".
 _NEXT_AFTER = re.compile(
@@ -105,8 +112,11 @@ def _window(text: str, start: int) -> str:
 
 
 def role_of(text: str, start: int, end: int) -> str:
-    """Return "next", "other" or "plain" for the date at text[start:end], from the nearest marker."""
+    """Return "next", "other", "pronounced" (an order's own date) or "plain" for the date at text[start:end],
+    from the nearest marker."""
     before = _window(text, start)
+    if _PRONOUNCED.search(before):
+        return "pronounced"
     after = text[end:end + LOOKAHEAD]
     match = _NEXT_AFTER.match(after)
     marked_after = match is not None and not _STARTS_WITH_DATE.match(after[match.end():])

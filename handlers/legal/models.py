@@ -18,8 +18,13 @@ UNSURE_CONFIDENCE_CAP = 0.45
 Doubt = Literal["next_date"]
 """What a person must check before an entry is saved: a next date written without a next-date marker."""
 
-EntryKind = Literal["hearing", "document"]
-UploadKind = Literal["diary", "order_sheet", "note", "deed"]
+EntryKind = Literal["hearing", "listing", "step", "document"]
+"""What a document is to its case: a hearing record (a note, a docket row, an order), a listing (a cause list: a
+next date, no hearing), a step (a filing, a service, a deadline: no hearing) or a document on file (a deed, a
+vakalat, a receipt). Only hearings and listings move a case's dates."""
+DATE_MOVING: frozenset[str] = frozenset({"hearing", "listing"})
+RecordState = Literal["saved", "deleted"]
+UploadKind = Literal["diary", "order_sheet", "note", "deed", "cause_list", "receipt", "vakalat"]
 
 
 class CaseRecord(BaseModel):
@@ -91,12 +96,18 @@ class ProposedEntry(BaseModel):
 
     @property
     def guessed(self) -> bool:
-        return self.date_source in GUESSED_SOURCES
+        """A hearing's (or a step's, a document's) date is a guess; a listing's own date matters not, its day does."""
+        return self.date_source in GUESSED_SOURCES and self.kind != "listing"
+
+    @property
+    def unlisted(self) -> bool:
+        """A listing whose day could not be read: a person gives it."""
+        return self.kind == "listing" and self.next_date is None
 
     @property
     def needs_review(self) -> bool:
         """Return True when --yes must not store it: a guessed date, a doubtful next date or no case."""
-        return self.guessed or self.doubt is not None or self.case_id is None
+        return self.guessed or self.unlisted or self.doubt is not None or self.case_id is None
 
 
 class Citation(BaseModel):
@@ -118,18 +129,27 @@ class LegalAnswer(BaseModel):
 
 
 class HearingRecord(BaseModel):
-    """A stored hearing or chat memory as listed from memory: its metadata, typed."""
+    """A confirmed entry (a hearing, listing, step or document of a case) or a chat memory: the record the
+    database keeps (legal_entries), or one read back from an older bank's memory."""
 
     document_id: str
     case_id: str
-    kind: Literal["hearing", "document", "chat_memory"]
+    kind: Literal["hearing", "listing", "step", "document", "chat_memory"]
     hearing_date: date
+    """The hearing's date; for a listing, step or document, the document's own date."""
     next_date: date | None = None
+    """For a hearing, the next date it set; for a listing, the day it lists the case."""
     source_file: str = ""
     author: str = ""
     summary: str = ""
     confidence: float = 1.0
     upload_kind: str = ""
+    text: str = ""
+    author_id: str = ""
+    upload_id: str = ""
+    uploaded_at: datetime | None = None
+    date_source: str = ""
+    state: RecordState = "saved"
 
     def citation(self) -> Citation:
         return Citation(hearing_date=self.hearing_date, source_file=self.source_file, author=self.author,
@@ -141,6 +161,9 @@ class CauseListItem(BaseModel):
     title: str
     court: str
     previous: HearingRecord | None
+    """The case's last hearing before the day."""
+    listed_by: HearingRecord | None = None
+    """The cause list that listed it, when a listing (not a hearing) set the day."""
 
 
 class CauseList(BaseModel):

@@ -3,6 +3,7 @@
 import hashlib
 import logging
 import secrets
+from collections.abc import Iterable
 from datetime import date
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from handlers.legal.cards import (
 )
 from handlers.legal.case_card import NewCaseCard, case_card_payload
 from handlers.legal.dates import parse_day
+from handlers.legal.entries import EntryStore
 from handlers.legal.extract import ReadCache, extract_file, split
 from handlers.legal.ingest import (
     BacklogIngest,
@@ -35,13 +37,13 @@ from handlers.legal.ingest import (
 from handlers.legal.models import CaseRecord, ProposedEntry, Upload
 from handlers.legal.newcase import NewCase, cited_case, parse_case
 from handlers.legal.question import looks_like_question
-from handlers.legal.records import chat_memory
+from handlers.legal.records import chat_memory, memory_item
 from handlers.legal.register import CaseRegister
 from handlers.legal.registers import CaseRegisters
-from handlers.legal.subjects import case_store, case_terms, find_cases
+from handlers.legal.subjects import EntrySubjectStore, case_store, case_terms, find_cases
 from handlers.legal.timeline import timeline_chart
 from handlers.legal.today import cause_list, render_cause_list
-from memory import BankProfile, MemoryUnavailable
+from memory import BankProfile, MemoryItem, MemoryUnavailable
 from memory.asof import IST
 from memory.subjects import Subject, SubjectStore
 from bot.core.subject_match import SubjectTerms
@@ -57,7 +59,8 @@ class LegalPack(Pack):
     def __init__(self, services: Services) -> None:
         super().__init__(services)
         self.registers = CaseRegisters(services.database)
-        self._card = HearingCard(self.register_for, self._add_case)
+        self.entries = EntryStore(services.database)
+        self._card = HearingCard(self.register_for, self._add_case, self.entries)
         self._case_card = NewCaseCard(self.register_for, self._add_case)
 
     def _add_case(self, tenant: str, case: CaseRecord) -> None:
@@ -76,7 +79,15 @@ class LegalPack(Pack):
         return find_cases(self.registers.store, tenant, query) if kind == "case" else []
 
     def subject_stores(self) -> list[SubjectStore]:
-        return [case_store(self.registers.store)]
+        return [case_store(self.registers.store), EntrySubjectStore(self.entries)]
+
+    def memory_records(self, services: Services, tenant: str) -> Iterable[MemoryItem]:
+        """Every memory the tenant's entries say its bank should hold, built as Save builds it."""
+        register = self.register_for(tenant)
+        for record in self.entries.all(tenant):
+            case = register.get(record.case_id)
+            if case is not None:
+                yield memory_item(record, case)
 
     def commands(self) -> list[CommandInfo]:
         return [CommandInfo(command=c, description_key=f"legal.command_{c}")

@@ -7,7 +7,7 @@ re-uploads). A chat memory is stamped with the moment it was said and labelled a
 
 from datetime import date, datetime, time
 
-from handlers.legal.models import CaseRecord, HearingRecord, ProposedEntry, Upload
+from handlers.legal.models import DATE_MOVING, CaseRecord, HearingRecord, ProposedEntry, Upload
 from memory import MemoryItem, StoredDocument, ids, tags
 from memory.asof import IST
 from memory.tags import TagPrefix, values_with_prefix
@@ -16,8 +16,10 @@ COURT_OPENS = time(10, 30)
 SUMMARY_CHARS = 600
 HEARING = tags.record_type("hearing")
 DOCUMENT = tags.record_type("document")
+LISTING = tags.record_type("listing")
+STEP = tags.record_type("step")
 CHAT_MEMORY = tags.record_type("chat_memory")
-_KIND_TAGS = {"hearing": HEARING, "document": DOCUMENT, "chat_memory": CHAT_MEMORY}
+_KIND_TAGS = {"hearing": HEARING, "listing": LISTING, "step": STEP, "document": DOCUMENT, "chat_memory": CHAT_MEMORY}
 
 
 def _show(day: date) -> str:
@@ -30,37 +32,67 @@ def _case_name(case: CaseRecord) -> str:
     return f"{case.title} ({case.label}{number}{court})"
 
 
-def hearing_memory(entry: ProposedEntry, case: CaseRecord, upload: Upload) -> MemoryItem:
-    """Return the memory for one confirmed entry, dated with its hearing (or document) date."""
-    day = entry.hearing_date
-    if entry.kind == "document":
-        header = (f"Document dated {_show(day)} in {_case_name(case)}, scanned from {upload.source_file} and "
-                  f"uploaded by {upload.author}. This is a document on file, not a hearing.")
-    else:
-        nxt = f" Next date: {_show(entry.next_date)}." if entry.next_date else ""
-        header = (f"Hearing on {_show(day)} in {_case_name(case)}, recorded by {upload.author} in "
-                  f"{upload.source_file} ({entry.upload_kind.replace('_', ' ')}).{nxt}")
+def entry_record(entry: ProposedEntry, case_id: str, upload: Upload, document_id: str | None = None) -> HearingRecord:
+    """The record of a confirmed entry: what the database keeps and the memory says. The document id is the
+    entry's for life (an edit passes the one it was saved under)."""
+    return HearingRecord(
+        document_id=document_id or ids.hearing(upload.upload_id, case_id, entry.hearing_date), case_id=case_id,
+        kind=entry.kind, hearing_date=entry.hearing_date,
+        next_date=entry.next_date if entry.kind in DATE_MOVING else None, source_file=upload.source_file,
+        author=upload.author, summary=entry.text[:SUMMARY_CHARS], confidence=entry.confidence,
+        upload_kind=entry.upload_kind, text=entry.text, author_id=upload.author_id, upload_id=upload.upload_id,
+        uploaded_at=upload.uploaded_at, date_source=entry.date_source)
+
+
+def _header(record: HearingRecord, case: CaseRecord) -> str:
+    day, name, source = _show(record.hearing_date), _case_name(case), record.source_file
+    if record.kind == "document":
+        return (f"Document dated {day} in {name}, scanned from {source} and uploaded by {record.author}. "
+                f"This is a document on file, not a hearing.")
+    if record.kind == "step":
+        return (f"Step in {name} on {day} (a filing, service or deadline; not a hearing), recorded by "
+                f"{record.author} in {source}.")
+    if record.kind == "listing":
+        listed = _show(record.next_date) if record.next_date else "a day not given"
+        return (f"{name} is listed on {listed}, by a cause list dated {day} ({source}, uploaded by "
+                f"{record.author}). This is a listing, not a hearing.")
+    nxt = f" Next date: {_show(record.next_date)}." if record.next_date else ""
+    kind = record.upload_kind.replace("_", " ") or "note"
+    return f"Hearing on {day} in {name}, recorded by {record.author} in {source} ({kind}).{nxt}"
+
+
+def memory_item(record: HearingRecord, case: CaseRecord) -> MemoryItem:
+    """The memory of a record, dated with its hearing (or document) date: the one function the save path, an
+    edit and a rebuild from the records all use."""
+    day = record.hearing_date
+    kind = record.upload_kind.replace("_", " ") or "note"
     return MemoryItem(
-        content=f"{header}\n{entry.text}",
+        content=f"{_header(record, case)}\n{record.text or record.summary}",
         event_time=datetime.combine(day, COURT_OPENS, IST),  # the HEARING date, never the upload time
-        context=f"court record: {entry.upload_kind.replace('_', ' ')}",
-        document_id=ids.hearing(upload.upload_id, case.case_id, day),
-        tags=[tags.case(case.case_id), _KIND_TAGS[entry.kind], tags.tag(TagPrefix.AUTHOR, upload.author_id)],
+        context=f"court record: {kind}" if record.kind != "chat_memory" else "chat memory",
+        document_id=record.document_id,
+        tags=[tags.case(case.case_id), _KIND_TAGS[record.kind], tags.tag(TagPrefix.AUTHOR, record.author_id
+                                                                          or record.author or "unknown")],
         metadata={
-            "source_file": upload.source_file,
-            "upload_id": upload.upload_id,
+            "source_file": record.source_file,
+            "upload_id": record.upload_id,
             "case_id": case.case_id,
             "hearing_date": day.isoformat(),
-            "author": upload.author,
-            "next_date": entry.next_date.isoformat() if entry.next_date else "",
-            "kind": entry.kind,
-            "upload_kind": entry.upload_kind,
-            "date_source": entry.date_source,
-            "confidence": f"{entry.confidence:.2f}",
-            "uploaded_at": upload.uploaded_at.isoformat(),
-            "summary": entry.text[:SUMMARY_CHARS],
+            "author": record.author,
+            "next_date": record.next_date.isoformat() if record.next_date else "",
+            "kind": record.kind,
+            "upload_kind": record.upload_kind,
+            "date_source": record.date_source,
+            "confidence": f"{record.confidence:.2f}",
+            "uploaded_at": record.uploaded_at.astimezone(IST).isoformat() if record.uploaded_at else "",
+            "summary": (record.text or record.summary)[:SUMMARY_CHARS],
         },
     )
+
+
+def hearing_memory(entry: ProposedEntry, case: CaseRecord, upload: Upload) -> MemoryItem:
+    """Return the memory for one confirmed entry (its record's memory)."""
+    return memory_item(entry_record(entry, case.case_id, upload), case)
 
 
 def chat_memory(text: str, said_at: datetime, author: str, author_id: str, case: CaseRecord | None) -> MemoryItem:
@@ -92,7 +124,7 @@ def record_of(document: StoredDocument) -> HearingRecord | None:
     """Return the typed record of a stored hearing, document or chat memory; None for anything else."""
     meta = document.metadata
     kind = meta.get("kind") or ("chat_memory" if CHAT_MEMORY in document.tags else "hearing")
-    if kind not in ("hearing", "document", "chat_memory"):
+    if kind not in _KIND_TAGS:
         return None
     case_id = meta.get("case_id") or next(iter(values_with_prefix(document.tags, TagPrefix.CASE)), "")
     try:
@@ -107,4 +139,13 @@ def record_of(document: StoredDocument) -> HearingRecord | None:
         document_id=document.document_id, case_id=case_id, kind=kind, hearing_date=day, next_date=nxt,
         source_file=meta.get("source_file", ""), author=meta.get("author", ""), summary=meta.get("summary", ""),
         confidence=max(0.0, min(1.0, confidence)), upload_kind=meta.get("upload_kind", ""),
+        text=meta.get("summary", ""), upload_id=meta.get("upload_id", ""), date_source=meta.get("date_source", ""),
+        uploaded_at=_when(meta.get("uploaded_at", "")),
     )
+
+
+def _when(value: str) -> datetime | None:
+    try:
+        return datetime.fromisoformat(value) if value else None
+    except ValueError:
+        return None

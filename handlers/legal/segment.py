@@ -21,15 +21,13 @@ from handlers.legal.hearing import (
     guess_date,
     uploaded_day,
 )
+from handlers.legal.kinds import document_kind, document_title, is_cause_list, is_step, listing_entries
 from handlers.legal.markers import ends_with_marker
 from handlers.legal.models import ProposedEntry, Upload, UploadKind
 from handlers.legal.register import CaseMention, CaseRegister, number_spans
 
 __all__ = ["guess_date", "merge_same_hearing", "segment", "upload_kind"]
 
-# A deed announces itself in a title line of its own; "the 2011 sale deed" inside a note is not one.
-_DEED = re.compile(r"^\W*(sale\s+deed|deed\s+of\s+\w+|agreement\s+(of|for)\s+sale|gift\s+deed|settlement\s+deed|"
-                   r"partition\s+deed|lease\s+deed|mortgage\s+deed)\W*$", re.I)
 _ORDER_SHEET = re.compile(r"\border\s+sheet\b|\bproceedings\b|\bcertified\s+copy\b", re.I)
 _FOOTER = re.compile(r"\b(certified|true)\s+copy\b|\bcopy\s+(applied|made\s+ready|delivered|issued)\b|"
                      r"//\s*true\s+copy", re.I)
@@ -57,6 +55,9 @@ _CASE_NUMBER_LINES = [re.compile(rf"{label}\s*(?:number|no\.?)\s*:\s*(\d{{1,6}}\
 # "Business On Date | Hearing Date".
 _NEXT_COLUMN = re.compile(r"(?:business\s+on\s+date|\bdate\b).{0,80}?(?:next\s*(?:date|hearing|dt)|\bhearing\s+date|"
                           r"adjourned\s+to|\bN\.?\s?D\.?(?:O\.?H\.?)?(?![a-z]))", re.I)
+# "Today: X - heard; Y - absent": the day said at the start of the line is each matter's.
+_RELATIVE_LEAD = re.compile(r"^[\s(\[]*(?:today|to-day|yesterday|this\s+morning|ivv?aa?la|ninna|nedu|"
+                            r"ఈ\s?రోజు|నేడు|నిన్న|ఇవాళ)(?![\w\u0C00-\u0C7F])\s*[:,\-–—]?", re.I)
 _CELL = re.compile(r"\s*\|\s*|\s{2,}|\t")
 _PIECE_SEPARATOR = re.compile(r";|\s\|\s|\.\s+(?=[A-Z\u0C00-\u0C7F])")
 
@@ -112,7 +113,8 @@ def _split_cases(line: str, register: CaseRegister) -> list[str]:
         previous = mention
     pieces = [line[a:b].strip(" ;|") for a, b in zip([0, *cuts], [*cuts, len(line)], strict=True)]
     lead = leading_date(line, number_spans(line))
-    prefix = line[lead.start:lead.end] + " " if lead is not None else ""
+    said = _RELATIVE_LEAD.match(line)
+    prefix = line[lead.start:lead.end] + " " if lead is not None else said.group(0).strip() + " " if said else ""
     return [pieces[0], *(prefix + piece for piece in pieces[1:])]
 
 
@@ -265,8 +267,11 @@ def upload_kind(text: str, register: CaseRegister) -> UploadKind:
 
 
 def _kind(lines: list[_Line], text: str) -> UploadKind:
-    if any(_DEED.match(line.text) for line in lines[:3]):
-        return "deed"
+    title = document_title([line.text for line in lines])
+    if title is not None:
+        return document_kind(title)
+    if is_cause_list([line.text for line in lines]):
+        return "cause_list"
     rows = [line for line in lines if line.lead is not None and line.lead.year is not None]
     if len(rows) >= 2 and (sum(1 for r in rows if r.mention is None) * 2 > len(rows) or _ORDER_SHEET.search(text)):
         return "order_sheet"
@@ -341,7 +346,7 @@ def _entry(text: str, case_id: str | None, case_by: str | None, upload: Upload, 
                          confidence=confidence(dated.source, case_by, dated.doubt))
 
 
-def _deed(lines: list[str], register: CaseRegister, upload: Upload) -> list[ProposedEntry]:
+def _document(lines: list[str], register: CaseRegister, upload: Upload, kind: UploadKind) -> list[ProposedEntry]:
     text = "\n".join(lines)
     mention = register.first(text)
     spans = number_spans(text)
@@ -352,7 +357,7 @@ def _deed(lines: list[str], register: CaseRegister, upload: Upload) -> list[Prop
     summary = _clean(lines)[:400]
     return [ProposedEntry(case_id=mention.case_id if mention else None, kind="document", hearing_date=day,
                           date_source=source, next_date=None, text=summary,
-                          confidence=confidence(source, mention.by if mention else None), upload_kind="deed")]
+                          confidence=confidence(source, mention.by if mention else None), upload_kind=kind)]
 
 
 def merge_same_hearing(entries: list[ProposedEntry]) -> list[ProposedEntry]:
@@ -381,6 +386,12 @@ def segment(text: str, register: CaseRegister, upload: Upload) -> list[ProposedE
         return []
     read = _read_lines(text, register)
     kind = _kind(read, text)
-    if kind == "deed":
-        return merge_same_hearing(_deed(lines, register, upload))
-    return merge_same_hearing(_entries(read, register, upload, kind))
+    if kind in ("deed", "receipt", "vakalat"):
+        return merge_same_hearing(_document(lines, register, upload, kind))
+    if kind == "cause_list":
+        return merge_same_hearing(listing_entries(lines, register, upload))
+    entries = _entries(read, register, upload, kind)
+    # An office note of a filing, a service or a deadline, with no court sitting in it: a step, not a hearing.
+    return merge_same_hearing([e.model_copy(update={"kind": "step", "doubt": None})
+                               if kind != "order_sheet" and is_step(e.text, e.next_date is not None) else e
+                               for e in entries])

@@ -12,8 +12,11 @@ from bot.store.subject_registers import (
     same_id,
     terms_from,
 )
+from handlers.legal.entries import EntryStore
+from handlers.legal.models import HearingRecord
 from handlers.legal.registers import case_slug
-from memory.subjects import Subject
+from memory import tags
+from memory.subjects import HeldItem, Subject
 
 
 def _ids(data: dict[str, Any]) -> list[str]:
@@ -43,3 +46,30 @@ def case_store(registers: RegisterStore) -> RegisterSubjectStore:
 
 def find_cases(registers: RegisterStore, tenant: str, query: str) -> list[tuple[str, str]]:
     return find_rows(registers.records(tenant, "cases").get("cases", {}), query, _ids, _names)
+
+
+class EntrySubjectStore:
+    """A case's confirmed entries (hearings, listings, steps, documents) and their audit, in the database."""
+
+    name = "legal entries"
+
+    def __init__(self, entries: EntryStore) -> None:
+        self.entries = entries
+
+    def _of(self, subject: Subject) -> list[HearingRecord]:
+        if subject.kind != "case":
+            return []
+        return self.entries.of_case(subject.tenant, tags.slug(subject.subject_id))
+
+    async def list_held(self, subject: Subject) -> list[HeldItem]:
+        return [HeldItem(store=self.name, key=r.document_id, kind=f"{r.kind} entry", day=r.hearing_date)
+                for r in self._of(subject)]
+
+    async def export(self, subject: Subject) -> dict[str, Any]:
+        return {"entries": [r.model_dump(mode="json") for r in self._of(subject)]}
+
+    async def delete(self, subject: Subject) -> list[HeldItem]:
+        held = await self.list_held(subject)
+        if subject.kind == "case":
+            self.entries.erase_case(subject.tenant, tags.slug(subject.subject_id))
+        return held

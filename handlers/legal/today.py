@@ -4,28 +4,22 @@ from datetime import date
 
 from bot.services.i18n import show_date, text
 from bot.core.pack import Services
-from handlers.legal.models import CauseList, CauseListItem, HearingRecord
-from handlers.legal.records import HEARING, record_of
+from handlers.legal.casebook import CaseBook
+from handlers.legal.models import CauseList, CauseListItem
 from handlers.legal.register import CaseRegister
 
 
 async def cause_list(services: Services, bank: str, register: CaseRegister, day: date) -> CauseList:
-    """Return the matters listed on `day`: those whose latest hearing before it set it as the next date."""
-    documents = await services.memory.list_documents(bank, tags=[HEARING])
-    by_case: dict[str, list[HearingRecord]] = {}
-    for record in (record_of(d) for d in documents):
-        if record is not None and record.kind == "hearing" and record.hearing_date < day:
-            by_case.setdefault(record.case_id, []).append(record)
+    """Return the matters listed on `day`: every case whose next date, as its records stood before that day,
+    is that day (set at its last hearing, or by a cause list), each with the record that set it."""
+    listed = await CaseBook.of_bank(services, bank).listed_on(day)
     items: list[CauseListItem] = []
-    for case_id, records in by_case.items():
+    for case_id, found in listed.items():
         case = register.get(case_id)
-        latest_day = max(r.hearing_date for r in records)
-        latest = sorted((r for r in records if r.hearing_date == latest_day),
-                        key=lambda r: (-r.confidence, r.document_id))
-        if case is None or not any(r.next_date == day for r in latest):
-            continue
-        previous = next(r for r in latest if r.next_date == day)
-        items.append(CauseListItem(case_id=case_id, title=case.title, court=case.court, previous=previous))
+        if case is not None:
+            by_list = found.source if found.source.kind == "listing" else None
+            items.append(CauseListItem(case_id=case_id, title=case.title, court=case.court, previous=found.last,
+                                       listed_by=by_list))
     return CauseList(day=day, items=sorted(items, key=lambda i: (i.court, i.title)))
 
 
@@ -42,4 +36,7 @@ def render_cause_list(lang: str, listing: CauseList, register: CaseRegister) -> 
             lines.append(text(lang, "legal.today_previous", date=show_date(lang, item.previous.hearing_date),
                               source=item.previous.source_file, author=item.previous.author,
                               text=item.previous.summary))
+        if item.listed_by is not None:
+            lines.append(text(lang, "legal.today_listed_by", date=show_date(lang, item.listed_by.hearing_date),
+                              source=item.listed_by.source_file, author=item.listed_by.author))
     return "\n".join(lines)

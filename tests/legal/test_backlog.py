@@ -15,6 +15,7 @@ from bot.core.app import App
 from bot.services.i18n import show_date
 from handlers.legal.ask import ask
 from handlers.legal.backlog import Expected, load_backlog, render_backlog
+from handlers.legal.entries import EntryStore
 from handlers.legal.ingest import IngestReport
 from handlers.legal.models import GUESSED_CONFIDENCE_CAP
 from handlers.legal.pack import LegalPack
@@ -79,6 +80,12 @@ def test_both_shuffled_runs_store_exactly_the_hearings_on_the_pages(ingested: In
     assert {d.document_id for d in ingested.after_first} == ingested.expected.document_ids
     assert _snapshot(ingested.after_second) == _snapshot(ingested.after_first)
     assert len(ingested.after_second) == len(ingested.expected.document_ids)  # re-run replaced, never duplicated
+    # Each stored entry is a record too, once, and the records rebuild exactly the bank's memories.
+    records = EntryStore(ingested.app.services.database).all(TENANT)
+    assert sorted(r.document_id for r in records) == sorted(ingested.expected.document_ids)
+    pack = ingested.app.packs["legal"]
+    assert isinstance(pack, LegalPack)
+    assert {i.document_id for i in pack.memory_records(ingested.app.services, TENANT)} == ingested.expected.document_ids
 
 
 def test_progress_was_reported_for_every_upload(ingested: Ingested) -> None:

@@ -1,0 +1,55 @@
+"""A case's dates from its records: its last hearing, its next date, and whether a day lists it.
+
+Only hearings and listings move dates. A case's next date is the latest next date (a hearing's, or the day a
+cause list lists it) that falls after its last hearing, the most recently issued one winning; a later record
+without a next date (a step, a document, a hearing written without one) never erases it.
+"""
+
+from datetime import date, datetime, timezone
+
+from pydantic import BaseModel
+
+from handlers.legal.models import HearingRecord
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+
+class NextDate(BaseModel):
+    day: date
+    source: HearingRecord
+    """The hearing or listing that set it."""
+
+
+def _issued(record: HearingRecord) -> tuple[date, datetime, float]:
+    return record.hearing_date, record.uploaded_at or _EPOCH, record.confidence
+
+
+def hearings(records: list[HearingRecord]) -> list[HearingRecord]:
+    return [r for r in records if r.kind == "hearing" and r.state == "saved"]
+
+
+def last_hearing(records: list[HearingRecord], before: date | None = None) -> HearingRecord | None:
+    """The latest hearing by hearing date (before `before`, when given); ties go to the surer record."""
+    held = [r for r in hearings(records) if before is None or r.hearing_date < before]
+    return max(held, key=lambda r: (r.hearing_date, r.next_date is not None, r.confidence, r.document_id),
+               default=None)
+
+
+def next_date(records: list[HearingRecord], before: date | None = None) -> NextDate | None:
+    """The case's next date from the records known before `before` (a cause list's day), or from all of them.
+
+    A listing issued on that very day counts (a day's own cause list); a hearing on it does not (it is the
+    hearing the list is for)."""
+    last = last_hearing(records, before)
+    floor = last.hearing_date if last is not None else date.min
+    setting = [r for r in records if r.state == "saved" and r.next_date is not None and r.next_date > floor
+               and (r.kind == "hearing" and (before is None or r.hearing_date < before)
+                    or r.kind == "listing" and (before is None or r.hearing_date <= before))]
+    chosen = max(setting, key=lambda r: (*_issued(r), r.next_date, r.document_id), default=None)
+    return NextDate(day=chosen.next_date, source=chosen) if chosen is not None and chosen.next_date else None
+
+
+def lists(records: list[HearingRecord], day: date) -> HearingRecord | None:
+    """The record that lists the case on `day` (its next date as known before that day), or None."""
+    found = next_date(records, before=day)
+    return found.source if found is not None and found.day == day else None

@@ -1,0 +1,98 @@
+"""What a document is to its cases, by its shape and words: a hearing record, a listing, a step or a document.
+
+- A cause list (a court's daily list, a board) lists the cases it names for a day: a next date, no hearing.
+  Matters of other lawyers on it are not the practice's, so only registered cases are taken from it.
+- A step is what happens outside a hearing: something filed, served, paid or due (a deadline), written with
+  no word of a court sitting and no next date. It is kept under its case and moves no date.
+- A document on file (a deed, a vakalat, a receipt) is kept as a document of its case, dated by its own date.
+Everything else is a hearing record: a diary note, a docket row, an order.
+"""
+
+import re
+from datetime import date
+
+from handlers.legal.dates import find_dates
+from handlers.legal.hearing import confidence, uploaded_day
+from handlers.legal.models import ProposedEntry, Upload, UploadKind
+from handlers.legal.register import CaseRegister, number_spans
+
+# A title line of its own: "SALE DEED", "VAKALATNAMA", "FEE RECEIPT No. 45", "Received with thanks from ...".
+_DOCUMENT_TITLE = re.compile(
+    r"^\W*(?:(?:sale\s+deed|deed\s+of\s+\w+|agreement\s+(?:of|for)\s+sale|gift\s+deed|settlement\s+deed|"
+    r"partition\s+deed|lease\s+deed|mortgage\s+deed|vakalat(?:h|t)?(?:nama)?|memo\s+of\s+appearance|"
+    r"(?:general\s+|special\s+)?power\s+of\s+attorney)\W*$|(?:(?:fee|money|cash|payment)\s+)?receipt\b(?:\W+no\b.*)?$|"
+    r"received\s+with\s+thanks\b)", re.I)
+_DEED_TITLE = re.compile(r"deed|agreement", re.I)
+_CAUSE_LIST = re.compile(
+    r"\bcause\s*-?\s*list\b|\bdaily\s+(?:list|board)\b|\b(?:today'?s|tomorrow'?s|day'?s)\s+board\b|"
+    r"^\W*board\b(?:\s+(?:for|of|dated|on))?|\bboard\s+(?:for|of|dated|on)\s+\(?\d|"
+    r"\bmatters\s+listed\b|\blist\s+of\s+(?:cases|matters|business)\b|\bcases\s+listed\s+(?:on|for)\b|"
+    r"\bfor\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day\s*,?\s+the\s+\d{1,2}", re.I)
+# A court sitting, or a next date: the entry is a hearing record, whatever else it says.
+_HEARING_WORDS = re.compile(
+    r"\b(?:heard|hearing|adj\w*|n\.?\s?d\b|ndoh|posted|post\s+to|call(?:ed)?\s+(?:on|out)|argu\w*|args|evidence|"
+    r"cross|chief|examin\w*|judge?ment|orders?\s+(?:pronounced|passed|reserved)|absent|present|appeared|"
+    r"pw\s?\d|dw\s?\d|witness\w*|proceedings|not\s+reached|stands?\s+over|allowed|dismissed|decreed|bail|"
+    r"nbw|warrant|court\s+(?:did|was|is|took|granted|directed)|bench|vacation|recorded|vaayida)\b|వాయిదా", re.I)
+_STEP_WORDS = re.compile(
+    r"\b(?:served|service\s+of|filed|filing|to\s+be\s+filed|presented|deposited|paid|copy\s+applied|"
+    r"applied\s+for|notice\s+(?:issued|sent|received|served)|received|in\s+(?:our\s+)?office|deadline|"
+    r"due\s+(?:by|on|before)|last\s+date\s+(?:for|to)|limitation|courier|registered\s+post|drafted|sent\s+to)\b",
+    re.I)
+
+
+def document_title(lines: list[str]) -> str | None:
+    """The document's title when one of its first lines names a document on file (a deed, a vakalat, a
+    receipt); None otherwise."""
+    for line in lines[:3]:
+        if _DOCUMENT_TITLE.match(line.strip()):
+            return line.strip()
+    return None
+
+
+def is_deed(title: str) -> bool:
+    return bool(_DEED_TITLE.search(title))
+
+
+def is_cause_list(lines: list[str]) -> bool:
+    """A court's list of the day (its title among the first lines): it lists cases, it records no hearing."""
+    return any(_CAUSE_LIST.search(line) for line in lines[:6])
+
+
+def listed_day(lines: list[str], uploaded: date) -> date | None:
+    """The day a cause list is for: the first date of its title lines, a year-less one on or after the
+    upload less a week (a list is printed for today or a coming day)."""
+    for line in lines[:6]:
+        for found in find_dates(line, number_spans(line)):
+            if found.relative:
+                continue
+            day = found.on(uploaded.fromordinal(uploaded.toordinal() - 7), after=True)
+            if day is not None:
+                return day
+    return None
+
+
+def is_step(text: str, has_next_date: bool) -> bool:
+    """An entry about something done or due outside a hearing, with no next date: a step."""
+    return not has_next_date and bool(_STEP_WORDS.search(text)) and not _HEARING_WORDS.search(text)
+
+
+def document_kind(title: str) -> UploadKind:
+    if is_deed(title):
+        return "deed"
+    return "receipt" if re.search(r"receipt|received", title, re.I) else "vakalat"
+
+
+def listing_entries(lines: list[str], register: CaseRegister, upload: Upload) -> list[ProposedEntry]:
+    """One listing per registered case a cause list names, with the list's day as its next date (no hearing).
+    The list is dated by its day, or by its upload when it is for a coming day."""
+    uploaded = uploaded_day(upload)
+    day = listed_day(lines, uploaded)
+    entries: list[ProposedEntry] = []
+    for line in lines:
+        for case_id in dict.fromkeys(m.case_id for m in register.mentions(line) if m.by != "party"):
+            entries.append(ProposedEntry(
+                case_id=case_id, kind="listing", hearing_date=min(day, uploaded) if day else uploaded,
+                date_source="header" if day else "upload_time", next_date=day, text=line,
+                confidence=confidence("header" if day else "upload_time", "number"), upload_kind="cause_list"))
+    return entries
