@@ -47,11 +47,15 @@ class Settings(BaseModel):
     telegram_bot_token: SecretStr | None = None
     telegram_base_url: str | None = None
     telegram_webhook_secret: SecretStr | None = None
+    telegram_webhook_secret_previous: SecretStr | None = None
+    """During a rotation, the secret Telegram may still send until the webhook is registered with the new one."""
     telegram_bot_username: str | None = None
     """For invite links (https://t.me/<username>?start=<code>); a running bot learns it from Telegram."""
 
     twilio_account_sid: str | None = None
     twilio_auth_token: SecretStr | None = None
+    twilio_auth_token_secondary: SecretStr | None = None
+    """During a rotation, the other token Twilio may still sign webhooks with."""
     twilio_whatsapp_from: str | None = None
     twilio_base_url: str | None = None
     twilio_followup_template_sid: str | None = None
@@ -152,9 +156,11 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
         "telegram_bot_token": _secret(source, "TELEGRAM_BOT_TOKEN"),
         "telegram_base_url": _text(source, "SMRITI_TELEGRAM_BASE_URL"),
         "telegram_webhook_secret": _secret(source, "SMRITI_TELEGRAM_WEBHOOK_SECRET"),
+        "telegram_webhook_secret_previous": _secret(source, "SMRITI_TELEGRAM_WEBHOOK_SECRET_PREVIOUS"),
         "telegram_bot_username": _text(source, "SMRITI_TELEGRAM_BOT_USERNAME"),
         "twilio_account_sid": _text(source, "TWILIO_ACCOUNT_SID"),
         "twilio_auth_token": _secret(source, "TWILIO_AUTH_TOKEN"),
+        "twilio_auth_token_secondary": _secret(source, "TWILIO_AUTH_TOKEN_SECONDARY"),
         "twilio_whatsapp_from": _text(source, "TWILIO_WHATSAPP_FROM"),
         "twilio_base_url": _text(source, "SMRITI_TWILIO_BASE_URL"),
         "twilio_followup_template_sid": _text(source, "SMRITI_TWILIO_FOLLOWUP_TEMPLATE_SID"),

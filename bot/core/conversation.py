@@ -25,6 +25,7 @@ from bot.transports.chat_text import split_command, too_large
 from bot.core.errors import InputRejected, SpeechUnavailable, is_transient, new_reference
 from bot.services.i18n import LANGUAGES, show_date, text
 from bot.core.invite_chat import Invitations
+from bot.core.metrics import MessageOutcome, handling
 from bot.core.messages import Incoming, Reply
 from bot.services.registers.kinds import RegisterKind
 from bot.store.reply_outbox import intake_key, outgoing
@@ -84,6 +85,8 @@ class Conversation:
         self.services = services
         self.packs = packs
         self._ready_banks: set[str] = set()
+        self._in_flight: set[str] = set()
+        """Intake items being processed in this process now."""
         self._grants = grants_for(services.database)
         self.strangers = StrangerGate()
         self.invitations = Invitations(services.database, services.registry, services.settings)
@@ -112,29 +115,66 @@ class Conversation:
     async def answer(self, incoming: Incoming) -> Answer:
         """Answer one delivery: refuse strangers and input over the limits, record it durably, drop a duplicate,
         then process it. Its replies wait in the reply outbox under the answer's key."""
+        kind = incoming.media.kind if incoming.media else ("button" if incoming.callback else "text")
+        with handling(incoming.transport, incoming.delivery_id, kind) as outcome:
+            return await self._answer(incoming, outcome)
+
+    async def _answer(self, incoming: Incoming, outcome: MessageOutcome) -> Answer:
         user = self.services.registry.lookup(incoming.transport, incoming.sender)
         offered = self.invitations.offered(incoming, user)
         if offered is not None:
             # A code offer is answered before anything is recorded: a refused sender leaves nothing behind.
+            outcome.outcome = "invite"
             return Answer(replies=offered)
         if user is None:
+            outcome.outcome = "stranger"
             if not self.strangers.refuse(incoming.transport, incoming.sender):
                 return Answer(replies=[])
             return Answer(replies=[Reply(text=text("en", "core.not_registered"))])
+        outcome.pack, outcome.tenant, outcome.user_id = user.pack, user.tenant, user.user_id
         refusal = await self._over_limits(user, incoming)
         if refusal is not None:
+            outcome.outcome = "refused"
             return Answer(replies=[refusal])
         recorded = self.services.intake.record(incoming, user.user_id)
+        outcome.intake_id = recorded.item.intake_id
         if not recorded.is_new:
-            log.info("dropped duplicate delivery %s on %s", incoming.delivery_id, incoming.transport)
-            return Answer(replies=[])
-        return await self.process(recorded.item, user)
+            return self._seen_before(recorded.item, user, incoming, outcome) or \
+                await self.process(recorded.item, user, outcome=outcome)
+        return await self.process(recorded.item, user, outcome=outcome)
 
-    async def process(self, item: IntakeItem, user: User, recovered: bool = False) -> Answer:
+    def _seen_before(self, item: IntakeItem, user: User, incoming: Incoming,
+                     outcome: MessageOutcome) -> Answer | None:
+        """A delivery recorded before. None when it is this process's own item that an outage interrupted
+        (the database went away mid-way) and nothing here works on it now: it is processed again. An item
+        answered whose replies could not be sent has them delivered; anything else is a duplicate, dropped."""
+        mine = item.owner == self.services.intake.owner and item.intake_id not in self._in_flight
+        if mine and item.state in ("received", "processing"):
+            return None
+        outcome.outcome = "duplicate"
+        if item.state == "answered" and item.intake_id not in self._in_flight:
+            return Answer(replies=[], key=intake_key(item.intake_id))
+        log.info("dropped duplicate delivery %s on %s", incoming.delivery_id, incoming.transport)
+        return Answer(replies=[])
+
+    async def process(self, item: IntakeItem, user: User, recovered: bool = False,
+                      outcome: MessageOutcome | None = None) -> Answer:
         """Process a recorded item and keep its replies; if a service it needs is down, keep the item for a
         retry and say so. `recovered`: its earlier owner is gone, so the person is told it is handled now."""
+        outcome = outcome or MessageOutcome(transport=item.incoming.transport, delivery_id=item.incoming.delivery_id)
+        if item.intake_id in self._in_flight:
+            outcome.outcome = "duplicate"
+            return Answer(replies=[])
+        self._in_flight.add(item.intake_id)
+        try:
+            return await self._process(item, user, recovered, outcome)
+        finally:
+            self._in_flight.discard(item.intake_id)
+
+    async def _process(self, item: IntakeItem, user: User, recovered: bool, outcome: MessageOutcome) -> Answer:
         intake = self.services.intake
         if not intake.claim(item):
+            outcome.outcome = "duplicate"
             return Answer(replies=[])
         try:
             async with heartbeat(lambda: intake.renew(item.intake_id), intake.lease):
@@ -142,16 +182,19 @@ class Conversation:
         except SpeechUnavailable as exc:
             # A voice note no engine could transcribe: kept with its time, never given up.
             log.warning("held intake %s for speech: %s", item.intake_id, exc)
+            outcome.outcome = "held"
             return self._notice(item, [self._held_reply(user, intake.hold(item.intake_id, str(exc), exc.retry))])
         except Exception as exc:
             if is_transient(exc):
                 log.warning("kept intake %s for later: %s: %s", item.intake_id, type(exc).__name__, exc)
                 kept = intake.postpone(item.intake_id, f"{type(exc).__name__}: {exc}")
+                outcome.outcome = "kept"
                 return self._notice(item, [self._kept_reply(user, kept)])
             reference = new_reference()
             log.error("intake %s failed for good, reference %s", item.intake_id, reference, exc_info=exc)
             intake.fail(item.intake_id, f"[ref {reference}] {type(exc).__name__}: {str(exc)[:300]}")
             failed = Reply(text=text(self.language_of(user), "core.failed_with_reference", reference=reference))
+            outcome.outcome = "failed"
             return self._notice(item, [failed])
         if recovered:
             lang = self.language_of(user)
@@ -161,6 +204,7 @@ class Conversation:
         to_keep = [r for r in replies if not r.secret]
         intake.finish(item.intake_id, outgoing(key, user.user_id, item.incoming.transport, item.incoming.sender,
                                                to_keep), self.services.replies.lease)
+        outcome.outcome = "answered"
         return Answer(replies=replies, key=key if to_keep else None)
 
     def _notice(self, item: IntakeItem, replies: list[Reply]) -> Answer:

@@ -14,6 +14,8 @@
     ├── memory.MemoryRejected ......... permanent (Hindsight refused the request itself)
     ├── TimeoutError, ConnectionError,
     │   httpx.TransportError .......... transient (a raw network failure that escaped a client)
+    ├── sqlalchemy OperationalError,
+    │   InterfaceError ................ transient (the database is down or restarting)
     └── anything else ................. permanent: a bug
 
 A transient failure keeps the item for the intake worker's backoff. A permanent one fails the item at once,
@@ -76,7 +78,18 @@ def is_transient(exc: BaseException) -> bool:
     # Not imported here (it costs a tenth of a second at start-up): a program that never loaded httpx cannot
     # have raised one of its errors.
     httpx = sys.modules.get("httpx")
-    return httpx is not None and isinstance(exc, httpx.TransportError)
+    return (httpx is not None and isinstance(exc, httpx.TransportError)) or database_unavailable(exc)
+
+
+def database_unavailable(exc: BaseException) -> bool:
+    """True when the database could not be reached or dropped the connection (down, restarting, failing over),
+    as opposed to refusing a statement: a query that is wrong stays wrong."""
+    sa = sys.modules.get("sqlalchemy.exc")
+    if sa is None:
+        return False
+    if isinstance(exc, (sa.OperationalError, sa.InterfaceError)):
+        return True
+    return isinstance(exc, sa.DBAPIError) and bool(exc.connection_invalidated)
 
 
 def new_reference() -> str:

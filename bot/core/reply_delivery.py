@@ -16,6 +16,7 @@ from pydantic import BaseModel
 
 from bot.core.intake import IntakeStore
 from bot.core.messages import Reply, Transport
+from bot.core.metrics import RETRIES
 from bot.core.outbound import Outbound
 from bot.core.registry import Registry, User
 from bot.store.reply_outbox import OutgoingReply, ReplyOutbox
@@ -60,6 +61,10 @@ class ReplyDelivery:
         self.lease = lease
         self.max_attempts = max_attempts
         self.base_backoff_s = base_backoff_s
+        self._sending: set[str] = set()
+        """Keys being delivered in this process now."""
+        self._sent_unrecorded: dict[tuple[str, int], list[str]] = {}
+        """Replies the provider took while the database could not record it: recorded, never sent again."""
 
     @property
     def owner(self) -> str:
@@ -73,6 +78,15 @@ class ReplyDelivery:
 
     async def deliver(self, key: str) -> DeliveryReport:
         """Send the pending replies of one answer, in order; return what happened to them."""
+        if key in self._sending:
+            return DeliveryReport()
+        self._sending.add(key)
+        try:
+            return await self._deliver(key)
+        finally:
+            self._sending.discard(key)
+
+    async def _deliver(self, key: str) -> DeliveryReport:
         report = DeliveryReport()
         rows = self.outbox.rows(key)
         batch = [r.reply for r in rows]
@@ -94,7 +108,8 @@ class ReplyDelivery:
     async def flush(self, now: datetime | None = None) -> DeliveryReport:
         """Send every answer with a pending reply that is due and has no live sender."""
         total = DeliveryReport()
-        for key in self.outbox.due_keys(now or datetime.now(timezone.utc)):
+        due = self.outbox.due_keys(now or datetime.now(timezone.utc), mine=self.owner)
+        for key in [k for k in due if k not in self._sending]:
             report = await self.deliver(key)
             total = DeliveryReport(sent=total.sent + report.sent, retrying=total.retrying + report.retrying,
                                    failed=total.failed + report.failed)
@@ -110,6 +125,12 @@ class ReplyDelivery:
 
     async def _send(self, row: OutgoingReply, batch: list[Reply], report: DeliveryReport) -> bool:
         """Send one claimed row; True when the next row of the answer may go."""
+        unrecorded = self._sent_unrecorded.get((row.key, row.position))
+        if unrecorded is not None:
+            self.outbox.mark_sent(row, unrecorded)
+            del self._sent_unrecorded[(row.key, row.position)]
+            report.sent += 1
+            return True
         user = self._registry.by_id(row.user_id)
         try:
             async with heartbeat(lambda: self.outbox.renew(row, self.owner, self.lease), self.lease):
@@ -132,8 +153,14 @@ class ReplyDelivery:
                 report.failed += 1
                 return True
             report.retrying += 1
+            RETRIES.labels("reply").inc()
             return False
-        self.outbox.mark_sent(row, ids)
+        try:
+            self.outbox.mark_sent(row, ids)
+        except Exception:
+            # Sent, but not recorded (the database went away): recorded later by this process, never resent.
+            self._sent_unrecorded[(row.key, row.position)] = ids
+            raise
         report.sent += 1
         return True
 

@@ -154,8 +154,16 @@ class FollowUpScheduler:
         self._jobs.add_job(self._renew_lease, "interval", seconds=self._lease.ttl.total_seconds() / 3,
                            id="renew-lease", jobstore="local", replace_existing=True)
 
+    async def _try_lease(self) -> bool:
+        """Take or renew the lease; False (logged) while the database cannot be reached, so no loop ends."""
+        try:
+            return await asyncio.to_thread(self._lease.acquire)
+        except Exception as exc:
+            log.warning("follow-ups: could not check the lease (%s); trying again", type(exc).__name__)
+            return False
+
     async def _renew_lease(self) -> None:
-        if await asyncio.to_thread(self._lease.acquire):
+        if await self._try_lease():
             return
         # Another process took the lease (this one stalled past its expiry): stop running jobs here.
         log.warning("follow-ups: lost the lease; another process runs them now")
@@ -163,7 +171,7 @@ class FollowUpScheduler:
         self._waiting_for_lease = asyncio.create_task(self._take_over_when_free())
 
     async def _take_over_when_free(self) -> None:
-        while not await asyncio.to_thread(self._lease.acquire):
+        while not await self._try_lease():
             await asyncio.sleep(self._lease_retry_every.total_seconds())
         log.info("follow-ups: the other process stopped; this one runs them now")
         _LIVE[self._key] = self

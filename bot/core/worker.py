@@ -6,12 +6,14 @@ background (its first pass at start-up); `smriti queue retry` runs it once."""
 
 import asyncio
 import logging
+from collections.abc import Callable
 from datetime import datetime, timezone
 
 from pydantic import BaseModel
 
 from bot.core.conversation import Conversation
 from bot.core.cards import resume_saving, show_confirmed
+from bot.core.errors import is_transient
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +60,18 @@ class IntakeWorker:
                 report.delivered += delivery.sent
                 report.reply_failures += delivery.failed
         return report
+
+    async def loop(self, beat: Callable[[], None]) -> None:
+        """The supervised form (bot.core.loops): passes forever; a failing pass is logged and the next tried."""
+        while True:
+            beat()
+            try:
+                await self.run_once()
+            except Exception as exc:
+                log.warning("intake worker pass failed (%s); the next one in %.0f s", type(exc).__name__,
+                            self.interval_s, exc_info=not is_transient(exc))
+            beat()
+            await asyncio.sleep(self.interval_s)
 
     async def run_forever(self, stop: asyncio.Event) -> None:
         """Run passes until `stop` is set; a failing pass is logged and the next one tried."""

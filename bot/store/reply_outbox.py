@@ -145,8 +145,9 @@ class ReplyOutbox:
                 db.execute(delete(_receipts).where(*where))
                 db.execute(delete(_replies).where(_replies.c.key == r.key, _replies.c.position == r.position))
 
-    def due_keys(self, now: datetime) -> list[str]:
-        """Keys with a pending row whose time has come and whose sender is gone (lease expired, or dead)."""
+    def due_keys(self, now: datetime, mine: str | None = None) -> list[str]:
+        """Keys with a pending row whose time has come and whose sender is gone (lease expired, or dead), or is
+        `mine` (the caller knows which of its own it is sending now)."""
         query = select(_replies.c.key, _replies.c.owner, _replies.c.lease_until).where(
             _replies.c.state == "pending",
             or_(_replies.c.next_attempt_at.is_(None), _replies.c.next_attempt_at <= now))
@@ -155,7 +156,7 @@ class ReplyOutbox:
         keys: list[str] = []
         for key, owner, until in found:
             expiry = utc(until)
-            free = owner is None or expiry is None or expiry <= now or owner_is_dead(owner)
+            free = owner is None or owner == mine or expiry is None or expiry <= now or owner_is_dead(owner)
             if free and key not in keys:
                 keys.append(key)
         return keys

@@ -5,16 +5,18 @@ notifiers, the intake worker and the follow-up scheduler are shared by every tra
 """
 
 import asyncio
-import contextlib
+import os
 import signal
-from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import uvicorn
 from pydantic import BaseModel
 
 from bot.core.conversation import Conversation
+from bot.core.loops import Loops
 from bot.core.worker import IntakeWorker
+from bot.transports.asgi import QuietServer
+from bot.transports.health import Health, Queued
 
 if TYPE_CHECKING:
     from bot.core.app import App
@@ -37,14 +39,6 @@ class WhatsAppOptions(BaseModel):
     port: int = 8080
 
 
-class _Server(uvicorn.Server):
-    """uvicorn without its own signal handling: `serve` stops it, as it stops PTB."""
-
-    @contextlib.contextmanager
-    def capture_signals(self) -> Iterator[None]:
-        yield
-
-
 def office_app(app: "App", catalog: "PackCatalog") -> object:
     """The office web page's ASGI app for this running bot."""
     from bot.web.app import build_context, create_web_app
@@ -54,8 +48,8 @@ def office_app(app: "App", catalog: "PackCatalog") -> object:
 
 async def serve_web(app: "App", catalog: "PackCatalog", host: str, port: int) -> None:
     """Serve only the office web page until SIGINT or SIGTERM."""
-    server = _Server(uvicorn.Config(office_app(app, catalog), host=host, port=port, log_level="info",  # type: ignore[arg-type]
-                                    proxy_headers=False, access_log=False))
+    server = QuietServer(uvicorn.Config(office_app(app, catalog), host=host, port=port,  # type: ignore[arg-type]
+                                        log_level="info", proxy_headers=False, access_log=False))
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -76,27 +70,36 @@ async def serve(conversation: Conversation, telegram: TelegramOptions | None = N
     """Serve the chosen transports; raise TelegramNotConfigured / WhatsAppNotConfigured before starting any."""
     # Imported here so that a process serving one transport does not load the other's libraries.
     telegram_transport: "TelegramTransport | None" = None
+    loops = Loops()
+    health = Health(conversation.services, loops=[loops], max_inbox_age_s=inbox_bound_s())
     if telegram is not None:
         from bot.transports.telegram.app import TelegramTransport
         telegram_transport = TelegramTransport(conversation)
         if telegram.webhook_url:
             telegram_transport.webhook_secret()  # refuses before anything starts
-    server: _Server | None = None
+        telegram_transport.health = health
+        health.loops.append(telegram_transport.loops)
+        inbox = telegram_transport.inbox
+        health.queues.append(Queued("telegram", inbox.qsize, inbox.spool.pending))
+    server: QuietServer | None = None
     if whatsapp is not None:
         from bot.transports.whatsapp.webhook import create_app
         from bot.transports.whatsapp.transport import WhatsAppTransport
-        webhook = create_app(WhatsAppTransport(conversation))
+        whatsapp_transport = WhatsAppTransport(conversation)
+        health.loops.append(whatsapp_transport.loops)
+        health.queues.append(Queued("whatsapp", whatsapp_transport.queue_depth, whatsapp_transport.spool.pending))
+        webhook = create_app(whatsapp_transport, health)
         if office is not None:
             webhook.router.routes.extend(office_app(*office).router.routes)  # type: ignore[attr-defined]
         # Behind a reverse proxy the public URL comes from settings, so forwarded headers are not needed.
-        server = _Server(uvicorn.Config(webhook, host=whatsapp.host,
-                                        port=whatsapp.port, log_level="info", proxy_headers=False, access_log=False))
+        server = QuietServer(uvicorn.Config(webhook, host=whatsapp.host, port=whatsapp.port, log_level="info",
+                                            proxy_headers=False, access_log=False))
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     # Retries what could not be processed while Groq or Hindsight was down; results go out via the notifiers.
-    worker = asyncio.create_task(IntakeWorker(conversation).run_forever(stop))
+    loops.start("intake-worker", IntakeWorker(conversation).loop)
     waiting: set[asyncio.Task[object]] = {asyncio.create_task(stop.wait())}
     if server is not None:
         waiting.add(asyncio.create_task(server.serve()))
@@ -111,8 +114,14 @@ async def serve(conversation: Conversation, telegram: TelegramOptions | None = N
         stop.set()
         if server is not None:
             server.should_exit = True
-        await asyncio.gather(*waiting, worker)
+        await asyncio.gather(*waiting)
+        await loops.stop()
         if telegram_transport is not None:
             await telegram_transport.stop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.remove_signal_handler(sig)
+
+
+def inbox_bound_s() -> float:
+    """How long a kept delivery may wait before the process is reported not ready (SMRITI_READY_INBOX_AGE_S)."""
+    return float(os.environ.get("SMRITI_READY_INBOX_AGE_S") or 300)

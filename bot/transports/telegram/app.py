@@ -7,10 +7,12 @@ Every update is on disk before Telegram is told it arrived (bot/transports/teleg
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from urllib.parse import urlparse
 
 import httpx
+import uvicorn
 from pydantic import SecretStr
 from telegram import BotCommand, BotCommandScopeChat, BotCommandScopeDefault, Message, Update
 from telegram.constants import ChatType
@@ -19,13 +21,18 @@ from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, Callba
     MessageHandler, filters
 
 from bot.core.conversation import SHARED_COMMANDS, Answer, Conversation
-from bot.core.errors import new_reference
+from bot.core.errors import is_transient, new_reference
+from bot.core.loops import Beat, Loops, backoff_s, guarded
+from bot.core.metrics import RETRIES
+from bot.transports.asgi import QuietServer
+from bot.transports.health import Health
+from bot.transports.spool import Spool
 from bot.services.i18n import text
 from bot.core.invite_chat import offers_code
 from bot.transports.media_download import MediaFetchFailed, MediaTooLarge
 from bot.core.messages import Incoming, Reply
 from bot.core.registry import User
-from bot.transports.telegram.inbox import DurableUpdateQueue
+from bot.transports.telegram.inbox import INBOX, DurableUpdateQueue
 from bot.transports.telegram.media import MediaRef, download, is_unsupported, media_of
 from bot.transports.telegram.send import TelegramNotifier, TelegramReplyChannel, TelegramSender
 from bot.core.cards import parse_card_data
@@ -50,7 +57,15 @@ class TelegramTransport:
             raise TelegramNotConfigured("TELEGRAM_BOT_TOKEN is not set")
         self.conversation = conversation
         self.poll_timeout_s = poll_timeout_s
-        self.inbox = DurableUpdateQueue(services.state, self._kept)
+        self.inbox = DurableUpdateQueue(services.state, self._kept,
+                                        Spool(settings.state_dir / "spool" / INBOX, services.intake.owner))
+        self.loops = Loops()
+        self.health: Health | None = None
+        """Set by the runner before start_webhook: the webhook's port then serves readiness and metrics."""
+        self._server: QuietServer | None = None
+        self._server_task: asyncio.Task[None] | None = None
+        self._attempts: dict[int, int] = {}
+        self._retries: set[asyncio.Task[None]] = set()
         builder = (
             ApplicationBuilder()
             .token(settings.telegram_bot_token.get_secret_value())
@@ -84,14 +99,23 @@ class TelegramTransport:
         log.info("telegram: polling for updates")
 
     async def start_webhook(self, webhook_url: str, listen: str, port: int) -> None:
-        """Start the Application behind PTB's webhook server; requests without the secret token get 403."""
+        """Register the webhook with Telegram and serve it (bot/transports/telegram/webhook.py): requests without
+        a valid secret token get 403."""
+        from bot.transports.telegram.webhook import create_app
+
         secret = self.webhook_secret()
         await self._start()
-        assert self.application.updater is not None
-        await self.application.updater.start_webhook(
-            listen=listen, port=port, url_path=urlparse(webhook_url).path.lstrip("/"), webhook_url=webhook_url,
-            secret_token=secret.get_secret_value(), allowed_updates=ALLOWED_UPDATES,
-        )
+        await self.application.bot.set_webhook(url=webhook_url, secret_token=secret.get_secret_value(),
+                                               allowed_updates=ALLOWED_UPDATES)
+        path = urlparse(webhook_url).path or "/"
+        self._server = QuietServer(uvicorn.Config(create_app(self, path, self.health), host=listen, port=port,
+                                                  log_level="warning", proxy_headers=False, access_log=False))
+        self._server_task = asyncio.create_task(self._server.serve())
+        while not self._server.started:
+            if self._server_task.done():
+                self._server_task.result()  # raises what stopped it (the port is taken)
+                raise OSError(f"the telegram webhook server did not start on {listen}:{port}")
+            await asyncio.sleep(0.02)
         log.info("telegram: webhook listening on %s:%s", listen, port)
 
     def webhook_secret(self) -> SecretStr:
@@ -101,6 +125,17 @@ class TelegramTransport:
             raise TelegramNotConfigured("webhook mode needs SMRITI_TELEGRAM_WEBHOOK_SECRET")
         return secret
 
+    def webhook_secrets(self) -> list[str]:
+        """Every secret a webhook call may carry: the current one, and the previous one during a rotation."""
+        previous = self.conversation.services.settings.telegram_webhook_secret_previous
+        return [self.webhook_secret().get_secret_value(), *([previous.get_secret_value()] if previous else [])]
+
+    async def _replay_spool(self, beat: Beat) -> None:
+        while True:
+            beat()
+            self.inbox.replay_spool(self.application.bot)
+            await asyncio.sleep(1.0)
+
     async def _start(self) -> None:
         await self.application.initialize()
         invitations = self.conversation.invitations
@@ -108,8 +143,16 @@ class TelegramTransport:
         await self.register_commands()
         await self.application.start()
         self.inbox.requeue_pending(self.application.bot)
+        self.loops.start("telegram-spool", self._replay_spool)
 
     async def stop(self) -> None:
+        if self._server is not None and self._server_task is not None:
+            self._server.should_exit = True
+            await self._server_task
+            self._server = self._server_task = None
+        await self.loops.stop()
+        for retry in self._retries:
+            retry.cancel()
         updater = self.application.updater
         if updater is not None and updater.running:
             await updater.stop()
@@ -166,19 +209,48 @@ class TelegramTransport:
 
     async def on_message(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Answer a message; only then is its update marked handled (a failure leaves it to the next start)."""
-        await self._answer_message(update)
-        self._handled(update)
+        if await self._attempt(update, self._answer_message):
+            self._handled(update)
 
     async def on_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Answer a button press; only then is its update marked handled."""
-        await self._answer_button(update)
-        self._handled(update)
+        if await self._attempt(update, self._answer_button):
+            self._handled(update)
+
+    async def _attempt(self, update: Update, answer: Callable[[Update], Awaitable[None]]) -> bool:
+        """Run `answer`; on a transient failure (the database or a service down) queue the update again after a
+        backoff and return False. Any other failure goes to `on_error`."""
+        try:
+            await answer(update)
+        except Exception as exc:
+            if not is_transient(exc):
+                raise
+            attempt = self._attempts.get(update.update_id, 0) + 1
+            self._attempts[update.update_id] = attempt
+            delay = backoff_s(attempt, cap_s=5.0)
+            log.warning("telegram update %s not handled yet (%s); trying again in %.1f s", update.update_id,
+                        type(exc).__name__, delay)
+            RETRIES.labels("telegram").inc()
+
+            async def later() -> None:
+                await asyncio.sleep(delay)
+                self.inbox.again(update)
+
+            task = asyncio.create_task(later())
+            self._retries.add(task)
+            task.add_done_callback(self._retries.discard)
+            return False
+        self._attempts.pop(update.update_id, None)
+        return True
 
     def _handled(self, update: Update) -> None:
-        if self._kept(update):
-            self.inbox.handled(update)
-        else:
-            self.inbox.forget(update)
+        try:
+            if self._kept(update):
+                self.inbox.handled(update)
+            else:
+                self.inbox.forget(update)
+        except Exception as exc:  # the core drops the redelivery at the next start: nothing is done twice
+            log.warning("could not mark telegram update %s handled: %s", update.update_id, type(exc).__name__)
 
     async def _answer_message(self, update: Update) -> None:
         """Turn a message (text, voice, audio, photo, document) into an Incoming and answer it."""
@@ -288,9 +360,11 @@ class TelegramTransport:
         log.error("telegram update %s failed, reference %s: %s", update_id, reference, type(context.error).__name__,
                   exc_info=context.error)
         if isinstance(update, Update) and update.effective_chat is not None:
-            lang = self._lang_of(update.effective_user.id) if update.effective_user else "en"
-            failed = Reply(text=text(lang, "transport.failed", reference=reference))
+            chat_id = update.effective_chat.id
             try:
-                await self.sender.send(update.effective_chat.id, [failed])
-            except TelegramError:
-                log.warning("could not tell chat about a failed update %s", update_id)
+                lang = self._lang_of(update.effective_user.id) if update.effective_user else "en"
+            except Exception:  # the database is down: the apology goes out in English
+                lang = "en"
+            failed = Reply(text=text(lang, "transport.failed", reference=reference))
+            await guarded(f"telling chat about a failed update {update_id}",
+                          lambda: self.sender.send(chat_id, [failed]))

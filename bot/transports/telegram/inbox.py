@@ -4,7 +4,8 @@ PTB confirms a polled update to Telegram (the next getUpdates offset) only after
 Application's update queue, and its webhook answers 200 only after the same put. So writing each update to the
 durable inbox inside `put` means an update Telegram will no longer resend is always on disk; one taken but not
 handled before a crash or stop is queued again at the next start. A stranger's update is never written: it is
-only refused (bot/core/conversation.py), and a refusal lost in a crash costs nothing.
+only refused (bot/core/conversation.py), and a refusal lost in a crash costs nothing. While the database is down
+an update goes to the local spool (bot/transports/spool.py) and is queued when the replay loop has kept it.
 """
 
 import asyncio
@@ -14,7 +15,10 @@ from collections.abc import Callable
 
 from telegram import Bot, Update
 
+from bot.core.errors import database_unavailable
+from bot.core.metrics import SPOOLED
 from bot.store.state import DeliveryTooLarge, StateStore
+from bot.transports.spool import Spool, Spooled
 
 log = logging.getLogger(__name__)
 
@@ -24,20 +28,48 @@ INBOX = "telegram"
 class DurableUpdateQueue(asyncio.Queue[object]):
     """The Application's update queue: every Update is kept durably before it is queued, and only once."""
 
-    def __init__(self, state: StateStore, is_registered: Callable[[Update], bool]) -> None:
+    def __init__(self, state: StateStore, is_registered: Callable[[Update], bool], spool: Spool) -> None:
         super().__init__()
         self._state = state
         self._is_registered = is_registered
+        self.spool = spool
 
     async def put(self, item: object) -> None:
-        if isinstance(item, Update) and self._is_registered(item):
+        if isinstance(item, Update):
             try:
-                if not self._state.inbox_put(INBOX, str(item.update_id), json.dumps(item.to_dict())):
-                    log.info("dropped redelivered telegram update %s", item.update_id)
+                if not self._keep(item):
                     return
-            except DeliveryTooLarge as exc:
-                log.warning("not keeping %s; handled in memory only", exc)
+            except Exception as exc:
+                if not database_unavailable(exc):
+                    raise
+                self.spool.append(str(item.update_id), json.dumps(item.to_dict()))
+                SPOOLED.labels(INBOX).inc()
+                return
         await super().put(item)
+
+    def _keep(self, update: Update) -> bool:
+        """Keep a registered person's update in the inbox; False when it was kept before (a redelivery)."""
+        if not self._is_registered(update):
+            return True
+        try:
+            if not self._state.inbox_put(INBOX, str(update.update_id), json.dumps(update.to_dict())):
+                log.info("dropped redelivered telegram update %s", update.update_id)
+                return False
+        except DeliveryTooLarge as exc:
+            log.warning("not keeping %s; handled in memory only", exc)
+        return True
+
+    def replay_spool(self, bot: Bot) -> int:
+        """Keep what the spool holds in the database and queue it (once the database is back)."""
+        def keep(entry: Spooled) -> None:
+            update = Update.de_json(json.loads(entry.payload), bot)
+            if update is not None and self._keep(update):
+                super(DurableUpdateQueue, self).put_nowait(update)
+        return self.spool.replay(keep) if self.spool.pending() else 0
+
+    def again(self, update: Update) -> None:
+        """Queue an update again that is kept already (its handling met a transient failure)."""
+        super().put_nowait(update)
 
     def requeue_pending(self, bot: Bot) -> int:
         """Queue again every update kept but not handled (after a crash or stop); return how many."""

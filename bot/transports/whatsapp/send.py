@@ -59,6 +59,13 @@ class TwilioConfig(BaseModel):
     public_base_url: str
     base_url: str | None = None
     template_sid: str | None = None
+    secondary_auth_token: str | None = None
+    """During a token rotation, the other token Twilio may still sign with (TWILIO_AUTH_TOKEN_SECONDARY)."""
+
+    @property
+    def auth_tokens(self) -> list[str]:
+        """Every token a webhook signature may be made with; the REST API always uses `auth_token`."""
+        return [self.auth_token, *([self.secondary_auth_token] if self.secondary_auth_token else [])]
 
     @classmethod
     def from_settings(cls, settings: Settings) -> "TwilioConfig":
@@ -74,7 +81,9 @@ class TwilioConfig(BaseModel):
                    auth_token=settings.twilio_auth_token.get_secret_value(),
                    sender=sender if sender.startswith("whatsapp:") else f"whatsapp:{sender}",
                    public_base_url=settings.public_base_url.rstrip("/"), base_url=settings.twilio_base_url,
-                   template_sid=settings.twilio_followup_template_sid)
+                   template_sid=settings.twilio_followup_template_sid,
+                   secondary_auth_token=settings.twilio_auth_token_secondary.get_secret_value()
+                   if settings.twilio_auth_token_secondary else None)
 
 
 class SessionWindow:

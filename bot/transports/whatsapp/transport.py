@@ -9,7 +9,6 @@ kept: it is only refused (bot/core/conversation.py), and nothing of it is fetche
 """
 
 import asyncio
-import contextlib
 import logging
 import re
 from collections.abc import Callable
@@ -18,7 +17,10 @@ from datetime import datetime
 from pydantic import BaseModel, ConfigDict, Field
 
 from bot.core.conversation import Conversation
-from bot.core.errors import new_reference
+from bot.core.errors import database_unavailable, is_transient, new_reference
+from bot.core.loops import Beat, Loops, backoff_s, guarded
+from bot.core.metrics import RETRIES, SPOOLED
+from bot.transports.spool import Spool
 from bot.services.i18n import text
 from bot.core.invite_chat import offers_code
 from bot.core.messages import CleanText, Incoming, Reply
@@ -32,6 +34,7 @@ log = logging.getLogger(__name__)
 
 _OPTION = re.compile(r"^\s*(\d{1,2})\s*\.?\s*$")
 INBOX = "whatsapp"
+IDLE_BEAT_S = 5.0
 
 
 MAX_NUM_MEDIA = 10
@@ -97,7 +100,11 @@ class WhatsAppTransport:
         self.window = SessionWindow(services.state, clock or services.clock)
         self.workers = workers
         self._queue: asyncio.Queue[TwilioInbound] = asyncio.Queue()
-        self._tasks: list[asyncio.Task[None]] = []
+        self._retries: set[asyncio.Task[None]] = set()
+        self._attempts: dict[str, int] = {}
+        self.loops = Loops()
+        self.spool = Spool(settings.state_dir / "spool" / INBOX, services.intake.owner)
+        self.spool_every_s = 1.0
         self._number_locks: dict[str, asyncio.Lock] = {}
         services.outbound.register("whatsapp", WhatsAppNotifier(self.sender, self.window, conversation.language_of,
                                                                 services.replies.outbox, services.replies.owner))
@@ -116,7 +123,9 @@ class WhatsAppTransport:
                 # A kept delivery that cannot be read would fail at every start: removed, said in the log.
                 log.error("whatsapp: removed kept message %s that cannot be read (%s)", key, type(exc).__name__)
                 state.inbox_forget(INBOX, key)
-        self._tasks = [asyncio.create_task(self._work(), name=f"whatsapp-worker-{i}") for i in range(self.workers)]
+        for i in range(self.workers):
+            self.loops.start(f"whatsapp-worker-{i}", self._work)
+        self.loops.start("whatsapp-spool", self._replay_spool)
 
     async def stop(self, drain_timeout_s: float = 10.0) -> None:
         """Finish what is queued (Twilio was already told it arrived), within a bound, then stop the workers."""
@@ -124,13 +133,13 @@ class WhatsAppTransport:
             await asyncio.wait_for(self._queue.join(), timeout=drain_timeout_s)
         except asyncio.TimeoutError:
             log.warning("stopping with %s whatsapp messages still queued", self._queue.qsize())
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-        self._tasks = []
+        await self.loops.stop()
+        for retry in self._retries:
+            retry.cancel()
         await self.fetcher.aclose()
+
+    def queue_depth(self) -> int:
+        return self._queue.qsize() + len(self._retries)
 
     async def drain(self) -> None:
         """Wait until every queued message has been handled (for tests and graceful shutdown)."""
@@ -140,7 +149,18 @@ class WhatsAppTransport:
 
     def accept(self, inbound: TwilioInbound) -> bool:
         """Keep a validated delivery durably, then queue it; False for a MessageSid seen before (a retry).
-        A stranger's delivery, and an invite code offered, are queued in memory only."""
+        A stranger's delivery, and an invite code offered, are queued in memory only. While the database is
+        down the delivery is kept in the local spool instead, and queued when it is back."""
+        try:
+            return self._keep(inbound)
+        except Exception as exc:
+            if not database_unavailable(exc):
+                raise
+            self.spool.append(inbound.message_sid, inbound.model_dump_json())
+            SPOOLED.labels(INBOX).inc()
+            return True
+
+    def _keep(self, inbound: TwilioInbound) -> bool:
         state = self.conversation.services.state
         if not self._is_registered(inbound) or offers_code(inbound.body):
             self._queue.put_nowait(inbound)
@@ -154,26 +174,66 @@ class WhatsAppTransport:
         self._queue.put_nowait(inbound)
         return True
 
+    async def _replay_spool(self, beat: Beat) -> None:
+        while True:
+            beat()
+            if self.spool.pending():
+                self.spool.replay(lambda entry: self._keep(TwilioInbound.model_validate_json(entry.payload)))
+            await asyncio.sleep(self.spool_every_s)
+
     def _is_registered(self, inbound: TwilioInbound) -> bool:
         return self.conversation.services.registry.lookup("whatsapp", inbound.sender) is not None
 
-    async def _work(self) -> None:
+    async def _work(self, beat: Beat) -> None:
         while True:
-            inbound = await self._queue.get()
+            beat()
             try:
-                async with self._number_locks.setdefault(inbound.number, asyncio.Lock()):
-                    await self.handle(inbound)
-            except Exception:
-                reference = new_reference()
-                log.exception("whatsapp message %s failed, reference %s", inbound.message_sid, reference)
-                await self._tell_failed(inbound, reference)
-            else:
-                if self._is_registered(inbound) and not offers_code(inbound.body):
-                    self.conversation.services.state.inbox_done(INBOX, inbound.message_sid)
-                else:
-                    self.conversation.services.state.inbox_forget(INBOX, inbound.message_sid)
+                inbound = await asyncio.wait_for(self._queue.get(), timeout=IDLE_BEAT_S)
+            except asyncio.TimeoutError:
+                continue
+            try:
+                await self._handle_one(inbound)
             finally:
                 self._queue.task_done()
+
+    async def _handle_one(self, inbound: TwilioInbound) -> None:
+        """Handle one delivery; nothing that goes wrong here, its error handling included, ends the worker. A
+        transient failure (the database or a service down) queues the delivery again after a backoff."""
+        try:
+            async with self._number_locks.setdefault(inbound.number, asyncio.Lock()):
+                await self.handle(inbound)
+        except Exception as exc:
+            if is_transient(exc):
+                attempt = self._attempts.get(inbound.message_sid, 0) + 1
+                self._attempts[inbound.message_sid] = attempt
+                delay = backoff_s(attempt, cap_s=5.0)
+                RETRIES.labels("whatsapp").inc()
+                log.warning("whatsapp message %s not handled yet (%s); trying again in %.1f s",
+                            inbound.message_sid, type(exc).__name__, delay)
+                self._retry_later(inbound, delay)
+                return
+            reference = new_reference()
+            log.exception("whatsapp message %s failed, reference %s", inbound.message_sid, reference)
+            await guarded("telling the sender a message failed", lambda: self._tell_failed(inbound, reference))
+            self._attempts.pop(inbound.message_sid, None)
+            return
+        self._attempts.pop(inbound.message_sid, None)
+        try:
+            if self._is_registered(inbound) and not offers_code(inbound.body):
+                self.conversation.services.state.inbox_done(INBOX, inbound.message_sid)
+            else:
+                self.conversation.services.state.inbox_forget(INBOX, inbound.message_sid)
+        except Exception as exc:  # the core drops the redelivery at the next start: nothing is done twice
+            log.warning("could not mark whatsapp message %s handled: %s", inbound.message_sid, type(exc).__name__)
+
+    def _retry_later(self, inbound: TwilioInbound, delay: float) -> None:
+        async def later() -> None:
+            await asyncio.sleep(delay)
+            self._queue.put_nowait(inbound)
+
+        task = asyncio.create_task(later())
+        self._retries.add(task)
+        task.add_done_callback(self._retries.discard)
 
     async def _tell_failed(self, inbound: TwilioInbound, reference: str) -> None:
         user = self.conversation.services.registry.lookup("whatsapp", inbound.sender)

@@ -18,6 +18,7 @@ from starlette.responses import FileResponse, PlainTextResponse, Response
 from starlette.routing import Route
 from twilio.request_validator import RequestValidator
 
+from bot.transports.health import BodyTooLarge, Health, all_routes, read_capped, too_large
 from bot.transports.whatsapp.send import MEDIA_ROUTE, STATUS_ROUTE
 from bot.transports.whatsapp.transport import TwilioInbound, TwilioStatus, WhatsAppTransport
 
@@ -28,23 +29,35 @@ EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>'
 _MEDIA_NAME = re.compile(r"^[0-9a-f]{32}\.(png|jpe?g|gif|webp|pdf)$")
 
 
-def create_app(transport: WhatsAppTransport) -> Starlette:
-    """Build the ASGI app; its lifespan starts and stops the transport's workers."""
-    validator = RequestValidator(transport.config.auth_token)
+def create_app(transport: WhatsAppTransport, health: Health | None = None) -> Starlette:
+    """Build the ASGI app; its lifespan starts and stops the transport's workers. With `health`, it also serves
+    readiness and metrics."""
+    validators = [RequestValidator(token) for token in transport.config.auth_tokens]
 
     async def signed_form(request: Request, route: str) -> dict[str, str] | None:
-        """The form Twilio posted, or None when its signature does not match the public URL it called."""
-        form = dict(parse_qsl((await request.body()).decode("utf-8", "replace"), keep_blank_values=True))
+        """The form Twilio posted, or None when its signature does not match the public URL it called (under
+        any of the valid auth tokens: two during a rotation). The body is read with a cap (BodyTooLarge);
+        nothing of it is used before the signature matches."""
+        signature = request.headers.get("X-Twilio-Signature", "")
+        if not signature:
+            log.warning("refused a whatsapp webhook call to %s without a signature", route)
+            return None
+        raw = await read_capped(request)
+        form = dict(parse_qsl(raw.decode("utf-8", "replace"), keep_blank_values=True))
         called = transport.config.public_base_url + route
         url = f"{called}?{request.url.query}" if request.url.query else called
-        if not validator.validate(url, form, request.headers.get("X-Twilio-Signature", "")):
+        if not any(v.validate(url, form, signature) for v in validators):
             log.warning("refused a whatsapp webhook call to %s with a bad signature", route)
             return None
         return form
 
     async def inbound(request: Request) -> Response:
-        """Validate the signature, queue the message, answer with empty TwiML."""
-        form = await signed_form(request, WEBHOOK_ROUTE)
+        """Validate the signature, keep the message durably (database or spool), answer with empty TwiML."""
+        try:
+            form = await signed_form(request, WEBHOOK_ROUTE)
+        except BodyTooLarge:
+            log.warning("refused a whatsapp webhook call with a body over the limit")
+            return too_large()
         if form is None:
             return PlainTextResponse("forbidden", status_code=403)
         try:
@@ -57,7 +70,10 @@ def create_app(transport: WhatsAppTransport) -> Starlette:
 
     async def status(request: Request) -> Response:
         """Twilio's delivery status for a message the bot sent: it updates the reply outbox."""
-        form = await signed_form(request, STATUS_ROUTE)
+        try:
+            form = await signed_form(request, STATUS_ROUTE)
+        except BodyTooLarge:
+            return too_large()
         if form is None:
             return PlainTextResponse("forbidden", status_code=403)
         try:
@@ -75,9 +91,6 @@ def create_app(transport: WhatsAppTransport) -> Starlette:
             return PlainTextResponse("not found", status_code=404)
         return FileResponse(path)
 
-    async def health(request: Request) -> Response:
-        return PlainTextResponse("ok")
-
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await transport.start()
@@ -86,9 +99,8 @@ def create_app(transport: WhatsAppTransport) -> Starlette:
         finally:
             await transport.stop()
 
-    return Starlette(routes=[
+    return Starlette(routes=all_routes(health, [
         Route(WEBHOOK_ROUTE, inbound, methods=["POST"]),
         Route(STATUS_ROUTE, status, methods=["POST"]),
         Route(f"{MEDIA_ROUTE}/{{name}}", media, methods=["GET"]),
-        Route("/health", health, methods=["GET"]),
-    ], lifespan=lifespan)
+    ]), lifespan=lifespan)
