@@ -98,7 +98,7 @@ class ChatImports:
             waiting = None
         kind = kind or (waiting.kind if waiting is not None else None)
         if kind is None:
-            return [Reply(text=turn.t("imports.usage", kinds=", ".join(sorted(self._kinds))))]
+            return [Reply(text=turn.t("imports.usage", kinds=", ".join(self._kinds_of(turn.user.pack))))]
         content = media.path.read_bytes()
         try:
             import_id, report = self.stage(turn.user.tenant, turn.user.user_id, kind, media.file_name, content,
@@ -121,8 +121,8 @@ class ChatImports:
             return [Reply(text=turn.t("core.card_gone"))]
         if row.user_id != turn.user.user_id or row.tenant_id != turn.user.tenant:
             return [Reply(text=turn.t("core.card_not_yours"))]
-        if turn.user.role != "admin":  # no longer an admin since the dry run
-            return [Reply(text=turn.t("join.admins_only"))]
+        if turn.user.role != "admin" or row.kind not in self._kinds_of(turn.user.pack):
+            return [Reply(text=turn.t("join.admins_only"))]  # no longer this pack's admin since the dry run
         if parts[1] == "d":
             if not self.discard(row.import_id):
                 return [Reply(text=turn.t("imports.already", status=row.status))]
@@ -183,12 +183,16 @@ class ChatImports:
 
     # --- helpers -----------------------------------------------------------------------------------------------
 
+    def _kinds_of(self, pack: str) -> list[str]:
+        """The register kinds of one pack: an admin imports only their own pack's registers."""
+        return sorted(name for name, kind in self._kinds.items() if kind.pack == pack)
+
     def _kind(self, turn: Turn, args: str) -> str | Reply:
         if turn.user.role != "admin":
             return Reply(text=turn.t("join.admins_only"))
         kind = args.strip().lower()
-        if kind not in self._kinds:
-            return Reply(text=turn.t("imports.usage", kinds=", ".join(sorted(self._kinds))))
+        if kind not in self._kinds_of(turn.user.pack):
+            return Reply(text=turn.t("imports.usage", kinds=", ".join(self._kinds_of(turn.user.pack))))
         return kind
 
     @staticmethod

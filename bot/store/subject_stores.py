@@ -23,10 +23,20 @@ from memory.subjects import HeldItem, Subject
 TermsOf = Callable[[Subject], SubjectTerms]
 
 
+def person_in_tenant(services: Services, subject: Subject) -> bool:
+    """Whether the person named is one of the subject's tenant's people (a person id is unique across tenants:
+    another tenant's id must reach nothing, neither their row nor their channels, territories or grants)."""
+    user = services.registry.by_id(subject.subject_id)
+    if user is not None:
+        return user.tenant == subject.tenant
+    with services.database.session() as s:
+        person = s.get(PersonRow, subject.subject_id)
+    return person is None or person.tenant_id == subject.tenant
+
+
 def tenant_people(services: Services, subject: Subject) -> list[str]:
     if subject.kind == "person":
-        user = services.registry.by_id(subject.subject_id)
-        return [] if user is not None and user.tenant != subject.tenant else [subject.subject_id]
+        return [subject.subject_id] if person_in_tenant(services, subject) else []
     return [u.user_id for u in services.registry.users if u.tenant == subject.tenant]
 
 
@@ -242,7 +252,7 @@ class PersonStore:
         return [person_id, *(f"telegram:{a}" for a in addresses), *(f"whatsapp:{a}" for a in addresses)]
 
     def _rows(self, subject: Subject) -> dict[str, list[Any]]:
-        if subject.kind != "person":
+        if subject.kind != "person" or not person_in_tenant(self._services, subject):
             return {}
         pid = subject.subject_id
         with self._services.database.session() as s:
@@ -266,7 +276,7 @@ class PersonStore:
         return {kind: [_plain(r) for r in rows] for kind, rows in self._rows(subject).items()}
 
     async def delete(self, subject: Subject) -> list[HeldItem]:
-        if subject.kind != "person":
+        if subject.kind != "person" or not person_in_tenant(self._services, subject):
             return []
         held = await self.list_held(subject)
         pid, keys = subject.subject_id, self._keys(subject.subject_id)

@@ -169,8 +169,9 @@ class AgriPack(Pack):
             return [Reply(text=turn.t("agri.farmer_ambiguous", query=parsed.farmer_query, names=names))]
         farmer = farmers[0]
         if not self.may_see(turn.user, farmer):
+            # Answered as for a farmer that does not exist: a refusal never tells who is outside one's villages.
             log.info("refused a brief outside the officer's territory")
-            return [Reply(text=turn.t("agri.not_your_farmer", farmer=farmer.name))]
+            return [Reply(text=turn.t("agri.farmer_unknown", query=parsed.farmer_query))]
         brief = await self.brief_for(turn.user.tenant, farmer, parsed.as_of or self.today(), parsed.memory_on,
                                      turn.lang)
         return [Reply(text=brief_text(self.book_for(turn.user.tenant), brief, turn.lang))]
