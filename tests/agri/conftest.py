@@ -80,6 +80,12 @@ async def seeded(hindsight_url: str, bank_prefix: str, tmp_path_factory: pytest.
 @pytest.fixture
 async def agri_app(settings: Settings) -> AsyncIterator[App]:
     app = await App.start(settings, registry=Registry(agri_users()), pack_names=["agri"])
+    # The database is new for every test but the bank lives for the session: start the capture tenant's bank
+    # empty too, so one test's saved visits are never another's.
+    try:
+        await app.services.memory.delete_bank(app.services.bank_of(CAPTURE_TENANT, "agri"))
+    except Exception:  # noqa: BLE001 - a bank never made is nothing to delete
+        pass
     yield app
     await app.aclose()
 
