@@ -5,7 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-SYSTEM_PACKAGES=(ffmpeg espeak-ng tesseract-ocr tesseract-ocr-eng tesseract-ocr-tel fonts-telu chromium)
+# postgresql: tests that stop and start a database (tests/pg_server.py) run a server of their own.
+SYSTEM_PACKAGES=(ffmpeg espeak-ng tesseract-ocr tesseract-ocr-eng tesseract-ocr-tel fonts-telu chromium postgresql)
 
 missing=()
 for pkg in "${SYSTEM_PACKAGES[@]}"; do

@@ -34,7 +34,10 @@ class Database:
     def __init__(self, url: str) -> None:
         self.url = url
         # Parameters are people's messages: never in SQL logs, even with echo or DEBUG switched on.
-        self.engine: Engine = create_engine(url, future=True, hide_parameters=True, pool_pre_ping=True)
+        # A database that does not answer must not hang a worker: connecting gives up after a few seconds.
+        connect_args = {"connect_timeout": 5} if url.startswith("postgresql") else {}
+        self.engine: Engine = create_engine(url, future=True, hide_parameters=True, pool_pre_ping=True,
+                                            connect_args=connect_args)
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)

@@ -99,7 +99,7 @@ async def serve(conversation: Conversation, telegram: TelegramOptions | None = N
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     # Retries what could not be processed while Groq or Hindsight was down; results go out via the notifiers.
-    loops.start("intake-worker", IntakeWorker(conversation).loop)
+    loops.start("intake-worker", IntakeWorker(conversation, interval_s=_env_s("SMRITI_WORKER_INTERVAL_S", 15)).loop)
     waiting: set[asyncio.Task[object]] = {asyncio.create_task(stop.wait())}
     if server is not None:
         waiting.add(asyncio.create_task(server.serve()))
@@ -124,4 +124,8 @@ async def serve(conversation: Conversation, telegram: TelegramOptions | None = N
 
 def inbox_bound_s() -> float:
     """How long a kept delivery may wait before the process is reported not ready (SMRITI_READY_INBOX_AGE_S)."""
-    return float(os.environ.get("SMRITI_READY_INBOX_AGE_S") or 300)
+    return _env_s("SMRITI_READY_INBOX_AGE_S", 300)
+
+
+def _env_s(name: str, default: float) -> float:
+    return float(os.environ.get(name) or default)
