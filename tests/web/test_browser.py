@@ -166,3 +166,27 @@ async def test_field_pages_with_the_village_chart(browser: Browser, office: Offi
         assert await chart.count() == 1
         assert await chart.evaluate("img => img.naturalWidth") > 300
         await shoot(page, "field-village")
+
+
+async def test_correct_a_hearing_entry(browser: Browser, office: Office) -> None:
+    from datetime import date
+
+    from tests.web.test_legal import file_hearings
+
+    book = await file_hearings(office)
+    async with served(office.asgi) as base:
+        page = await signed_in_page(browser, office, base)
+        await page.goto(f"{base}/office/legal/?day=2026-12-14")
+        assert "Seabreeze" in await page.inner_text("#cause-list")
+        await shoot(page, "legal-cause-list")
+        await page.get_by_role("link", name="Seabreeze").first.click()
+        entry = page.locator('[data-entry="web:seabreeze:2026-10-05"]')
+        await entry.locator("summary").click()
+        await entry.locator('input[name="hearing_date"]').fill("2026-10-06")
+        await entry.locator('textarea[name="text"]').fill("Plaintiff's evidence; PW1 chief examined in part.")
+        await shoot(page, "legal-case")
+        await entry.get_by_role("button", name="Save").click()
+        assert "Corrected" in await page.inner_text("main")
+        assert "6 Oct 2026" in await page.inner_text('[data-entry="web:seabreeze:2026-10-05"]')
+    record = book.store.get("demo", "web:seabreeze:2026-10-05")
+    assert record is not None and record.hearing_date == date(2026, 10, 6)
