@@ -5,6 +5,7 @@ Tags are `prefix:value` with a lowercase, hyphenated value. Designed before anyt
 case and type for the legal pack; vendor and type for accounts payable.
 """
 
+import hashlib
 import re
 from enum import StrEnum
 
@@ -26,8 +27,13 @@ _NON_SLUG = re.compile(r"[^a-z0-9]+")
 
 
 def slug(value: str) -> str:
-    """Return the tag form of a value: lowercase, runs of other characters folded to one hyphen."""
+    """Return the tag form of a value: lowercase, runs of other characters folded to one hyphen. A value with
+    letters outside Latin (a farmer id or crop written in Telugu) gets a short digest of itself, so two such
+    values never share a tag."""
     cleaned = _NON_SLUG.sub("-", value.strip().lower()).strip("-")
+    if any(c.isalpha() and not c.isascii() for c in value):
+        digest = hashlib.sha1(value.strip().lower().encode("utf-8")).hexdigest()[:8]
+        cleaned = f"{cleaned}-{digest}" if cleaned else f"x{digest}"
     if not cleaned:
         raise ValueError(f"cannot build a tag value from {value!r}")
     return cleaned

@@ -77,7 +77,7 @@ async def build_brief(memory: MemoryClient, bank: str, book: FieldBook, farmer: 
         notes.append(text(lang, "agri.memory_unavailable"))
         key = "agri.brief_register_only" if farmer.acres else "agri.brief_register_only_no_acres"
         notes.append(text(lang, key, farmer=book.farmer_name(farmer.id, lang),
-                          crops=", ".join(text(lang, f"agri.crop_{c}") for c in farmer.crops),
+                          crops=", ".join(book.crop_name(c, lang) for c in farmer.crops),
                           acres=f"{farmer.acres or 0:g}", village=book.village_name(farmer.village, lang)))
     if not context.own and not context.unavailable:
         notes.append(text(lang, "agri.no_history"))

@@ -159,7 +159,7 @@ class VisitCard(_Shared, CardSpec):
             _t(lang, "visit_card_title", extractor=_t(lang, f"extractor_{payload.get('extractor', 'rules')}")),
             f"{self.field_label(lang, 'farmer')}: {self._dash(farmer)}",
             f"{self.field_label(lang, 'village')}: {self._dash(village)}",
-            f"{self.field_label(lang, 'crop')}: {self._dash(_t(lang, f'crop_{visit.crop}') if visit.crop else None)}",
+            f"{self.field_label(lang, 'crop')}: {self._dash(book.crop_name(visit.crop, lang) or None)}",
             f"{self.field_label(lang, 'stage')}: {self._dash(_t(lang, f'stage_{visit.stage}') if visit.stage else None)}",
             f"{self.field_label(lang, 'issue')}: {self._dash(problems)}",
             f"{self.field_label(lang, 'severity')}: {self._dash(severity.strip())}",
@@ -328,7 +328,7 @@ class OutcomeCard(_Shared, CardSpec):
         applied = ", ".join(f"{self.book.products[p].name} ({p})" for p in outcome.products)
         return "\n".join([
             _t(lang, "outcome_card_title", farmer=self.book.farmer_name(visit.farmer_id, lang),
-               crop=_t(lang, f"crop_{visit.crop}") if visit.crop else "", visit_date=show_date(lang, visit.date),
+               crop=self.book.crop_name(visit.crop, lang), visit_date=show_date(lang, visit.date),
                extractor=_t(lang, f"extractor_{payload.get('extractor', 'rules')}")),
             f"{self.field_label(lang, 'result')}: {self._dash(_t(lang, f'result_{outcome.result}') if outcome.result else None)}",
             f"{self.field_label(lang, 'products')}: {self._dash(applied or _t(lang, 'nothing_applied'))}",

@@ -31,7 +31,7 @@ class Composer:
         return show_date(self.lang, value)
 
     def crop(self, slug: str) -> str:
-        return self.t(f"crop_{slug}") if slug in self.book.lexicon.crops else slug
+        return self.book.crop_name(slug, self.lang)
 
     def product(self, product_id: str) -> str:
         product = self.book.products.get(product_id)

@@ -12,6 +12,7 @@ from handlers.agri.register import FieldBook
 from handlers.agri.results import result_of
 from handlers.agri.textmatch import Hit, TermMatcher, absent, find_dates, normalise
 from handlers.agri.timing import followup_days, says_followup
+from bot.services.registers.codes import fold_code
 from memory.ids import content_digest
 
 _SENTENCE_END = re.compile(r"[.!?।\n;]")
@@ -46,6 +47,14 @@ def dated_id(visit: Visit) -> str:
 
 def severity_of(pct: int) -> str:
     return "low" if pct < 15 else "medium" if pct < 30 else "high"
+
+
+def _code_words(code: str) -> list[str]:
+    """A code a note may name: only one with a letter and a digit, so "10" or "Ramu" is never read as a code."""
+    folded = fold_code(code)
+    if len(folded) < 3 or not any(c.isdigit() for c in folded) or not any(c.isalpha() for c in folded):
+        return []
+    return list(dict.fromkeys([code, " ".join(re.split(r"[^0-9A-Za-z\u0c00-\u0c7f]+", code)).strip()]))
 
 
 class FieldReader:
@@ -85,6 +94,11 @@ class FieldReader:
             self.terms.add("product", product.id, [product.name, *product.aliases, *short])
         for village in book.villages.values():
             self.terms.add("village", village.slug, [village.name, village.name_te])
+        # Codes as the organisation writes them ("KV-INS-01", "GF/0012"), named in a note: exact, never fuzzy.
+        for product_id in book.products:
+            self.terms.add("product_code", product_id, _code_words(product_id))
+        for farmer_id in book.farmers:
+            self.terms.add("farmer_code", farmer_id, _code_words(farmer_id))
         for farmer in book.farmers.values():
             first_en, first_te = farmer.name.split()[0], farmer.name_te.split()[0]
             self.terms.add("farmer", farmer.id, [farmer.name, farmer.name_te])
@@ -92,6 +106,7 @@ class FieldReader:
 
     def _farmer(self, text: str, hits: list[Hit], territories: list[str] | None) -> str | None:
         explicit = [f"F{m.group(1)}" for m in _FARMER_ID.finditer(text) if f"F{m.group(1)}" in self.book.farmers]
+        explicit += [h.key for h in hits if h.category == "farmer_code" and h.key not in explicit]
         allowed = set(territories) if territories else set(self.book.villages)
         if explicit:
             named = {h.key for h in hits if h.category == "farmer"}
@@ -121,6 +136,9 @@ class FieldReader:
 
     def farmer_in(self, text: str, territories: list[str] | None = None) -> Farmer | None:
         """Return the farmer a text names (id, full or first name, either script), preferring these villages."""
+        by_code = self.book.find_farmer(text)
+        if by_code is not None:
+            return by_code
         norm = normalise(text)
         found = self._farmer(norm, self.terms.find(norm), territories)
         return self.book.farmers.get(found or "")
@@ -136,6 +154,10 @@ class FieldReader:
         return [self.book.farmers[k] for k in keys if self.book.farmers[k].village in allowed]
 
     def village_in(self, text: str) -> str | None:
+        """The village a text names: its id in the register as written (folded), or its name in either script."""
+        by_code = self.book.find_village(text)
+        if by_code is not None:
+            return by_code.slug
         norm = normalise(text)
         return next((h.key for h in self.terms.find(norm) if h.category == "village"), None)
 
@@ -229,6 +251,8 @@ class FieldReader:
 
     def _product_hits(self, text: str, hits: list[Hit]) -> list[Hit]:
         found = [h for h in hits if h.category == "product"]
+        found += [Hit("product", h.key, h.start, h.end) for h in hits if h.category == "product_code"
+                  and not any(f.key == h.key and f.start == h.start for f in found)]
         for m in _PRODUCT_ID.finditer(text):
             pid = f"P{m.group(1)}"
             if pid in self.book.products:

@@ -87,7 +87,7 @@ def guard_brief(book: FieldBook, draft: BriefDraft, known: dict[date, list[str]]
         labelled = [c for c in ([item.crop] if item.crop in crops else []) + crops if c in product.dosage]
         if not labelled:
             unverified.append(t("unverified_product_label", product=product.name,
-                                crops=", ".join(t(f"crop_{c}") for c in crops)))
+                                crops=", ".join(book.crop_name(c, lang) for c in crops)))
             continue
         if item.dosage and not _dose_known(book, product.id, item.dosage):
             unverified.append(t("unverified_dose", dose=item.dosage, product=product.name))
@@ -95,7 +95,7 @@ def guard_brief(book: FieldBook, draft: BriefDraft, known: dict[date, list[str]]
             continue
         products.append(BriefProduct(
             id=product.id, name=product.name, price=price_text(lang, product),
-            dosage=dose_text(lang, product, labelled[0]),
+            dosage=dose_text(lang, product, labelled[0], book.crop_name(labelled[0], lang)),
             pitch=checked(t("unverified_field_pitch", product=product.name), item.pitch),
         ))
     avoid = [checked(t("unverified_field_avoid"), a) for a in draft.avoid]

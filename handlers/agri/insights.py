@@ -45,7 +45,7 @@ def problem_counts(book: FieldBook, facts: Facts, lang: str) -> list[ProblemCoun
     rows: dict[tuple[str, str], ProblemCounts] = {}
 
     def row(crop: str, issue: str) -> ProblemCounts:
-        label = f"{text(lang, f'agri.crop_{crop}')}: {book.issue_name(issue, lang)}"
+        label = f"{book.crop_name(crop, lang)}: {book.issue_name(issue, lang)}"
         return rows.setdefault((crop, issue), ProblemCounts(problem=label, advised=0, accepted=0, worked=0))
 
     for visit in facts.visits:
@@ -123,7 +123,7 @@ class Aggregator:
             if visit.issue and visit.day >= since:
                 recent[(visit.crop, visit.issue)].append(visit.day)
                 farms[(visit.crop, visit.issue)].add(visit.farmer_id)
-        lines = [self.t("insight_watch", crop=self.t(f"crop_{crop}"), issue=self.book.issue_name(issue, self.lang),
+        lines = [self.t("insight_watch", crop=self.book.crop_name(crop, self.lang), issue=self.book.issue_name(issue, self.lang),
                         farms=len(farms[(crop, issue)]), dates=self.days(days))
                  for (crop, issue), days in sorted(recent.items(), key=lambda kv: -len(kv[1]))]
         return lines or [self.t("insight_watch_quiet", days=WATCH_DAYS)]

@@ -18,5 +18,6 @@ def price_text(lang: str, product: Product) -> str:
     return text(lang, "agri.price", price=f"{product.price_rs:,}", pack=measure(lang, product.pack_size))
 
 
-def dose_text(lang: str, product: Product, crop: str) -> str:
-    return text(lang, "agri.dose", dose=measure(lang, product.dosage[crop]), crop=text(lang, f"agri.crop_{crop}"))
+def dose_text(lang: str, product: Product, crop: str, crop_shown: str) -> str:
+    """A label dose for a crop (its key in the dosage), the crop shown as the tenant's book names it."""
+    return text(lang, "agri.dose", dose=measure(lang, product.dosage[crop]), crop=crop_shown)

@@ -5,6 +5,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from bot.services.registers.codes import Code
+
 Tier = Literal["budget", "standard", "premium"]
 Reaction = Literal["accepted", "rejected", "undecided"]
 Objection = Literal["price", "doubt", "wait", "availability"]
@@ -18,7 +20,8 @@ class Product(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    id: str = Field(pattern=r"^P\d{3}$")
+    id: Code
+    """The product code as the company writes it ("P001", "KV-INS-01"), matched folded."""
     name: str
     active_ingredient: str
     kind: str
@@ -35,6 +38,18 @@ class Product(BaseModel):
         return f"Rs {self.price_rs:,} per {self.pack_size}"
 
 
+class Crop(BaseModel):
+    """A crop the tenant's register names: its words extend the built-in lexicon, its names are shown."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str = Field(min_length=1)
+    name: str = Field(min_length=1)
+    name_te: str = ""
+    """Empty when the register gives no Telugu name: the name is shown as the register writes it."""
+    aliases: list[str] = Field(default_factory=list)
+
+
 class Issue(BaseModel):
     model_config = ConfigDict(frozen=True)
 
@@ -44,6 +59,8 @@ class Issue(BaseModel):
     crops: list[str]
     followup_days: int | None = None
     """Days until the outcome follow-up; None uses the catalogue default."""
+    aliases: list[str] = Field(default_factory=list)
+    """Other words people use for it (transliterated, local): the reader matches them."""
 
 
 class IssueBook(BaseModel):
@@ -54,7 +71,8 @@ class IssueBook(BaseModel):
 class Village(BaseModel):
     model_config = ConfigDict(frozen=True)
 
-    slug: str = Field(pattern=r"^[a-z0-9-]+$")
+    slug: str = Field(min_length=1)
+    """The village's key: its id in the register or its name, lowercased and hyphenated (either script)."""
     name: str
     name_te: str
     mandal: str
@@ -63,8 +81,9 @@ class Village(BaseModel):
 class Farmer(BaseModel):
     model_config = ConfigDict(frozen=True)
 
-    id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9 ._/-]{0,40}$")
-    """The farmer's id as the distributor writes it ("F001", "GF/0012"); derived from name and village if none."""
+    id: Code
+    """The farmer's id as the distributor writes it ("F001", "GF/0012", a name in Telugu script); derived from
+    name and village if none."""
     name: str = Field(min_length=1)
     name_te: str
     village: str
@@ -85,7 +104,7 @@ class Officer(BaseModel):
 class Advice(BaseModel):
     """One product offered on a visit and how the farmer took it."""
 
-    product_id: str = Field(pattern=r"^P\d{3}$")
+    product_id: Code
     reaction: Reaction = "undecided"
     objection: Objection | None = None
     dose: str | None = None

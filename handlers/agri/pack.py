@@ -159,9 +159,14 @@ class AgriPack(Pack):
     async def _brief(self, turn: Turn, args: str) -> list[Reply]:
         """Answer /brief <farmer> [date] [off]."""
         parsed = parse_brief_args(args, self.today().year)
+        # A farmer id as the register writes it ("GF/0012", "2024-17") is the farmer, never a date.
+        whole = self.book_for(turn.user.tenant).find_farmer(args.strip()) if args.strip() else None
+        if whole is not None:
+            parsed = BriefArgs(farmer_query=args.strip(), as_of=None, memory_on=True)
         if not parsed.farmer_query:
             return [Reply(text=turn.t("agri.brief_usage"))]
-        farmers = self.reader_for(turn.user.tenant).farmers_named(parsed.farmer_query, turn.user.territories)
+        farmers = [whole] if whole is not None else \
+            self.reader_for(turn.user.tenant).farmers_named(parsed.farmer_query, turn.user.territories)
         if not farmers:
             return [Reply(text=turn.t("agri.farmer_unknown", query=parsed.farmer_query))]
         if len(farmers) > 1:
@@ -202,7 +207,7 @@ class AgriPack(Pack):
         for followup in pending:
             visit = Visit.model_validate_json(followup.subject["visit"])
             lines.append(turn.t("agri.followups_item", farmer=self.book_for(turn.user.tenant).farmer_name(visit.farmer_id, turn.lang),
-                                crop=turn.t(f"agri.crop_{visit.crop}"), visit_date=show_date(turn.lang, visit.date),
+                                crop=self.book_for(turn.user.tenant).crop_name(visit.crop, turn.lang), visit_date=show_date(turn.lang, visit.date),
                                 due=show_date(turn.lang, followup.due_at.astimezone(IST).date()),
                                 status=turn.t(f"agri.followup_status_{followup.status}")))
             buttons.append([Button(label=turn.t("agri.button_answer_for", farmer=self.book_for(turn.user.tenant).farmer_name(visit.farmer_id, turn.lang)),
@@ -225,10 +230,11 @@ class AgriPack(Pack):
         return [Reply(text=caption, image=chart.path)]
 
     def _farmers(self, turn: Turn) -> list[Reply]:
-        mine = [f for f in self.book_for(turn.user.tenant).farmers.values() if self.may_see(turn.user, f)]
+        book = self.book_for(turn.user.tenant)
+        mine = [f for f in book.farmers.values() if self.may_see(turn.user, f)]
         lines = [turn.t("agri.farmers_header", count=len(mine))]
-        lines += [f"{f.id} {self.book_for(turn.user.tenant).farmer_name(f.id, turn.lang)} · {self.book_for(turn.user.tenant).village_name(f.village, turn.lang)} · "
-                  f"{', '.join(turn.t(f'agri.crop_{c}') for c in f.crops)}" for f in mine]
+        lines += [f"{f.id} {book.farmer_name(f.id, turn.lang)} · {book.village_name(f.village, turn.lang)} · "
+                  f"{', '.join(book.crop_name(c, turn.lang) for c in f.crops)}" for f in mine]
         return [Reply(text="\n".join(lines))]
 
     async def on_text(self, turn: Turn, body: str) -> list[Reply]:
@@ -338,7 +344,7 @@ class AgriPack(Pack):
         products = ", ".join(book.products[a.product_id].name for a in visit.products) or text(lang, "agri.nothing_advised")
         return text(lang, "agri.followup_answer_now" if ask_now else "agri.followup_question",
                     farmer=book.farmer_name(visit.farmer_id, lang), village=book.village_name(visit.village, lang),
-                    crop=text(lang, f"agri.crop_{visit.crop}"), issue=book.issue_name(visit.issue, lang) or "-",
+                    crop=book.crop_name(visit.crop, lang), issue=book.issue_name(visit.issue, lang) or "-",
                     products=products, date=show_date(lang, visit.date))
 
     def compose_followup(self, followup: FollowUp, user: User) -> list[Reply]:

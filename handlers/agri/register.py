@@ -1,12 +1,14 @@
 """A tenant's reference data as the pack uses it (catalogue, issues, villages, farmers, officers) and the
 pack's own lexicon, checked for consistency. Built by the repository (handlers/agri/registers.py)."""
 
-from functools import cache
 from pathlib import Path
 
 from pydantic import BaseModel, model_validator
 
+from bot.services.registers.codes import RegisterIndex
+from handlers.agri.lexicon import Lexicon, load_lexicon
 from handlers.agri.models import (
+    Crop,
     Farmer,
     Issue,
     IssueBook,
@@ -16,27 +18,9 @@ from handlers.agri.models import (
     Village,
     Visit,
 )
+from handlers.agri.vocabulary import crop_key, crop_name, named_crops, tenant_lexicon, word_slug
 
-
-class Lexicon(BaseModel):
-    """Telugu, transliterated and English words for the things a field note talks about."""
-
-    crops: dict[str, list[str]]
-    issues: dict[str, list[str]]
-    generic_disease: list[str]
-    generic_pest: list[str]
-    objections: dict[str, list[str]]
-    reactions: dict[str, list[str]]
-    neighbour: list[str]
-    shown_result: list[str] = []
-    """Words saying a result was shown ("result chupinchanu", "showed"): a neighbour named with one is evidence."""
-    severity: dict[str, list[str]]
-    stages: dict[str, list[str]]
-    results: dict[str, list[str]]
-    no_spray: list[str]
-    next_step_cues: list[str]
-    yesterday: list[str]
-    today: list[str]
+__all__ = ["FieldBook", "Lexicon", "Season", "load_lexicon", "normalise_dose"]
 
 
 class Season(BaseModel):
@@ -57,9 +41,6 @@ class Season(BaseModel):
         return self
 
 
-PACK_DATA = Path(__file__).resolve().parent / "data"
-
-
 class _Catalogue(BaseModel):
     products: list[Product]
 
@@ -76,10 +57,8 @@ class _Officers(BaseModel):
     officers: list[Officer]
 
 
-@cache
-def load_lexicon() -> Lexicon:
-    """The pack's own words (not a tenant's register): crops, issues, reactions in Telugu and English."""
-    return Lexicon.model_validate_json((PACK_DATA / "lexicon.json").read_text(encoding="utf-8"))
+class _Crops(BaseModel):
+    crops: list[Crop]
 
 
 class FieldBook:
@@ -87,21 +66,35 @@ class FieldBook:
 
     def __init__(self, products: list[Product], issue_book: IssueBook, villages: list[Village],
                  farmers: list[Farmer], officers: list[Officer], lexicon: Lexicon | None = None,
-                 season: Season | None = None) -> None:
-        self.products = {p.id: p for p in products}
+                 season: Season | None = None, crops: list[Crop] | None = None) -> None:
+        self._base = lexicon or load_lexicon()
         self.issue_book = issue_book
         self.issues = {i.id: i for i in self.issue_book.issues}
+        written = [c for f in farmers for c in f.crops] + [c for p in products for c in p.dosage] \
+            + [c for i in issue_book.issues for c in i.crops]
+        register = list(crops or [])
+        first = tenant_lexicon(self._base, register, issue_book.issues)
+        self.crops = {c.id: c for c in [*register, *named_crops(written, first)]}
+        """The register's crops and the crops written in other registers that no word list knew."""
+        self.lexicon = tenant_lexicon(self._base, list(self.crops.values()), issue_book.issues)
+        """The built-in lexicon extended by this tenant's registers: what the reader matches."""
+        self.products = {p.id: p.model_copy(update={"dosage": {self.crop_of(c): d for c, d in p.dosage.items()}})
+                         for p in products}
         self.villages = {v.slug: v for v in villages}
-        self.farmers = {f.id: f for f in farmers}
+        self.farmers = {f.id: f.model_copy(update={"crops": list(dict.fromkeys(self.crop_of(c) for c in f.crops))})
+                        for f in farmers}
         self.officers = {o.id: o for o in officers}
-        self.lexicon = lexicon or load_lexicon()
+        self._farmer_index = RegisterIndex(self.farmers, lambda f: (f.name, f.name_te))
+        self._village_index = RegisterIndex(self.villages, lambda v: (v.name, v.name_te))
+        self._product_index = RegisterIndex(self.products, lambda p: (p.name, *p.aliases))
         self._season = season
         self._check()
 
     @classmethod
     def from_folder(cls, root: Path) -> "FieldBook":
         """A book read from register files in the seed layout (catalogue.json, issues.json, villages.json,
-        farmers.json, officers.json), e.g. a test corpus's own registers; the lexicon is the pack's."""
+        farmers.json, officers.json, crops.json if any), e.g. a test corpus's own registers; the lexicon is the
+        pack's, extended by them."""
         def read(name: str) -> str:
             return (root / name).read_text(encoding="utf-8")
 
@@ -109,18 +102,36 @@ class FieldBook:
                    IssueBook.model_validate_json(read("issues.json")),
                    _Villages.model_validate_json(read("villages.json")).villages,
                    _Farmers.model_validate_json(read("farmers.json")).farmers,
-                   _Officers.model_validate_json(read("officers.json")).officers)
+                   _Officers.model_validate_json(read("officers.json")).officers,
+                   crops=_Crops.model_validate_json(read("crops.json")).crops if (root / "crops.json").exists() else [])
 
     def _check(self) -> None:
-        crops = set(self.lexicon.crops)
         for farmer in self.farmers.values():
-            if farmer.village not in self.villages or not set(farmer.crops) <= crops:
-                raise ValueError(f"farmer {farmer.id} names an unknown village or crop")
+            if farmer.village not in self.villages:
+                raise ValueError(f"farmer {farmer.id} names an unknown village")
         for product in self.products.values():
-            if not set(product.dosage) <= crops or not set(product.problems) <= set(self.issues):
-                raise ValueError(f"product {product.id} names an unknown crop or problem")
-        if not set(self.issues) <= set(self.lexicon.issues):
-            raise ValueError("every issue in the issue book needs its words in the lexicon")
+            if not set(product.problems) <= set(self.issues):
+                raise ValueError(f"product {product.id} names an unknown problem")
+
+    def find_farmer(self, written: str) -> Farmer | None:
+        """A farmer by the id as the register writes it (case, spaces, separators ignored) or full name."""
+        return self._farmer_index.find(written)
+
+    def find_village(self, written: str) -> Village | None:
+        """A village by its register id or name as written (either script)."""
+        return self._village_index.find(written)
+
+    def find_product(self, written: str) -> Product | None:
+        """A product by its code as the company writes it ("kv ins 01" finds KV-INS-01) or its name."""
+        return self._product_index.find(written)
+
+    def crop_of(self, word: str) -> str:
+        """The crop key a word names (register, built-in words, either script); an unknown word is its own."""
+        return crop_key(word, self.lexicon) or word_slug(word) or word
+
+    def crop_name(self, crop: str | None, lang: str = "en") -> str:
+        """A crop as shown to a person: the register's word, translated when the register translates it."""
+        return crop_name(crop, lang, self.crops, self.lexicon) if crop else ""
 
     @property
     def season(self) -> Season:
@@ -134,7 +145,8 @@ class FieldBook:
     def with_season(self, season: Season) -> "FieldBook":
         """This book with a season of visits and outcomes to retain (the demo's, at seed time)."""
         return FieldBook(list(self.products.values()), self.issue_book, list(self.villages.values()),
-                         list(self.farmers.values()), list(self.officers.values()), self.lexicon, season)
+                         list(self.farmers.values()), list(self.officers.values()), self._base, season,
+                         list(self.crops.values()))
 
     def check_visit(self, visit: Visit) -> None:
         """Raise ValueError when a visit names something outside the registers or the catalogue."""

@@ -7,10 +7,14 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from bot.services.registers.codes import RegisterIndex, code_key
 from bot.services.registers.kinds import (
     Cells,
     Column,
+    Created,
     RegisterKind,
+    Registers,
+    Resolved,
     join_list,
     number_text,
     split_list,
@@ -23,8 +27,9 @@ from bot.store.registers import (
     StoredRecord,
     TenantCache,
 )
-from handlers.agri.models import Farmer, Issue, IssueBook, Officer, Product, Village
+from handlers.agri.models import Crop, Farmer, Issue, IssueBook, Officer, Product, Village
 from handlers.agri.register import FieldBook, Lexicon, Season, load_lexicon
+from handlers.agri.vocabulary import crop_key, word_slug
 
 PACK = "agri"
 
@@ -46,12 +51,9 @@ def slug(text: str) -> str:
 
 
 def _crop(word: str, lexicon: Lexicon) -> str:
-    """A crop as people write it (English, transliterated or Telugu) -> the lexicon's crop slug."""
-    folded = word.strip().lower()
-    for crop, words in lexicon.crops.items():
-        if folded == crop or folded in (w.lower() for w in words):
-            return crop
-    raise ValueError(f"unknown crop {word!r}")
+    """A crop as people write it (English, transliterated or Telugu) -> the built-in crop key, or the word as
+    written: a crop nobody listed is still a crop, and the tenant's book resolves it against its crops register."""
+    return crop_key(word, lexicon) or word.strip()
 
 
 def _village(cells: Cells) -> Village:
@@ -83,6 +85,33 @@ def _farmer_cells(farmer: Farmer) -> Cells:
     return {"id": farmer.id, "name": farmer.name, "name_te": farmer.name_te, "village": farmer.village,
             "crops": join_list(farmer.crops), "acres": f"{farmer.acres:g}" if farmer.acres else "",
             "phone": farmer.phone or ""}
+
+
+def _village_index(registers: Registers) -> RegisterIndex[StoredRecord]:
+    return RegisterIndex(registers.get("villages", {}), lambda r: (str(r.data.get("name", "")),
+                                                                    str(r.data.get("name_te", ""))))
+
+
+def _resolve_farmer(farmer: Farmer, cells: Cells, registers: Registers) -> Resolved:
+    """The farmer's village by its id or name as the list writes it; a village nobody listed yet is made."""
+    if farmer.village in registers.get("villages", {}):
+        return Resolved(farmer)
+    written = (cells.get("village") or "").split("/")[0].strip()
+    found = _village_index(registers).key(written or farmer.village)
+    if found is not None:
+        return Resolved(farmer.model_copy(update={"village": found}))
+    if not written:
+        return Resolved(farmer)
+    village = _village({"name": written})
+    made = Created("villages", StoredRecord(key=village.slug, label=village.slug, data=village.model_dump(mode="json")),
+                   shown=village.name)
+    return Resolved(farmer.model_copy(update={"village": village.slug}), [made])
+
+
+def _resolve_officer(officer: Officer, cells: Cells, registers: Registers) -> Resolved:
+    index = _village_index(registers)
+    written = split_list(cells.get("territories")) or officer.territories
+    return Resolved(officer.model_copy(update={"territories": [index.key(w) or slug(w) for w in written]}))
 
 
 def _officer(cells: Cells) -> Officer:
@@ -128,17 +157,29 @@ def _issue(cells: Cells) -> Issue:
     return Issue(id=slug(cells.get("id") or cells.get("name", "")), name=cells.get("name", ""),
                  name_te=cells.get("name_te") or cells.get("name", ""),
                  crops=[_crop(c, lexicon) for c in split_list(cells.get("crops"))],
-                 followup_days=int(float(days)) if days else None)
+                 followup_days=int(float(days)) if days else None, aliases=split_list(cells.get("aliases")))
 
 
 def _issue_cells(issue: Issue) -> Cells:
     return {"id": issue.id, "name": issue.name, "name_te": issue.name_te, "crops": join_list(issue.crops),
-            "followup_days": str(issue.followup_days or "")}
+            "followup_days": str(issue.followup_days or ""), "aliases": join_list(issue.aliases)}
+
+
+def _crop_record(cells: Cells) -> Crop:
+    name = cells.get("name", "")
+    return Crop(id=word_slug(cells.get("id") or name), name=name, name_te=cells.get("name_te") or "",
+                aliases=split_list(cells.get("aliases")))
+
+
+def _crop_cells(crop: Crop) -> Cells:
+    return {"id": crop.id, "name": crop.name, "name_te": crop.name_te, "aliases": join_list(crop.aliases)}
 
 
 def _kind(name: str, model: type, columns: tuple[Column, ...], from_cells: object, to_cells: object,
-          key_of: object, json_key: str, refers: object = None) -> RegisterKind:
+          key_of: object, json_key: str, refers: object = None, resolve: object = None) -> RegisterKind:
     extra = {"refers": refers} if refers else {}
+    if resolve:
+        extra["resolve"] = resolve
     return RegisterKind(name=name, pack=PACK, model=model, columns=columns, from_cells=from_cells,  # type: ignore[arg-type]
                         to_cells=to_cells, key_of=key_of, json_key=json_key, tables=TABLES, **extra)  # type: ignore[arg-type]
 
@@ -202,14 +243,14 @@ KINDS: dict[str, RegisterKind] = {k.name: k for k in (
         Column("crops", "Crops", ("crop", "crops grown", "పంట")),
         Column("acres", "Acres", ("acreage", "area", "area acres", "area (acres)", "land acres", "ఎకరాలు")),
         Column("phone", "Mobile", ("phone", "mobile no", "mobile number", "phone number", "contact", "cell")),
-    ), _farmer, _farmer_cells, lambda f: (f.id.upper(), f.id), "farmers",
-        lambda f: [("villages", f.village)]),
+    ), _farmer, _farmer_cells, lambda f: (code_key(f.id), f.id), "farmers",
+        lambda f: [("villages", f.village)], _resolve_farmer),
     _kind("officers", Officer, (
         Column("id", "Officer ID", ("id", "employee id", "emp id", "code"), required=True),
         Column("name", "Officer Name", ("name", "field officer", "officer"), required=True),
         Column("territories", "Territories", ("villages", "territory", "area", "beat")),
-    ), _officer, _officer_cells, lambda o: (o.id.upper(), o.id), "officers",
-        lambda o: [("villages", t) for t in o.territories]),
+    ), _officer, _officer_cells, lambda o: (code_key(o.id), o.id), "officers",
+        lambda o: [("villages", t) for t in o.territories], _resolve_officer),
     _kind("catalogue", Product, (
         Column("id", "Product Code", ("id", "code", "sku", "item code"), required=True),
         Column("name", "Product", ("product name", "name", "item", "item name", "brand"), required=True),
@@ -221,7 +262,7 @@ KINDS: dict[str, RegisterKind] = {k.name: k for k in (
         Column("dosage", "Label Dose per Crop", ("dose", "dosage", "label dose", "dose per acre")),
         Column("problems", "Problems", ("target", "targets", "pests", "diseases", "problem")),
         Column("aliases", "Also Called", ("aliases", "other names", "local names")),
-    ), _product, _product_cells, lambda p: (p.id.upper(), p.id), "products",
+    ), _product, _product_cells, lambda p: (code_key(p.id), p.id), "products",
         lambda p: [("issues", i) for i in p.problems]),
     _kind("issues", Issue, (
         Column("id", "Issue ID", ("id", "code")),
@@ -229,8 +270,15 @@ KINDS: dict[str, RegisterKind] = {k.name: k for k in (
         Column("name_te", "Issue (Telugu)", ("telugu name", "name te")),
         Column("crops", "Crops", ("crop",)),
         Column("followup_days", "Follow-up Days", ("followup days", "days")),
+        Column("aliases", "Also Called", ("aliases", "other names", "local names", "local name")),
     ), _issue, _issue_cells, lambda i: (i.id, i.id), "issues"),
     _visit_log_kind(),
+    _kind("crops", Crop, (
+        Column("id", "Crop ID", ("id", "code", "crop code")),
+        Column("name", "Crop", ("name", "crop name"), required=True),
+        Column("name_te", "Crop (Telugu)", ("telugu name", "name te", "పంట")),
+        Column("aliases", "Also Called", ("aliases", "other names", "local names", "local name")),
+    ), _crop_record, _crop_cells, lambda c: (c.id, c.id), "crops"),
 )}
 
 
@@ -244,6 +292,7 @@ def build_book(records: dict[str, dict[str, StoredRecord]]) -> FieldBook:
         villages=[Village.model_validate(r) for r in rows("villages")],
         farmers=[Farmer.model_validate(r) for r in rows("farmers")],
         officers=[Officer.model_validate(r) for r in rows("officers")],
+        crops=[Crop.model_validate(r) for r in rows("crops")],
     )
 
 

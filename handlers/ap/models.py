@@ -3,9 +3,11 @@
 import re
 from datetime import date
 from decimal import Decimal
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from bot.services.registers.codes import internal_key
 
 from handlers.ap.money import PAISE, suffix
 
@@ -123,7 +125,7 @@ class Vendor(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    vendor_id: str = Field(pattern=r"^[A-Z0-9][A-Z0-9-]{1,40}$")
+    vendor_id: Annotated[str, AfterValidator(lambda v: internal_key(v, "vendor", capitals=True))]
     """Upper-case letters, digits and dashes, derived from the id as the office writes it (kept for display)."""
     name: str
     aliases: list[str] = Field(default_factory=list)

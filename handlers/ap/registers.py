@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from bot.services.registers.codes import safe_key
 from bot.services.registers.kinds import (
     Cells,
     Column,
@@ -55,8 +56,12 @@ TABLES = (APRecord, APRegisterVersion)
 
 
 def vendor_key(written: str) -> str:
-    """A vendor id as the office writes it ("v001", "Ravi Steel (V001)") -> the pack's id ("V001", ...)."""
-    return "-".join(re.findall(r"[A-Z0-9]+", written.upper()))[:41].strip("-")
+    """A vendor id as the office writes it ("v001", "Ravi Steel (V001)") -> the pack's id ("V001", ...); a
+    name in Telugu script only gets a digest of itself, so it is a key all the same."""
+    found = "-".join(re.findall(r"[A-Z0-9]+", written.upper()))[:41].strip("-")
+    if found and written.isascii() or not written.strip():
+        return found
+    return safe_key(written.strip()).upper()[:41].strip("-")
 
 
 def _vendor(cells: Cells) -> Vendor:

@@ -1,10 +1,11 @@
 """The legal pack's shapes: the case register, the upload manifest, proposed entries, answers and cause lists."""
 
 from datetime import date, datetime
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
+from bot.services.registers.codes import internal_key
 from memory.asof import IST
 
 DateSource = Literal["header", "row", "text", "document", "edited", "file_name", "upload_time"]
@@ -32,8 +33,11 @@ class CaseRecord(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    case_id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]{0,40}$")
+    case_id: Annotated[str, AfterValidator(lambda v: internal_key(v, "case"))]
+    """The pack's internal key (tags, document ids): lowercase letters, digits and hyphens, made from `code`."""
     title: str = Field(min_length=3)
+    code: str = ""
+    """The case id as the practice writes it ("HX-OS-311-2024"), shown and exported; empty for the seeds'."""
     numbers: list[str] = Field(default_factory=list)
     aliases: list[str] = Field(default_factory=list)
     court: str = ""

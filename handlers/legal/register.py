@@ -81,8 +81,11 @@ def number_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _phrase(value: str) -> re.Pattern[str]:
-    words = [re.escape(w) for w in re.findall(r"[A-Za-z0-9]+", value)]
+def _phrase(value: str) -> re.Pattern[str] | None:
+    """A name as a pattern, its words in order with up to three separators between; None for no words."""
+    words = [re.escape(w) for w in re.findall(r"[A-Za-z0-9\u0c00-\u0c7f]+", value)]
+    if not words:
+        return None
     return re.compile(r"(?<![A-Za-z0-9])" + r"[\W_]{0,3}".join(words) + r"(?![A-Za-z0-9])", re.I)
 
 
@@ -96,18 +99,24 @@ class CaseRegister:
         self.cases = list(cases)
         self._by_id = {c.case_id: c for c in cases}
         self._numbers: list[tuple[NumberKey, str]] = []
+        codes: dict[str, list[str]] = {c.case_id: [c.code] if c.code else [] for c in cases}
         for case in cases:
             for raw in case.numbers:
                 match = _NUMBER.search(raw)
                 if match is None:
-                    raise ValueError(f"case number {raw!r} of {case.case_id} is not like 'O.S. 214/2024'")
+                    # A number written the practice's own way ("HX-OS-311-2024"): named as written, folded.
+                    codes[case.case_id].append(raw)
+                    continue
                 self._numbers.append((number_key(*match.groups()), case.case_id))
         self._names: list[tuple[re.Pattern[str], str, str]] = []
         for case in cases:
             # Longest names first, so "Seabreeze SP suit" wins over "Seabreeze" at the same place.
-            named = [(a, "alias") for a in case.aliases] + [(case.title, "title")]
+            named = [(a, "alias") for a in case.aliases] + [(case.title, "title")] \
+                + [(c, "number") for c in codes[case.case_id] if re.search(r"[A-Za-z0-9]", c)]
             for name, by in sorted(named, key=lambda n: -len(n[0])):
-                self._names.append((_phrase(name), case.case_id, by))
+                pattern = _phrase(name)
+                if pattern is not None:
+                    self._names.append((pattern, case.case_id, by))
         # A party's own name ("Ruksana MC", "Polisetty") names a case when no other case has that word.
         owners: dict[str, set[str]] = {}
         for case in cases:

@@ -6,6 +6,7 @@ with is a slug derived from them (or from the first number, else the title), and
 
 import re
 
+from bot.services.registers.codes import as_written, safe_key
 from bot.services.registers.kinds import Cells, Column, RegisterKind, join_list, split_list
 from bot.store import Base, Database
 from bot.store.registers import (
@@ -33,26 +34,29 @@ TABLES = (LegalRecord, LegalRegisterVersion)
 
 
 def case_slug(written: str) -> str:
-    """A deterministic case_id: "O.S. 311/2024" -> "os-311-2024", "SEABREEZE" -> "seabreeze"."""
-    return "-".join(re.findall(r"[a-z0-9]+", written.lower()))[:41].strip("-")
+    """A deterministic case_id: "O.S. 311/2024" -> "os-311-2024", "SEABREEZE" -> "seabreeze"; a title in
+    Telugu script only gets a digest of itself, so it is a key all the same."""
+    found = "-".join(re.findall(r"[a-z0-9]+", written.lower()))[:41].strip("-")
+    return found if found and written.isascii() else safe_key(written).lower()[:41].strip("-")
 
 
 def _case(cells: Cells) -> CaseRecord:
     numbers = split_list(cells.get("numbers"))
     title = cells.get("title", "")
     written = cells.get("case_id") or (numbers[0] if numbers else title)
-    return CaseRecord(case_id=case_slug(written), title=title, numbers=numbers,
+    code = as_written(cells["case_id"], "case id") if cells.get("case_id") else ""
+    return CaseRecord(case_id=case_slug(written), title=title, numbers=numbers, code=code,
                       aliases=split_list(cells.get("aliases")), court=cells.get("court", ""),
                       cnr=(cells.get("cnr") or "").replace(" ", "").upper())
 
 
 def _case_cells(case: CaseRecord) -> Cells:
-    return {"case_id": case.case_id, "title": case.title, "numbers": join_list(case.numbers),
+    return {"case_id": case.code or case.case_id, "title": case.title, "numbers": join_list(case.numbers),
             "aliases": join_list(case.aliases), "court": case.court, "cnr": case.cnr}
 
 
 def _key(case: CaseRecord) -> tuple[str, str]:
-    return case.case_id, case.case_id
+    return case.case_id, case.code or case.case_id
 
 
 CASES = RegisterKind(

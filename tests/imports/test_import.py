@@ -44,12 +44,15 @@ def test_a_messy_farmers_csv_is_reported_row_by_row(database: Database, tmp_path
                      "Gopal,,Nowhere,cotton,3,\n"
                      ",9000000000,Kothur,cotton,2,\n".encode("utf-8"))
     report = import_file(database, KINDS, "farmers", "kisan", path)
-    assert not report.applied and sorted(report.added) == ["bhaskar-naik-kothur", "saritha-yacharam"]
-    assert [(r.row, r.reason) for r in report.rejected] == [
-        (4, "duplicate of row 2"), (6, "unknown villages nowhere"), (7, "missing Farmer Name")]
+    # A village the farmer list names that nobody listed is made with it, and the dry run says so.
+    assert not report.applied and sorted(report.added) == ["bhaskar-naik-kothur", "gopal-nowhere", "saritha-yacharam"]
+    assert [(r.row, r.reason) for r in report.rejected] == [(4, "duplicate of row 2"), (7, "missing Farmer Name")]
+    assert report.created == ["villages Nowhere"] and "villages Nowhere" in report.render()
     assert FieldBooks(database).for_tenant("kisan").farmers == {}, "a dry run writes nothing"
+    assert "nowhere" not in FieldBooks(database).for_tenant("kisan").villages, "not even a new village"
     import_file(database, KINDS, "farmers", "kisan", path, apply=True)
     book = FieldBooks(database).for_tenant("kisan")
+    assert book.villages["nowhere"].name == "Nowhere" and book.farmers["gopal-nowhere"].village == "nowhere"
     bhaskar = book.farmers["bhaskar-naik-kothur"]
     assert (bhaskar.name_te, bhaskar.crops, bhaskar.acres, bhaskar.phone) == (
         "భాస్కర్ నాయక్", ["cotton"], 2.5, "98480 11111")
@@ -116,10 +119,12 @@ def test_case_numbers_as_written_and_upper_case_ids_get_a_derived_slug(database:
                     ",C.C. 77/2025,,State v Boya Ramulu,JFCM Tandur\n"
                     ",,,x,\n", encoding="utf-8")
     report = import_file(database, KINDS, "cases", "chambers", path, apply=True)
-    assert sorted(report.added) == ["c-c-77-2025", "pendyala"] and [r.row for r in report.rejected] == [4]
+    # The report names a case by its id as the practice wrote it; the slug stays the pack's internal key.
+    assert sorted(report.added) == ["PENDYALA", "c-c-77-2025"] and [r.row for r in report.rejected] == [4]
     register = CaseRegisters(database).for_tenant("chambers")
     case = register.get("pendyala")
     assert case is not None and case.numbers == ["O.S. 311/2024"] and case.cnr == "TSVK01-002345-2024"
+    assert case.code == "PENDYALA"
     mention = register.only("hearing in OS 311/24 adjourned")
     assert mention is not None and mention.case_id == "pendyala"
 

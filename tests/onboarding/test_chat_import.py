@@ -149,8 +149,8 @@ async def test_an_admin_imports_villages_and_farmers_in_chat_with_apply_and_disc
     assert waiting.startswith("Send the farmers file now")
     fake.send_document(ADMIN, FARMERS_CSV, "rythulu.csv", "text/csv")
     [*_, dry] = await bot.replies(ADMIN, 4)
-    assert "add 2, update 0, unchanged 0, rejected 3" in dry
-    assert "row 5: duplicate of row 2" in dry and "row 6: unknown villages nowhere-thanda" in dry
+    assert "add 3, update 0, unchanged 0, rejected 2" in dry
+    assert "row 5: duplicate of row 2" in dry and "villages Nowhere Thanda" in dry
     assert "row 7: missing Farmer Name" in dry
     assert book.for_tenant(TENANT).farmers == {}
     card = fake.last_message_with_buttons(ADMIN)
@@ -162,11 +162,11 @@ async def test_an_admin_imports_villages_and_farmers_in_chat_with_apply_and_disc
     fake.press(ADMIN, card, apply)
     fake.press(ADMIN, card, apply)
     applied = await bot.edited(3)
-    assert applied.startswith("Imported farmers:") and "add 2" in applied
+    assert applied.startswith("Imported farmers:") and "add 3" in applied
     [*_, again] = await bot.replies(ADMIN, 5)
     assert again == "This import is applied already."
     farmers = FieldBooks(bot.app.services.database).for_tenant(TENANT).farmers
-    assert sorted(farmers) == ["mallamma-manchal", "yadagiri-goud-ibrahimpatnam"]
+    assert sorted(farmers) == ["chinna-ramulu-nowhere-thanda", "mallamma-manchal", "yadagiri-goud-ibrahimpatnam"]
     assert farmers["yadagiri-goud-ibrahimpatnam"].name_te == "యాదగిరి గౌడ్"
     assert statuses(bot) == ["discarded", "applied", "applied"]
     await stop(bot)

@@ -6,13 +6,14 @@ and only `replace` removes what the file does not mention.
 """
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from bot.services.registers.kinds import RegisterKind
+from bot.services.registers.kinds import Cells, RegisterKind, Registers
+from bot.services.registers.reasons import clerk_reason
 from bot.services.registers.table import SourceRow, excel_date, fold, read_table
 from bot.store.db import Database
 from bot.store.registers import RegisterStore, StoredRecord
@@ -35,6 +36,8 @@ class ImportReport(BaseModel):
     removed: list[str] = []
     rejected: list[Rejected] = []
     ignored_columns: list[str] = []
+    created: list[str] = []
+    """Records of other kinds the rows named and this import makes ("villages Kodad")."""
     applied: bool = False
     memories: list[str] = []
     """A history import (a visit log): the first memories it writes, each with its date and document id."""
@@ -58,6 +61,8 @@ class ImportReport(BaseModel):
                 lines.append(f"  {title}: {', '.join(keys)}")
         for rejected in self.rejected:
             lines.append(f"  row {rejected.row}: {rejected.reason}")
+        if self.created:
+            lines.append(f"  new (named in this file, made with it): {', '.join(self.created)}")
         if self.ignored_columns:
             lines.append(f"  columns not used: {', '.join(self.ignored_columns)}")
         return "\n".join(lines + self._memory_lines())
@@ -67,14 +72,7 @@ class ImportReport(BaseModel):
 class _Parsed:
     row: int
     record: BaseModel
-
-
-def _reason(error: Exception) -> str:
-    if isinstance(error, ValidationError):
-        first = error.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "row"
-        return f"{where}: {first['msg']}"
-    return str(error)
+    cells: Cells = field(default_factory=dict)
 
 
 def _json_records(kind: RegisterKind, data: Any) -> list[tuple[int, Any]]:
@@ -88,19 +86,19 @@ def _json_records(kind: RegisterKind, data: Any) -> list[tuple[int, Any]]:
     return [(i + 1, item) for i, item in enumerate(items)]
 
 
-def _from_row(kind: RegisterKind, row: SourceRow, aliases: dict[str, str], ignored: set[str]) -> BaseModel:
+def _cells(kind: RegisterKind, row: SourceRow, aliases: dict[str, str], ignored: set[str]) -> Cells:
     dates = {c.field for c in kind.columns if c.date}
     cells: dict[str, str] = {}
     for header, value in row.cells.items():
-        field = aliases.get(fold(header))
-        if field is None:
+        name = aliases.get(fold(header))
+        if name is None:
             ignored.add(header)
             continue
-        cells[field] = excel_date(value) if field in dates else value
+        cells[name] = excel_date(value) if name in dates else value
     missing = [c.header for c in kind.columns if c.required and not cells.get(c.field)]
     if missing:
         raise ValueError(f"missing {', '.join(missing)}")
-    return kind.from_cells(cells)
+    return cells
 
 
 def read_records(kind: RegisterKind, path: Path) -> tuple[list[_Parsed], list[Rejected], list[str]]:
@@ -112,15 +110,16 @@ def read_records(kind: RegisterKind, path: Path) -> tuple[list[_Parsed], list[Re
         for number, item in _json_records(kind, json.loads(path.read_text(encoding="utf-8-sig"))):
             try:
                 parsed.append(_Parsed(number, kind.normalise(kind.model.model_validate(item))))
-            except (ValidationError, ValueError) as exc:
-                rejected.append(Rejected(row=number, reason=_reason(exc)))
+            except (ValidationError, ValueError, ArithmeticError) as exc:
+                rejected.append(Rejected(row=number, reason=clerk_reason(exc, kind)))
         return parsed, rejected, []
     aliases = kind.aliases()
     for row in read_table(path):
         try:
-            parsed.append(_Parsed(row.number, kind.normalise(_from_row(kind, row, aliases, ignored))))
-        except (ValidationError, ValueError) as exc:
-            rejected.append(Rejected(row=row.number, reason=_reason(exc)))
+            cells = _cells(kind, row, aliases, ignored)
+            parsed.append(_Parsed(row.number, kind.normalise(kind.from_cells(cells)), cells))
+        except (ValidationError, ValueError, ArithmeticError) as exc:
+            rejected.append(Rejected(row=row.number, reason=clerk_reason(exc, kind)))
     return parsed, rejected, sorted(ignored)
 
 
@@ -135,19 +134,31 @@ def _dump(record: BaseModel) -> dict[str, Any]:
     return record.model_dump(mode="json")
 
 
+class Plan(BaseModel):
+    """What an apply writes: the kind's records and the records of other kinds its rows made."""
+
+    model_config = {"arbitrary_types_allowed": True}
+
+    upserts: dict[str, StoredRecord]
+    created: dict[str, dict[str, StoredRecord]] = {}
+
+
 def plan_import(database: Database, kinds: dict[str, RegisterKind], kind: RegisterKind, tenant: str,
-                path: Path, replace: bool = False) -> tuple[ImportReport, dict[str, StoredRecord]]:
+                path: Path, replace: bool = False) -> tuple[ImportReport, Plan]:
     """Compare the file with the tenant's register: the report and the records an apply would write."""
     store = RegisterStore(database, *kind.tables)
-    existing = store.records(tenant).get(kind.name, {})
+    registers: Registers = store.records(tenant)
+    existing = registers.get(kind.name, {})
     parsed, rejected, ignored = read_records(kind, path)
     report = ImportReport(kind=kind.name, tenant=tenant, rejected=rejected, ignored_columns=ignored)
     chosen: dict[str, tuple[int, BaseModel, str]] = {}
+    cells_of: dict[str, Cells] = {}
     for item in parsed:
         key, label = kind.key_of(item.record)
         seen = chosen.get(key)
         if seen is None:
             chosen[key] = (item.row, item.record, label)
+            cells_of[key] = item.cells
         elif kind.lines_field is not None:
             chosen[key] = (seen[0], _merge_lines(kind, seen[1], item.record), seen[2])
         elif _dump(seen[1]) == _dump(item.record):
@@ -155,14 +166,22 @@ def plan_import(database: Database, kinds: dict[str, RegisterKind], kind: Regist
         else:
             report.rejected.append(Rejected(row=item.row, reason=f"{label} is already on row {seen[0]} "
                                                                  "with other values"))
-    known = _known_keys(database, kinds, kind, tenant, chosen)
-    upserts: dict[str, StoredRecord] = {}
+    plan = Plan(upserts={})
+    known = {name: set(records) for name, records in registers.items()}
+    known.setdefault(kind.name, set()).update(chosen)
     for key, (row, record, label) in chosen.items():
+        resolved = kind.resolve(record, cells_of.get(key, {}), _with(registers, plan.created))
+        record = resolved.record
         missing = [f"{ref_kind} {ref_key}" for ref_kind, ref_key in kind.refers(record)
-                   if ref_key not in known.get(ref_kind, set())]
+                   if ref_key not in known.get(ref_kind, set())
+                   and not any(c.kind == ref_kind and c.record.key == ref_key for c in resolved.created)]
         if missing:
             report.rejected.append(Rejected(row=row, reason=f"unknown {', '.join(missing)}"))
             continue
+        for made in resolved.created:
+            if made.record.key not in plan.created.setdefault(made.kind, {}):
+                plan.created[made.kind][made.record.key] = made.record
+                report.created.append(f"{made.kind} {made.shown or made.record.label}")
         data = _dump(record)
         before = existing.get(key)
         if before is None:
@@ -172,20 +191,17 @@ def plan_import(database: Database, kinds: dict[str, RegisterKind], kind: Regist
         else:
             report.unchanged.append(label)
             continue
-        upserts[key] = StoredRecord(key=key, label=label, data=data)
+        plan.upserts[key] = StoredRecord(key=key, label=label, data=data)
     if replace:
         kept = {k for k in chosen}
         report.removed = [r.label for k, r in existing.items() if k not in kept]
     report.rejected.sort(key=lambda r: r.row)
-    return report, upserts
+    return report, plan
 
 
-def _known_keys(database: Database, kinds: dict[str, RegisterKind], kind: RegisterKind, tenant: str,
-                chosen: dict[str, tuple[int, BaseModel, str]]) -> dict[str, set[str]]:
-    store = RegisterStore(database, *kind.tables)
-    known = {name: set(records) for name, records in store.records(tenant).items()}
-    known.setdefault(kind.name, set()).update(chosen)
-    return known
+def _with(registers: Registers, created: dict[str, dict[str, StoredRecord]]) -> Registers:
+    """The tenant's records with those this import makes, so a second row naming them finds them."""
+    return {kind: {**registers.get(kind, {}), **created.get(kind, {})} for kind in {*registers, *created}}
 
 
 def import_file(database: Database, kinds: dict[str, RegisterKind], kind_name: str, tenant: str, path: Path,
@@ -196,11 +212,13 @@ def import_file(database: Database, kinds: dict[str, RegisterKind], kind_name: s
     if kind.history is not None:
         report: ImportReport = kind.history(database, tenant, path, apply, bank_prefix)
         return report
-    report, upserts = plan_import(database, kinds, kind, tenant, path, replace=replace)
-    if apply and (upserts or report.removed):
+    report, plan = plan_import(database, kinds, kind, tenant, path, replace=replace)
+    if apply and (plan.upserts or plan.created or report.removed):
         ensure_tenant(database, tenant)
+        for made_kind, made in plan.created.items():
+            RegisterStore(database, *kind.tables).write(tenant, made_kind, made)
         # With replace, records the file has unchanged must be kept: pass them as keys to keep.
-        keep = dict(upserts)
+        keep = dict(plan.upserts)
         if replace:
             existing = RegisterStore(database, *kind.tables).records(tenant).get(kind.name, {})
             keep.update({k: v for k, v in existing.items() if v.label in report.unchanged})

@@ -8,7 +8,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from bot.services.registers.table import fold
-from bot.store.registers import RegisterRowMixin, RegisterVersionMixin
+from bot.store.registers import RegisterRowMixin, RegisterVersionMixin, StoredRecord
 
 
 @dataclass(frozen=True)
@@ -23,6 +23,30 @@ class Column:
 
 
 Cells = dict[str, str]
+Registers = dict[str, dict[str, StoredRecord]]
+"""A tenant's records of one pack, by kind then key."""
+
+
+@dataclass(frozen=True)
+class Created:
+    """A record an import makes in another kind because a row names it (a village named in a farmer list)."""
+
+    kind: str
+    record: StoredRecord
+    shown: str = ""
+    """How the dry run names it (the village as the list wrote it); the record's label otherwise."""
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """A record with its references pointed at the tenant's own rows, and what the import must create."""
+
+    record: Any
+    created: list[Created] = field(default_factory=list)
+
+
+def _as_is(record: Any, _cells: Cells, _registers: Registers) -> Resolved:
+    return Resolved(record)
 
 
 @dataclass(frozen=True)
@@ -50,6 +74,9 @@ class RegisterKind:
     history: Callable[..., Any] | None = None
     """A kind that is a history, not a register (an agri visit log): `history(database, tenant, path, apply,
     bank_prefix)` reads the file into the pack's records and queues their memories, returning an ImportReport."""
+    resolve: Callable[[Any, Cells, Registers], Resolved] = field(default=_as_is)
+    """Point a record's references at the tenant's rows as people name them (a village by its name or id as
+    written) and say which records to create for names nobody listed yet; run before `refers` is checked."""
 
     def aliases(self) -> dict[str, str]:
         """Folded header -> field, for every name a column is known by."""
