@@ -1,7 +1,11 @@
 """Keep people's words out of third-party libraries' debug logs, and control characters out of every log line."""
 
+import json
 import logging
+import os
 import re
+import sys
+from datetime import datetime, timezone
 
 
 class _DropMessagesStartingWith(logging.Filter):
@@ -38,8 +42,11 @@ class EscapingFormatter(logging.Formatter):
     """Escapes control characters in every message, whatever its arguments quote; a traceback keeps its lines.
     The traceback is formatted here each time: another handler may have cached an unescaped one on the record."""
 
+    def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:  # noqa: N802  # logging's name
+        return iso_time(record)
+
     def format(self, record: logging.LogRecord) -> str:
-        record.message = escape_for_log(record.getMessage())
+        record.message = escape_for_log(record.getMessage() + _event_text(record))
         if self.usesTime():
             record.asctime = self.formatTime(record, self.datefmt)
         parts = [self.formatMessage(record)]
@@ -52,13 +59,53 @@ class EscapingFormatter(logging.Formatter):
         return "\n".join(parts)
 
 
+def iso_time(record: logging.LogRecord) -> str:
+    """The record's time with its zone: 2026-12-04T18:09:00.123+00:00 (the host's zone)."""
+    return datetime.fromtimestamp(record.created, tz=timezone.utc).astimezone().isoformat(timespec="milliseconds")
+
+
+def _event_text(record: logging.LogRecord) -> str:
+    event = getattr(record, "event", None)
+    if not isinstance(event, dict):
+        return ""
+    return "".join(f" {key}={value}" for key, value in event.items())
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per line (SMRITI_LOG_FORMAT=json): time with zone, level, logger, message, the record's
+    `event` fields, and the traceback as one string. JSON's own escaping keeps control characters out."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line: dict[str, object] = {"ts": iso_time(record), "level": record.levelname, "logger": record.name,
+                                   "message": record.getMessage()}
+        event = getattr(record, "event", None)
+        if isinstance(event, dict):
+            line.update(event)
+        if record.exc_info:
+            line["exc"] = self.formatException(record.exc_info)
+        return json.dumps(line, ensure_ascii=False, default=str)
+
+
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+MESSAGES_LOGGER = "smriti.messages"
+"""One INFO line per message handled (bot.core.metrics): shown at the default level."""
 
 
-def configure_logging(verbose: bool) -> None:
-    """Log to stderr through the escaping formatter (the CLI and every transport it runs)."""
+def configure_logging(verbose: bool, env: dict[str, str] | None = None) -> None:
+    """Log to stderr (the CLI and every transport it runs): text through the escaping formatter, or JSON with
+    SMRITI_LOG_FORMAT=json; SMRITI_LOG_LEVEL sets the level (default WARNING, INFO with -v), and the one line
+    per message handled shows unless the level is set above INFO."""
+    source = os.environ if env is None else env
     handler = logging.StreamHandler()
-    handler.setFormatter(EscapingFormatter(LOG_FORMAT))
-    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, handlers=[handler])
+    json_lines = source.get("SMRITI_LOG_FORMAT", "").strip().lower() == "json"
+    handler.setFormatter(JsonFormatter() if json_lines else EscapingFormatter(LOG_FORMAT))
+    named = source.get("SMRITI_LOG_LEVEL", "").strip().upper()
+    level = logging.getLevelName(named) if named else (logging.INFO if verbose else logging.WARNING)
+    if not isinstance(level, int):
+        print(f"SMRITI_LOG_LEVEL={named} is not a level (DEBUG, INFO, WARNING, ERROR); using WARNING",
+              file=sys.stderr)
+        level, named = logging.WARNING, ""
+    logging.basicConfig(level=level, handlers=[handler])
+    logging.getLogger(MESSAGES_LOGGER).setLevel(level if named else min(level, logging.INFO))
     # httpx logs each request's URL at INFO, and a Bot API URL holds the bot's token.
     logging.getLogger("httpx").setLevel(logging.WARNING)

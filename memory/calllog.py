@@ -1,6 +1,7 @@
 """A bounded, in-process record of every Hindsight call, so a user can see memory working (/memory)."""
 
 from collections import deque
+from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import Literal
 
@@ -30,9 +31,13 @@ class CallLog:
 
     def __init__(self, capacity: int = 200) -> None:
         self._records: deque[CallRecord] = deque(maxlen=capacity)
+        self.listeners: list[Callable[[CallRecord], None]] = []
+        """Called with every record (the bot's metrics count them)."""
 
     def push(self, record: CallRecord) -> None:
         self._records.append(record)
+        for listener in self.listeners:
+            listener(record)
 
     def latest(self, count: int = 10, bank_id: str | None = None) -> list[CallRecord]:
         """Return up to `count` most recent records, newest first, optionally for one bank."""

@@ -3,6 +3,7 @@ not delivered (waiting to be sent, given up, or flagged by WhatsApp as undeliver
 
 import argparse
 from collections.abc import Awaitable, Callable
+from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
 from bot.settings import Settings
@@ -10,6 +11,8 @@ from bot.settings import Settings
 if TYPE_CHECKING:
     from bot.core.app import App
 
+STUCK_S = 60.0
+"""A kept delivery not handled after this long is shown as stuck."""
 WithApp = Callable[[Settings, Callable[["App"], Awaitable[int]]], Awaitable[int]]
 
 
@@ -35,8 +38,14 @@ async def _run(app: "App", args: argparse.Namespace) -> int:
         items = intake.listing(None if args.all else UNPROCESSED)
         pending = app.services.outbox.pending()
         replies = app.services.replies.outbox.listing(UNDELIVERED)
-        if not items and not pending and not replies:
+        now = datetime.now(timezone.utc)
+        inbox = [row for row in app.services.state.inbox_waiting() if (now - row[2]).total_seconds() >= STUCK_S]
+        if not items and not pending and not replies and not inbox:
             print("Nothing waiting.")
+        for channel, key, received in inbox:
+            # Acknowledged to the provider, not handled: a worker that stopped, or one that is still starting.
+            print(f"inbox {channel:<9} {key} received {received:%Y-%m-%d %H:%M} not handled for "
+                  f"{(now - received).total_seconds() / 60:.0f} min")
         for item in items:
             kind = item.incoming.media.kind if item.incoming.media else ("button" if item.incoming.callback else "text")
             when = f"next try {item.next_attempt_at:%Y-%m-%d %H:%M}" if item.next_attempt_at else \

@@ -7,6 +7,7 @@ from types import TracebackType
 
 from bot.core.conversation import Conversation
 from bot.core.intake import IntakeStore
+from bot.core.metrics import observe_memory_call, observe_speech
 from bot.store.legacy_state import import_legacy_state
 from bot.services.ocr import ReadLimits, TextReader
 from bot.core.outbound import Outbound
@@ -69,6 +70,7 @@ class App:
             local_memory.start(settings.local_server)
         api_key = settings.hindsight_api_key.get_secret_value() if settings.hindsight_api_key else None
         memory = MemoryClient(settings.memory_url, api_key=api_key)
+        memory.call_log.listeners.append(observe_memory_call)
         groq_key = settings.groq_api_key.get_secret_value() if settings.groq_api_key else None
         chat = None
         if groq_key:
@@ -77,6 +79,8 @@ class App:
             chat = ChatModel(groq_key, settings.groq_chat_model, settings.groq_fallback_model,
                              base_url=settings.groq_base_url, timeout_s=settings.groq_timeout_s)
         speech = build_speech(settings)
+        if speech is not None:
+            observe_speech(speech)
         database = open_database(settings, catalog)
         moved = import_legacy_state(database, settings.state_dir)
         import_legacy_audit(database, settings.state_dir)

@@ -4,17 +4,23 @@ Counters and histograms are the process's own (prometheus_client's default regis
 the queues are read from the database when `/metrics` is scraped (bot.transports.health).
 """
 
+import functools
 import logging
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from prometheus_client import Counter, Gauge, Histogram
 
+from bot.log_hygiene import MESSAGES_LOGGER
 from memory.calllog import CallRecord
 
-log = logging.getLogger("smriti.messages")
+if TYPE_CHECKING:
+    from bot.services.speech import SpeechEngine, Transcript
+
+log = logging.getLogger(MESSAGES_LOGGER)
 
 LATENCY_BUCKETS = (0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 180.0)
 
@@ -52,6 +58,25 @@ GAUGES = {
 
 def observe_memory_call(record: CallRecord) -> None:
     MEMORY_CALLS.labels(record.operation, "true" if record.ok else "false").observe(record.duration_ms / 1000)
+
+
+def observe_speech(engine: "SpeechEngine") -> None:
+    """Time every transcription of this engine (its own method, wrapped on the instance: the engine keeps its
+    type)."""
+    transcribe = engine.transcribe
+
+    @functools.wraps(transcribe)
+    async def timed(*args: Any, **kwargs: Any) -> "Transcript":
+        started = time.monotonic()
+        ok = "false"
+        try:
+            result = await transcribe(*args, **kwargs)
+            ok = "true"
+            return result
+        finally:
+            SPEECH_CALLS.labels(engine.name, ok).observe(time.monotonic() - started)
+
+    engine.transcribe = timed  # type: ignore[method-assign]  # the same signature, timed
 
 
 @dataclass

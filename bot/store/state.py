@@ -149,6 +149,14 @@ class StateStore:
                 InboxRow.channel == channel, InboxRow.done.is_(False)).order_by(InboxRow.received_at)).all()
         return [(r[0], r[1]) for r in rows]
 
+    def inbox_waiting(self) -> list[tuple[str, str, datetime]]:
+        """(channel, key, received at) of every kept delivery not handled yet, oldest first: for the operator,
+        without the payload (a person's message)."""
+        with self._db.session() as s:
+            rows = s.execute(select(InboxRow.channel, InboxRow.key, InboxRow.received_at).where(
+                InboxRow.done.is_(False)).order_by(InboxRow.received_at)).all()
+        return [(r[0], r[1], aware(r[2])) for r in rows]
+
     def inbox_done(self, channel: str, key: str) -> None:
         with self._db.session() as s:
             s.execute(update(InboxRow).where(InboxRow.channel == channel, InboxRow.key == key).values(done=True))
