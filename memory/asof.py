@@ -7,6 +7,10 @@ from memory.models import EVENT_DATE_KEY, Period, Recalled
 IST = timezone(timedelta(hours=5, minutes=30), "IST")
 
 
+def today_in_india() -> date:
+    return datetime.now(IST).date()
+
+
 def query_timestamp(as_of: date) -> str:
     """Return the ISO anchor Hindsight uses for recency scoring: the end of that day in India."""
     return datetime.combine(as_of, time(23, 59, 59), IST).isoformat()

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, TypeVar
 if TYPE_CHECKING:
     from hindsight_client import Hindsight
 
-from memory.asof import event_date_of, not_after, query_timestamp, temporal_window
+from memory.asof import event_date_of, not_after, query_timestamp, temporal_window, today_in_india
 from memory.calllog import CallLog, CallRecord, Operation
 from memory.convert import (
     facts_context,
@@ -154,7 +154,8 @@ class MemoryClient:
 
         async def sync() -> None:
             await self._client.acreate_bank(
-                profile.bank_id, reflect_mission=profile.mission, enable_observations=True
+                profile.bank_id, reflect_mission=profile.mission, enable_observations=True,
+                enable_graph_retrieval=profile.graph_retrieval,
             )
             existing = await self._client.alist_directives(profile.bank_id, limit=200)
             by_name = {d.name: d for d in existing.items}
@@ -241,6 +242,7 @@ class MemoryClient:
 
         types = request.effective_types()
         with_observations = types is None or "observation" in types
+        window = request.period is not None and request.period.ranks_anything(today_in_india())
 
         async def call() -> list[Recalled]:
             response = await self._client.arecall(
@@ -252,7 +254,7 @@ class MemoryClient:
                 tags=request.tags or None,
                 tags_match=request.tags_match,
                 query_timestamp=query_timestamp(request.as_of) if request.as_of else None,
-                temporal_window=temporal_window(request.period) if request.period else None,
+                temporal_window=temporal_window(request.period) if window else None,
                 include_source_facts=with_observations,
             )
             sources = dict(response.source_facts or {})

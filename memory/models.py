@@ -74,6 +74,11 @@ class Period(BaseModel):
         """Everything up to and including `end`."""
         return cls(start=HISTORY_START, end=end)
 
+    def ranks_anything(self, today: date) -> bool:
+        """False for "everything up to today or later": every memory falls inside such a window, so it ranks
+        none above another, and the server's temporal arm would only add work that grows with the bank."""
+        return self.start > HISTORY_START or self.end < today
+
     @model_validator(mode="after")
     def _ordered(self) -> "Period":
         if self.start > self.end:
@@ -87,6 +92,8 @@ class RecallRequest(BaseModel):
     A `period` is handed to the server as the window of its temporal arm. It replaces the server's reading
     of dates in the query text, which is serialised across all requests: give one whenever the query is a
     template with no dates in it, and leave it out for a person's own question ("what happened in March?").
+    A period of everything up to today or later is not sent: every memory is inside it, so it ranks nothing,
+    and the server's temporal arm costs more the larger the bank.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -95,7 +102,9 @@ class RecallRequest(BaseModel):
     tags: list[str] = Field(default_factory=list)
     tags_match: TagsMatch = "any_strict"
     as_of: date | None = None
-    max_tokens: int = 4096
+    max_tokens: int = 2048
+    """How much recalled text to return: the bot uses the first few memories of a subject, and every one more
+    is work on the server, on the wire and in the answer. A caller that counts or lists (insights) asks more."""
     budget: Literal["low", "mid", "high"] = "mid"
     period: Period | None = None
     types: tuple[MemoryType, ...] | None = None
@@ -135,6 +144,11 @@ class BankProfile(BaseModel):
     mission: str
     directives: dict[str, str] = Field(default_factory=dict)
     """Directive name -> directive text. Names are stable so syncing is idempotent."""
+    graph_retrieval: bool = False
+    """Whether recall also walks the bank's link graph (temporal and semantic links between memories). Off:
+    Smriti's recalls are scoped by tags to one subject, where the dense and keyword arms already reach its
+    memories, and the graph arm's spreading is the part of a recall that grows with the bank (its server
+    time at 10,000 memories was most of a recall's; bench/README, "Recall as a bank grows")."""
 
 
 class BankStats(BaseModel):
