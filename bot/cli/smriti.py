@@ -12,7 +12,9 @@ from collections.abc import Awaitable, Callable, Coroutine
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from bot.cli import people as people_cli, queue as queue_cli, speech as speech_cli, subjects as subjects_cli
+from bot.cli import db as db_cli, people as people_cli, queue as queue_cli, speech as speech_cli
+from bot.cli import subjects as subjects_cli
+from bot.cli.preflight import explain, warn_if_memory_down
 from bot.cli import web as web_cli
 from bot.log_hygiene import configure_logging
 from bot.core.pack import PackCatalog, installed_packs
@@ -180,6 +182,7 @@ async def _run(args: argparse.Namespace, settings: Settings) -> int:
             print(f"Starting the WhatsApp webhook on {whatsapp.host}:{whatsapp.port}; Twilio calls "
                   f"{settings.public_base_url}/whatsapp/inbound.")
         print("Ctrl-C stops it.")
+        await warn_if_memory_down(app.services.memory, settings)
         try:
             await serve(app.conversation, telegram, whatsapp,
                         office=(app, args.catalog) if office else None)
@@ -252,9 +255,7 @@ def build_parser(catalog: PackCatalog | None = None) -> argparse.ArgumentParser:
     _whatsapp_arguments(both)
     both.set_defaults(handler=_run)
 
-    db = sub.add_parser("db", help="the bot's own database (SQLite under SMRITI_HOME, or SMRITI_DATABASE_URL)")
-    db.add_argument("action", choices=["upgrade"], help="run the migrations (start-up runs them too)")
-    db.set_defaults(handler=_db)
+    db_cli.register(sub, catalog)
 
     registers_cli.register(sub, catalog.packages(), partial(_open_database, catalog))
     queue_cli.register(sub, with_app)
@@ -273,15 +274,6 @@ def _open_database(catalog: PackCatalog, settings: Settings) -> "Database":
     from bot.core.app import open_database
 
     return open_database(settings, catalog)
-
-
-async def _db(args: argparse.Namespace, settings: Settings) -> int:
-    database = _open_database(args.catalog, settings)
-    try:
-        print(f"Database up to date ({database.dialect}).")
-    finally:
-        database.dispose()
-    return 0
 
 
 async def _memory_handler(args: argparse.Namespace, settings: Settings) -> int:
@@ -305,7 +297,14 @@ def main(argv: list[str] | None = None, catalog: PackCatalog | None = None) -> i
     configure_logging(args.verbose)
     settings = load_settings()
     handler: Handler = args.handler
-    return asyncio.run(handler(args, settings))
+    try:
+        return asyncio.run(handler(args, settings))
+    except Exception as exc:
+        line = explain(exc, settings)
+        if line is None:
+            raise
+        print(line, file=sys.stderr)
+        return 2
 
 
 def print_json(value: object) -> None:

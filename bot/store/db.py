@@ -4,7 +4,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.log_hygiene import drop_messages_starting_with
@@ -17,6 +17,33 @@ def default_database_url(data_dir: Path) -> str:
     """The embedded default: one SQLite file in the data directory."""
     data_dir.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{data_dir / 'smriti.db'}"
+
+
+class UnsupportedDatabaseUrl(ValueError):
+    """SMRITI_DATABASE_URL names a database the bot does not run on; the message says what to write instead."""
+
+
+def normalize_database_url(url: str) -> str:
+    """The SQLAlchemy URL for what an operator wrote: `postgres://` and `postgresql://` (as hosting providers
+    print them) mean PostgreSQL through psycopg 3; sqlite:/// is the embedded default. Anything else is refused
+    with a clear message."""
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        raise UnsupportedDatabaseUrl("SMRITI_DATABASE_URL is not a URL: write postgresql://user:password@host/name")
+    if scheme in ("postgres", "postgresql"):
+        return f"postgresql+psycopg://{rest}"
+    if scheme == "sqlite" or scheme.startswith("postgresql+"):
+        return url
+    raise UnsupportedDatabaseUrl(f"SMRITI_DATABASE_URL uses {scheme}://, which the bot does not run on: "
+                                 "use postgresql://user:password@host:5432/name (or leave it unset for SQLite)")
+
+
+def shown_url(url: str) -> str:
+    """The URL without its password, for messages and logs."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:
+        return url.split("@")[-1]
 
 
 def _sqlite_pragmas(dbapi_connection: object, _record: object) -> None:
@@ -32,6 +59,7 @@ class Database:
     """One engine and session factory for a URL. Thread-safe; several processes may share the database."""
 
     def __init__(self, url: str) -> None:
+        url = normalize_database_url(url)
         self.url = url
         # Parameters are people's messages: never in SQL logs, even with echo or DEBUG switched on.
         # A database that does not answer must not hang a worker: connecting gives up after a few seconds.

@@ -6,13 +6,16 @@ revisions the database then stood at. When both are unchanged at the next start,
 a new migration file, an edited one, or a database moved to other revisions (a downgrade) runs the upgrade.
 """
 
+import contextlib
+import fcntl
 import hashlib
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sqlalchemy import Column, Connection, MetaData, String, Table, inspect, select
+from sqlalchemy import Column, Connection, MetaData, String, Table, inspect, select, text
+from pydantic import BaseModel
 from sqlalchemy.exc import SQLAlchemyError
 
 from bot.store.db import Database
@@ -23,6 +26,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 CORE_MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+MIGRATION_LOCK_KEY = 0x736D72697469  # "smriti": one advisory lock per database for its migrations
 
 _marks = Table("schema_marks", MetaData(),
                Column("name", String(32), primary_key=True),
@@ -70,13 +74,51 @@ def _stored_mark(db: Connection) -> str | None:
     return db.execute(select(_marks.c.fingerprint).where(_marks.c.name == "schema")).scalar()
 
 
-def upgrade(database: Database, pack_migrations: Sequence[Path] = ()) -> None:
-    """Bring the schema to the newest revision of the core and of every given pack (idempotent)."""
-    scripts = _scripts_digest(pack_migrations)
+def _up_to_date(database: Database, scripts: str) -> bool:
     with database.engine.connect() as db:
         current = _mark_of(scripts, db)
-        if current is not None and _stored_mark(db) == current:
+        return current is not None and _stored_mark(db) == current
+
+
+@contextlib.contextmanager
+def migration_lock(database: Database) -> Iterator[None]:
+    """Hold the one migration lock of this database for the block: PostgreSQL's session advisory lock, or a
+    file lock beside a SQLite file. Two workers starting together on an empty database take turns: the second
+    finds the schema made and has nothing to do."""
+    if database.dialect == "postgresql":
+        with database.engine.connect() as holder:
+            holder.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK_KEY})
+            try:
+                yield
+            finally:
+                holder.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK_KEY})
+                holder.commit()
+        return
+    path = database.engine.url.database
+    if database.dialect != "sqlite" or not path or path == ":memory:":
+        yield
+        return
+    with open(f"{path}.migrate.lock", "a") as lock_file:
+        fcntl.flock(lock_file, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock_file, fcntl.LOCK_UN)
+
+
+def upgrade(database: Database, pack_migrations: Sequence[Path] = ()) -> None:
+    """Bring the schema to the newest revision of the core and of every given pack (idempotent), under the
+    migration lock."""
+    scripts = _scripts_digest(pack_migrations)
+    if _up_to_date(database, scripts):
+        return
+    with migration_lock(database):
+        if _up_to_date(database, scripts):  # another process upgraded while this one waited
             return
+        _upgrade(database, pack_migrations, scripts)
+
+
+def _upgrade(database: Database, pack_migrations: Sequence[Path], scripts: str) -> None:
     from alembic import command
 
     command.upgrade(alembic_config(database, pack_migrations), "heads")
@@ -89,3 +131,25 @@ def upgrade(database: Database, pack_migrations: Sequence[Path] = ()) -> None:
     except SQLAlchemyError:
         # Another process upgrading at the same moment wrote it, or will: the mark only saves time.
         log.info("schema mark not written this time", exc_info=True)
+
+
+class SchemaState(BaseModel):
+    """Where the database stands against the migration scripts (`smriti db current|check`)."""
+
+    current: list[str]
+    heads: list[str]
+
+    @property
+    def up_to_date(self) -> bool:
+        return sorted(self.current) == sorted(self.heads)
+
+
+def schema_state(database: Database, pack_migrations: Sequence[Path] = ()) -> SchemaState:
+    """The revisions the database stands at and the newest the scripts know; changes nothing."""
+    from alembic.script import ScriptDirectory
+
+    heads = list(ScriptDirectory.from_config(alembic_config(database, pack_migrations)).get_heads())
+    with database.engine.connect() as db:
+        current = [] if not inspect(db).has_table("alembic_version") else \
+            [str(r) for r in db.exec_driver_sql("SELECT version_num FROM alembic_version").scalars()]
+    return SchemaState(current=sorted(current), heads=sorted(heads))
