@@ -242,7 +242,8 @@ class MemoryClient:
 
         types = request.effective_types()
         with_observations = types is None or "observation" in types
-        window = request.period is not None and request.period.ranks_anything(today_in_india())
+        window = temporal_window(request.period) if request.period and request.period.ranks_anything(
+            today_in_india()) else None
 
         async def call() -> list[Recalled]:
             response = await self._client.arecall(
@@ -254,7 +255,7 @@ class MemoryClient:
                 tags=request.tags or None,
                 tags_match=request.tags_match,
                 query_timestamp=query_timestamp(request.as_of) if request.as_of else None,
-                temporal_window=temporal_window(request.period) if window else None,
+                temporal_window=window,
                 include_source_facts=with_observations,
             )
             sources = dict(response.source_facts or {})
