@@ -214,6 +214,12 @@ class ReplyOutbox:
                                                     _replies.c.position == found.position)).first()
         return _row(row) if row else None
 
+    def send_again(self, row: OutgoingReply) -> None:
+        """Put a failed or flagged reply back to be sent at the next pass, with its tries counted afresh (an
+        operator's retry: the office page's Retry)."""
+        with self._engine.begin() as db:
+            self._set(db, row, state="pending", attempts=0, owner=None, lease_until=None, next_attempt_at=_now())
+
     def set_state(self, row: OutgoingReply, state: ReplyState, error: str | None = None) -> None:
         with self._engine.begin() as db:
             self._set(db, row, state=state, last_error=error)

@@ -9,7 +9,7 @@ from starlette.routing import Route
 
 from bot.core.intake import UNPROCESSED, IntakeItem
 from bot.core.worker import IntakeWorker
-from bot.store.reply_outbox import UNDELIVERED
+from bot.store.reply_outbox import UNDELIVERED, OutgoingReply
 from bot.web import auth
 from bot.web.context import Section, WebContext
 from bot.web.forms import back_to
@@ -57,6 +57,27 @@ def section(ctx: WebContext) -> Section:
         await IntakeWorker(ctx.conversation).run_once()
         return back_to(f"/{NAME}/", done="retried")
 
+    def reply_of(request: Request, tenant: str) -> OutgoingReply:
+        key, _, position = request.path_params["reply"].rpartition("~")
+        rows = [r for r in services.replies.outbox.rows(key) if str(r.position) == position]
+        if not rows or rows[0].user_id not in tenant_people(tenant) or rows[0].state not in UNDELIVERED:
+            raise HTTPException(404)
+        return rows[0]
+
+    async def reply_retry(request: Request) -> Response:
+        who, _ = await auth.posted(ctx, request, NAME)
+        row = reply_of(request, who.tenant)
+        services.replies.outbox.send_again(row)
+        ctx.access.audit(who.tenant, who.user.user_id, "queue.reply_retry", f"{row.key}#{row.position}")
+        return back_to(f"/{NAME}/", done="retried")
+
+    async def reply_drop(request: Request) -> Response:
+        who, _ = await auth.posted(ctx, request, NAME)
+        row = reply_of(request, who.tenant)
+        services.replies.outbox.erase([row])
+        ctx.access.audit(who.tenant, who.user.user_id, "queue.reply_drop", f"{row.key}#{row.position}")
+        return back_to(f"/{NAME}/", done="dropped")
+
     async def drop(request: Request) -> Response:
         who, _ = await auth.posted(ctx, request, NAME)
         item = item_of(request, who.tenant)
@@ -65,6 +86,8 @@ def section(ctx: WebContext) -> Section:
         return back_to(f"/{NAME}/", done="dropped")
 
     return Section(name=NAME, title_key="web.section_queue", routes=[
-        Route("/", listing), Route("/{intake_id}/retry", retry, methods=["POST"]),
+        Route("/", listing), Route("/reply/{reply}/retry", reply_retry, methods=["POST"]),
+        Route("/reply/{reply}/drop", reply_drop, methods=["POST"]),
+        Route("/{intake_id}/retry", retry, methods=["POST"]),
         Route("/{intake_id}/drop", drop, methods=["POST"]),
     ])

@@ -172,3 +172,26 @@ async def test_memory_panel_and_telugu_pages(office: Office) -> None:
         telugu = await client.get("/office/people/")
         assert "వ్యక్తులు" in telugu.text and "ఆహ్వానాలు" in telugu.text
         assert (await client.get("/office/lang/te?back=https://evil.example/")).headers["location"] == "/office/"
+
+
+async def test_an_undelivered_reply_is_sent_again_or_dropped(office: Office) -> None:
+    from datetime import timedelta
+
+    from bot.core.messages import Reply
+    from bot.store.reply_outbox import outgoing
+
+    outbox = office.app.services.replies.outbox
+    ours = outgoing("web:r1", "srinivas", "telegram", "1001", [Reply(text="your card"), Reply(text="saved")])
+    theirs = outgoing("web:r2", "rahul", "telegram", "2001", [Reply(text="theirs")])
+    outbox.keep([*ours, *theirs], "test", timedelta(seconds=1))
+    for row in [*ours, *theirs]:
+        outbox.give_up(row, "Forbidden: bot was blocked by the user")
+    async with office.signed_in("asha") as client:
+        page = await client.get("/office/queue/")
+        assert 'data-reply="web:r1~0"' in page.text and "web:r2" not in page.text
+        assert (await post(client, "/office/queue/", "/office/queue/reply/web:r1~0/retry")).status_code == 303
+        assert (await post(client, "/office/queue/", "/office/queue/reply/web:r1~1/drop")).status_code == 303
+        assert (await post(client, "/office/queue/", "/office/queue/reply/web:r2~0/retry")).status_code == 404
+    assert [(r.position, r.state, r.attempts) for r in outbox.rows("web:r1")] == [(0, "pending", 0)]
+    assert [r.state for r in outbox.rows("web:r2")] == ["failed"]
+    assert ("asha", "queue.reply_drop", "web:r1#1") in actions(office)
