@@ -20,7 +20,8 @@ pytestmark = pytest.mark.hindsight
 FARMERS_CSV = ("\ufeffGrower Name,Cell,Village/Mandal,Crops Grown,Area\n"
                "Kavali Pentaiah,94401 22334,Chevella,Paddy; వరి,3\n"
                "Boya Lingamma,,Chevella,cotton,1.5\n,,,,\n"
-               "Chinna Ramulu,,Nowhere Thanda,cotton,2\n").encode("utf-8")
+               "Chinna Ramulu,,Nowhere Thanda,cotton,2\n"
+               ",90000 11111,Chevella,cotton,2\n").encode("utf-8")
 
 
 def actions(office: Office) -> list[tuple[str, str, str]]:
@@ -93,8 +94,9 @@ async def test_a_messy_sheet_is_imported_with_its_dry_run_then_applied_once(offi
         dry = await client.post("/office/registers/farmers/import", data={"form_token": token(page.text)},
                                 files={"file": ("chevella.csv", FARMERS_CSV, "text/csv")})
         assert dry.status_code == 200
-        assert "kavali-pentaiah-chevella" in dry.text and "unknown villages nowhere-thanda" in dry.text
-        assert '<tr class="rejected"><td><span class="pill rejected">rejected</span></td><td></td><td>5</td>' in dry.text
+        assert "kavali-pentaiah-chevella" in dry.text and "missing Farmer Name" in dry.text
+        assert '<tr class="rejected"><td><span class="pill rejected">rejected</span></td><td></td><td>6</td>' in dry.text
+        assert "Nowhere Thanda" in dry.text.split('id="created"', 1)[1]
         assert set(store.records("demo")["farmers"]) == before  # the dry run writes nothing
         target = next(a.split('"', 1)[0] for a in dry.text.split('action="')[1:]
                       if a.split('"', 1)[0].endswith("/apply"))
@@ -108,8 +110,8 @@ async def test_a_messy_sheet_is_imported_with_its_dry_run_then_applied_once(offi
         export = await client.get("/office/registers/farmers/export?format=csv")
         assert export.status_code == 200 and "Kavali Pentaiah" in export.text
     names = {r.data["name"] for r in store.records("demo")["farmers"].values()}
-    assert {"Kavali Pentaiah", "Boya Lingamma"} <= names and "Chinna Ramulu" not in names
-    assert len(store.records("demo")["farmers"]) == len(before) + 2
+    assert {"Kavali Pentaiah", "Boya Lingamma", "Chinna Ramulu"} <= names
+    assert len(store.records("demo")["farmers"]) == len(before) + 3
     assert ("asha", "import.apply", "farmers") in actions(office)
 
 
