@@ -92,6 +92,16 @@ class CardSpec(ABC):
         """Return a reason the card cannot be saved yet (for example a date held for review), or None."""
         return None
 
+    def saved_buttons(self, turn: Turn, card_id: str, payload: dict[str, Any]) -> list[list[Button]]:
+        """Buttons a saved card keeps (Edit / Delete of the saved record, for a spec that allows them); none by
+        default."""
+        return []
+
+    async def on_saved(self, turn: Turn, card: Card, action: str) -> list[Reply] | None:
+        """Answer a button pressed on a card already saved (a correction of the saved record); None says it was
+        already saved."""
+        return None
+
     def accepts_value(self, payload: dict[str, Any], field: str, value: str) -> bool:
         """Return False when a message sent while a field waits is plainly not a value of that field's kind
         (a whole new note): it is then read as a new message and the edit is left open."""
@@ -136,7 +146,8 @@ async def on_callback(turn: Turn, specs: dict[str, CardSpec], data: str) -> list
     if card.user_id != turn.user.user_id:
         return [Reply(text=turn.t("core.card_not_yours"))]
     if card.status == "saved":
-        return [Reply(text=turn.t("core.card_already_saved"))]
+        answered = await specs[card.kind].on_saved(turn, card, action)
+        return answered if answered is not None else [Reply(text=turn.t("core.card_already_saved"))]
     if card.status == "discarded":
         return [Reply(text=turn.t("core.card_already_discarded"))]
     spec = specs[card.kind]
@@ -237,7 +248,7 @@ async def _save(turn: Turn, spec: CardSpec, card: Card) -> list[Reply]:
     else:
         note = turn.t("core.card_saved")
     replies = [Reply(text=f"{spec.render(turn.lang, payload)}\n\n{note}", card_id=card.card_id,
-                     replaces_card=True)]
+                     replaces_card=True, buttons=spec.saved_buttons(turn, card.card_id, payload))]
     return replies + await spec.after_save(turn, payload)
 
 

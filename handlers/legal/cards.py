@@ -11,12 +11,13 @@ from typing import Any
 from bot.services.i18n import show_date, text
 from bot.core.messages import Button, Reply
 from bot.core.pack import Turn
-from bot.core.cards import CardSpec, on_callback
+from bot.core.cards import CALLBACK_PREFIX, CardSpec, on_callback, open_card
+from bot.store.state import Card
+from handlers.legal.corrections import DOCUMENT_ID, EDIT_OF, delete_prompt, edit_payload
 from handlers.legal.dates import parse_day
-from handlers.legal.models import CaseRecord, ProposedEntry, Upload
-from handlers.legal.newcase import NewCase, case_record, parse_case
 from handlers.legal.entries import EntryStore
-from handlers.legal.models import HearingRecord
+from handlers.legal.models import CaseRecord, HearingRecord, ProposedEntry, Upload
+from handlers.legal.newcase import NewCase, case_record, parse_case
 from handlers.legal.records import entry_record, memory_item
 from handlers.legal.register import CaseRegister
 from memory import MemoryItem
@@ -31,16 +32,28 @@ _NONE_WORDS = {"none", "-", "no", "nil", "లేదు"}
 
 
 NEW_CASE = "new_case"
-EDIT_OF = "edit_of"
-"""On a card editing a saved entry: the entry's document id, kept for its whole life."""
-DOCUMENT_ID = "document_id"
-"""Set on Save: the document id the entry was saved under."""
+NEAR = "near_case"
+"""The registered case a proposed new number is one keystroke from: "did you mean" is asked before Save."""
 
 
 def card_payload(upload: Upload, entry: ProposedEntry, tenant: str, batch: str, lang: str,
-                 new_case: NewCase | None = None) -> dict[str, Any]:
+                 new_case: NewCase | None = None, near: CaseRecord | None = None) -> dict[str, Any]:
     return {"upload": upload.model_dump(mode="json"), "entry": entry.model_dump(mode="json"), "tenant": tenant,
-            "batch": batch, "lang": lang, NEW_CASE: new_case.model_dump() if new_case else None}
+            "batch": batch, "lang": lang, NEW_CASE: new_case.model_dump() if new_case else None,
+            NEAR: near.case_id if near else None}
+
+
+def asks_did_you_mean(payload: dict[str, Any]) -> bool:
+    """A new case number one keystroke from a registered one, not yet answered: Save waits for the person."""
+    return bool(payload.get(NEAR)) and new_case_of(payload) is not None
+
+
+def settle_did_you_mean(payload: dict[str, Any], meant: bool) -> dict[str, Any]:
+    """File under the registered case the number was near (meant), or keep the new case as typed."""
+    if not meant:
+        return {**payload, NEAR: None}
+    entry = entry_of(payload).model_copy(update={"case_id": payload[NEAR]})
+    return {**payload, NEAR: None, NEW_CASE: None, "entry": entry.model_dump(mode="json")}
 
 
 def entry_of(payload: dict[str, Any]) -> ProposedEntry:
@@ -107,6 +120,10 @@ class HearingCard(CardSpec):
             lines.append(text(lang, "legal.card_doubt_next"))
         if new is not None:
             lines.append(new_case_line(lang, new))
+            near = self.register_for(payload["tenant"]).get(payload.get(NEAR) or "")
+            if near is not None:
+                lines.append(text(lang, "legal.card_did_you_mean", typed=new.number, number=", ".join(near.numbers),
+                                  case=near.label))
         elif case is None:
             lines.append(text(lang, "legal.card_no_case"))
         return "\n".join(lines)
@@ -122,12 +139,15 @@ class HearingCard(CardSpec):
                 proposed = parse_case(value)
                 if proposed is None:
                     raise ValueError(text(lang, "legal.edit_bad_case"))
-                # A case number the register does not know: proposed as a new case, added on Save.
-                return {**payload, NEW_CASE: proposed.model_dump(),
+                # A case number the register does not know: proposed as a new case, added on Save; one a keystroke
+                # from a registered number is asked about first, unless the person sends it again.
+                again = (new_case_of(payload) or proposed).number == proposed.number and new_case_of(payload)
+                near = None if again else register.near_number(proposed.number)
+                return {**payload, NEW_CASE: proposed.model_dump(), NEAR: near.case_id if near else None,
                         "entry": entry.model_copy(update={"case_id": None}).model_dump(mode="json")}
             case_id = mention.case_id
             updated = entry.model_copy(update={"case_id": case_id})
-            payload = {**payload, NEW_CASE: None}
+            payload = {**payload, NEW_CASE: None, NEAR: None}
         elif field == "hearing_date":
             try:
                 day = parse_day(value, upload.uploaded_at.date())
@@ -171,6 +191,8 @@ class HearingCard(CardSpec):
         known = entry.case_id is not None and self.register_for(payload["tenant"]).get(entry.case_id) is not None
         if not known and new_case_of(payload) is None:
             return text(lang, "legal.card_needs_case")
+        if asks_did_you_mean(payload):
+            return text(lang, "legal.card_needs_did_you_mean")
         if entry.guessed:
             return text(lang, "legal.card_needs_date")
         if entry.unlisted:
@@ -203,6 +225,27 @@ class HearingCard(CardSpec):
     def memories(self, turn: Turn, payload: dict[str, Any]) -> list[MemoryItem]:
         record, case = self.record(payload)
         return [memory_item(record, case)]
+
+    def saved_buttons(self, turn: Turn, card_id: str, payload: dict[str, Any]) -> list[list[Button]]:
+        if self.entries is None:
+            return []
+        return [[Button(label=turn.t("core.button_edit"), data=f"{CALLBACK_PREFIX}:e:{card_id}"),
+                 Button(label=turn.t("legal.button_delete"), data=f"{CALLBACK_PREFIX}:d:{card_id}")]]
+
+    async def on_saved(self, turn: Turn, card: Card, action: str) -> list[Reply] | None:
+        """Edit or Delete on a saved entry: a card on the record as it is now, or a confirmation to delete."""
+        document_id = card.payload.get(DOCUMENT_ID)
+        if self.entries is None or not document_id or action not in ("e", "d"):
+            return None
+        record = self.entries.get(card.payload["tenant"], document_id)
+        if record is None:
+            return [Reply(text=turn.t("legal.entry_gone"))]
+        if action == "d":
+            case = self.register_for(card.payload["tenant"]).get(record.case_id)
+            return [delete_prompt(turn, card.card_id, record, case.label if case else record.case_id)]
+        opened = open_card(turn, self, edit_payload(record, card.payload), intro=turn.t("legal.edit_saved_intro"))
+        assert opened.card_id is not None
+        return [opened, *await on_callback(turn, {KIND: self}, f"{CALLBACK_PREFIX}:e:{opened.card_id}")]
 
 
 def save_all_button(turn: Turn, batch: str, count: int) -> list[list[Button]]:

@@ -16,7 +16,7 @@ from handlers.legal.case_dates import last_hearing, lists
 from handlers.legal.entries import EntryStore
 from handlers.legal.models import CaseRecord, HearingRecord
 from handlers.legal.records import CHAT_MEMORY, memory_item, record_of
-from memory import tags
+from memory import MemoryLayerError, MemoryUnavailable, tags
 from memory.outbox import RetainOutcome
 
 log = logging.getLogger(__name__)
@@ -68,6 +68,20 @@ class CaseBook:
         self.store.mark_backfilled(self.tenant, added)
         if added:
             log.info("read %d entries of an older bank into the records", added)
+
+    async def delete(self, document_id: str, by: str) -> HearingRecord | None:
+        """Delete one entry: its memory (and any copy waiting in the outbox), then its record (audited). Memory
+        first, so an unreachable memory leaves both as they were; None when the entry is not live."""
+        if self.store.get(self.tenant, document_id) is None:
+            return None
+        self.services.outbox.drop(self.bank, document_id)
+        try:
+            await self.services.memory.delete_document(self.bank, document_id)
+        except MemoryUnavailable:
+            raise
+        except MemoryLayerError:
+            log.info("an entry's memory was already gone when it was deleted")
+        return self.store.delete(self.tenant, document_id, by)
 
     async def records(self, case_id: str, as_of: date | None = None) -> list[HearingRecord]:
         """Every live entry of the case (hearings, listings, steps, documents), none dated after as_of."""

@@ -22,7 +22,9 @@ from handlers.legal.cards import (
     save_all,
     save_all_button,
 )
+from handlers.legal import did_you_mean
 from handlers.legal.case_card import NewCaseCard, case_card_payload
+from handlers.legal.corrections import DELETE_PREFIX, KEEP_PREFIX, delete_saved
 from handlers.legal.dates import parse_day
 from handlers.legal.entries import EntryStore
 from handlers.legal.extract import ReadCache, extract_file, split
@@ -163,6 +165,12 @@ class LegalPack(Pack):
     async def on_callback(self, turn: Turn, data: str) -> list[Reply]:
         if data.startswith(SAVE_ALL_PREFIX):
             return await save_all(turn, self._card, data[len(SAVE_ALL_PREFIX):])
+        if data.startswith(did_you_mean.PREFIX):
+            return [await did_you_mean.answer(turn, self._card, data)]
+        if data.startswith(DELETE_PREFIX):
+            return [await delete_saved(turn, data[len(DELETE_PREFIX):])]
+        if data.startswith(KEEP_PREFIX):
+            return [Reply(text=turn.t("legal.kept"))]
         return await super().on_callback(turn, data)
 
     @staticmethod
@@ -185,10 +193,15 @@ class LegalPack(Pack):
         batch = secrets.token_hex(4)
         replies = [Reply(text=turn.t("legal.upload_found", count=len(entries), file=upload.source_file))]
         order = sorted(range(len(entries)), key=lambda i: (entries[i].hearing_date, entries[i].case_id or ""))
+        register = self.register_for(turn.user.tenant)
         for index in order:
             new = (proposals or {}).get(index)
-            payload = card_payload(upload, entries[index], turn.user.tenant, batch, turn.lang, new)
-            replies.append(open_card(turn, self._card, payload))
+            near = register.near_number(new.number) if new is not None else None
+            payload = card_payload(upload, entries[index], turn.user.tenant, batch, turn.lang, new, near)
+            card = open_card(turn, self._card, payload)
+            replies.append(card)
+            if new is not None and near is not None and card.card_id is not None:
+                replies.append(did_you_mean.question(turn, card.card_id, new.number, near))
         ready = sum(1 for e in entries if not e.needs_review)
         if len(entries) > 1 and ready:
             replies.append(Reply(text=turn.t("legal.save_all_hint", ready=ready, held=len(entries) - ready),

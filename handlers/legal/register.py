@@ -168,6 +168,21 @@ class CaseRegister:
                         found.append(CaseMention(case_id=case_id, start=match.start(), end=match.end(), by="party"))
         return sorted(found, key=lambda m: (m.start, -(m.end - m.start)))
 
+    def near_number(self, written: str) -> CaseRecord | None:
+        """The one registered case whose number is one keystroke from a number the register does not have
+        ("OS 231/2025" or "OS 213/2024" for O.S. 231/2024: a character changed, added, dropped, or two swapped):
+        a typo to ask about before a new case is made; None otherwise."""
+        from rapidfuzz.distance import OSA
+
+        match = _NUMBER.search(written)
+        if match is None:
+            return None
+        key = number_key(*match.groups())
+        wanted = f"{key.kind} {key.number}/{key.year}"
+        close = {case_id for known, case_id in self._numbers
+                 if OSA.distance(wanted, f"{known.kind} {known.number}/{known.year}") == 1}
+        return self._by_id[close.pop()] if len(close) == 1 else None
+
     def first(self, text: str) -> CaseMention | None:
         mentions = self.mentions(text)
         return mentions[0] if mentions else None

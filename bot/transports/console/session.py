@@ -1,7 +1,9 @@
 """The console transport: the zero-network way to use the bot, running the same conversation core.
 
-Type text; `/voice FILE`, `/photo FILE` or `/doc FILE` to send media; a number presses that button of the
-latest message that had buttons. Ctrl-D or /quit ends the chat.
+Type text; `/voice FILE`, `/photo FILE` or `/doc FILE` to send media; a number presses a button of the latest
+answer. The buttons of every message of an answer are numbered one after another (two cards from one note: 1-3
+and 4-6), and cards of that note still open are shown again under a later answer, so each card's buttons keep
+working as they do on Telegram. Ctrl-D or /quit ends the chat.
 """
 
 import asyncio
@@ -18,9 +20,10 @@ from bot.core.registry import User
 _MEDIA_COMMANDS: dict[str, MediaKind] = {"/voice": "voice", "/photo": "photo", "/doc": "document"}
 
 
-def format_reply(reply: Reply) -> str:
+def format_reply(reply: Reply, start: int = 1) -> str:
+    """The reply as printed, its buttons numbered from `start`."""
     lines = [reply.text]
-    for number, button in enumerate(reply.flat_buttons(), start=1):
+    for number, button in enumerate(reply.flat_buttons(), start=start):
         lines.append(f"  [{number}] {button.label}")
     if reply.image is not None:
         lines.append(f"  (image: {reply.image})")
@@ -34,6 +37,29 @@ class ConsoleSession:
         self.conversation = conversation
         self.user_id = user_id
         self.buttons: list[Button] = []
+        self.last: list[Reply] = []
+        """The latest answer, as numbered."""
+        self._open: dict[str, Reply] = {}
+        """The open cards of the latest answer that opened several, as last shown."""
+
+    def _keep_open_cards(self, replies: list[Reply]) -> list[Reply]:
+        """Track the cards of a note that gave several; under a later answer, show again those still open."""
+        opened = [r for r in replies if r.card_id and not r.replaces_card and _can_save(r)]
+        if len(opened) > 1:
+            self._open = {r.card_id: r for r in opened if r.card_id}
+            return replies
+        for reply in replies:
+            if reply.card_id in self._open:
+                if _can_save(reply):
+                    self._open[reply.card_id] = reply
+                else:
+                    del self._open[reply.card_id]
+        shown = {r.card_id for r in replies}
+        waiting = [r for card_id, r in self._open.items() if card_id not in shown]
+        if not waiting or not any(r.buttons for r in replies):
+            return replies
+        return replies + [Reply(text=f"(still open) {r.text}", buttons=r.buttons, card_id=r.card_id)
+                          for r in waiting]
 
     def to_incoming(self, line: str) -> Incoming | str:
         """Return the Incoming for a typed line, or a short console error to print."""
@@ -59,11 +85,23 @@ class ConsoleSession:
         incoming = self.to_incoming(line)
         if isinstance(incoming, str):
             return [Reply(text=incoming)]
-        replies = await self.conversation.handle(incoming)
-        with_buttons = [r for r in replies if r.buttons]
-        if with_buttons:
-            self.buttons = with_buttons[-1].flat_buttons()
+        replies = self._keep_open_cards(await self.conversation.handle(incoming))
+        if any(r.buttons for r in replies):
+            self.buttons = [b for r in replies for b in r.flat_buttons()]
+        self.last = replies
         return replies
+
+    def printed(self, replies: list[Reply]) -> list[str]:
+        """The replies as printed, their buttons numbered one after another as `send` counts them."""
+        out, start = [], 1
+        for reply in replies:
+            out.append(format_reply(reply, start))
+            start += len(reply.flat_buttons())
+        return out
+
+
+def _can_save(reply: Reply) -> bool:
+    return any(b.data.startswith("c:s:") for b in reply.flat_buttons())
 
 
 class ConsoleNotifier:
@@ -98,5 +136,5 @@ async def run_console(
             return
         if not line.strip():
             continue
-        for reply in await session.send(line):
-            write(format_reply(reply))
+        for printed in session.printed(await session.send(line)):
+            write(printed)

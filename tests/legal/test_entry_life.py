@@ -1,0 +1,149 @@
+"""An entry's life as a state machine over the real commands (upload -> card -> edit -> Save -> Edit saved ->
+Delete -> upload again), against the real local Hindsight. After every step: exactly one memory per saved
+entry and none for a deleted one, each memory saying what its record says (case, dates, kind) and dated by it,
+and no record of a non-hearing kind setting or erasing a case's next date."""
+
+import asyncio
+import tempfile
+import uuid
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings, strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule, run_state_machine_as_test
+
+from bot.core.app import App
+from bot.core.messages import Reply
+from handlers.legal.case_dates import next_date
+from handlers.legal.corrections import DOCUMENT_ID
+from handlers.legal.entries import EntryStore
+from handlers.legal.models import DATE_MOVING
+from handlers.legal.pack import LegalPack
+from tests.conftest import make_settings
+from tests.legal.helpers import button, say
+from tests.legal.kinds_corpus import CASES
+
+pytestmark = pytest.mark.hindsight
+
+TENANT, USER = "demo", "aditya"
+NOTES = (
+    "21/11 Pendyala suit - PW1 chief over. N.D. 4/12",
+    "28/11 Pendyala suit - PW1 cross in part. N.D. 12/12",
+    "Pendyala suit: opposite counsel served rejoinder copy in office today.",
+    "25/11 Durga cheque case - accused examined u/s 313. N.D. 16/12",
+)
+EDITS = (("Hearing date", "19.11.2026"), ("Hearing date", "27.11.2026"), ("Next date", "none"),
+         ("Next date", "15.12.2026"), ("Case", "Durga cheque case"), ("Case", "Pendyala suit"))
+
+
+class EntryLife(RuleBasedStateMachine):
+    def __init__(self, hindsight_url: str, bank_prefix: str) -> None:
+        super().__init__()
+        self.loop = asyncio.new_event_loop()
+        folder = Path(tempfile.mkdtemp(prefix="legal-life-"))
+        options = make_settings(folder, hindsight_url, f"{bank_prefix}-ll{uuid.uuid4().hex[:6]}")
+        self.app: App = self.run(App.start(options))
+        pack = self.app.packs["legal"]
+        assert isinstance(pack, LegalPack)
+        pack.registers.add(TENANT, CASES)
+        self.pack = pack
+        self.store = EntryStore(self.app.services.database)
+        self.card: Reply | None = None
+        self.saved: dict[str, Reply] = {}
+        """Document id -> the saved card's latest message (with Edit / Delete)."""
+
+    def run(self, work):  # type: ignore[no-untyped-def]
+        return self.loop.run_until_complete(work)
+
+    def say(self, text: str | None = None, callback: str | None = None) -> list[Reply]:
+        return self.run(self.app.conversation.handle(say(USER, text, callback=callback)))
+
+    def teardown(self) -> None:
+        try:
+            self.run(self.app.services.memory.delete_bank(self.app.services.bank_of(TENANT, "legal")))
+        except Exception:  # noqa: BLE001 - a bank never made is nothing to delete
+            pass
+        self.run(self.app.aclose())
+        self.loop.close()
+
+    @precondition(lambda self: self.card is None)
+    @rule(note=st.sampled_from(NOTES))
+    def upload(self, note: str) -> None:
+        replies = self.say(note)
+        self.card = next(r for r in replies if r.card_id)
+
+    def _edit(self, card: Reply, field: str, value: str) -> Reply | None:
+        [menu] = self.say(callback=button(card, "Edit"))
+        self.say(callback=button(menu, field))
+        [shown] = self.say(value)
+        return shown if shown.card_id == card.card_id else None  # a value refused leaves the card as it was
+
+    @precondition(lambda self: self.card is not None)
+    @rule(edit=st.sampled_from(EDITS))
+    def edit_card(self, edit: tuple[str, str]) -> None:
+        assert self.card is not None
+        self.card = self._edit(self.card, *edit) or self.card
+
+    def _save(self, card: Reply) -> None:
+        [saved, *_] = self.say(callback=button(card, "Save"))
+        assert card.card_id is not None
+        stored = self.app.services.state.card(card.card_id)
+        if stored is not None and stored.status == "saved":
+            self.saved[stored.payload[DOCUMENT_ID]] = saved
+        else:
+            self.say(callback=button(card, "Discard"))  # held for a person's check: let it go
+
+    @precondition(lambda self: self.card is not None)
+    @rule()
+    def save(self) -> None:
+        assert self.card is not None
+        self._save(self.card)
+        self.card = None
+
+    @precondition(lambda self: self.card is None and bool(self.saved))
+    @rule(data=st.data(), edit=st.sampled_from(EDITS))
+    def edit_saved(self, data: st.DataObject, edit: tuple[str, str]) -> None:
+        document_id = data.draw(st.sampled_from(sorted(self.saved)))
+        opened, menu, *_ = self.say(callback=button(self.saved[document_id], "Edit"))
+        if opened.card_id is None:
+            return  # deleted meanwhile: "no longer saved"
+        self.say(callback=button(menu, edit[0]))
+        [shown] = self.say(edit[1])
+        self._save(shown if shown.card_id == opened.card_id else opened)
+        assert document_id in self.saved  # the edit kept the entry's document id
+
+    @precondition(lambda self: self.card is None and bool(self.saved))
+    @rule(data=st.data())
+    def delete_saved(self, data: st.DataObject) -> None:
+        document_id = data.draw(st.sampled_from(sorted(self.saved)))
+        [confirm] = self.say(callback=button(self.saved.pop(document_id), "Delete"))
+        if confirm.buttons:
+            self.say(callback=button(confirm, "Yes, delete"))
+        assert self.store.get(TENANT, document_id) is None
+
+    @invariant()
+    def records_and_memory_agree(self) -> None:
+        records = self.store.all(TENANT)
+        try:
+            documents = self.run(self.app.services.memory.list_documents(self.app.services.bank_of(TENANT, "legal")))
+        except Exception:  # noqa: BLE001 - no bank yet: nothing was ever saved
+            documents = []
+        stored = {d.document_id: d for d in documents}
+        assert {r.document_id for r in records} == set(stored)  # one memory per saved entry, none for deleted
+        assert set(self.saved) <= set(stored)
+        for record in records:
+            memory = stored[record.document_id]
+            assert memory.event_date == record.hearing_date
+            assert memory.metadata["case_id"] == record.case_id and memory.metadata["kind"] == record.kind
+            assert memory.metadata["hearing_date"] == record.hearing_date.isoformat()
+            assert memory.metadata["next_date"] == (record.next_date.isoformat() if record.next_date else "")
+        for case in CASES:
+            of_case = [r for r in records if r.case_id == case.case_id]
+            moving = [r for r in of_case if r.kind in DATE_MOVING]
+            assert next_date(of_case) == next_date(moving)  # a step never sets nor erases a next date
+
+
+def test_an_entrys_life_keeps_one_memory_per_saved_entry(hindsight_url: str, bank_prefix: str) -> None:
+    run_state_machine_as_test(lambda: EntryLife(hindsight_url, bank_prefix),
+                              settings=settings(max_examples=6, stateful_step_count=14, deadline=None,
+                                                suppress_health_check=list(HealthCheck)))
