@@ -21,6 +21,7 @@ from memory.asof import event_date_of, not_after, query_timestamp, temporal_wind
 from memory.calllog import CallLog, CallRecord, Operation
 from memory.convert import (
     facts_context,
+    item_of_document,
     operation_id_for,
     payload_of,
     to_recalled,
@@ -444,6 +445,22 @@ class MemoryClient:
         with_text = await self._timed("export", bank_id, [tag], texts, self._read_timeout_s, hits=len)
         memories = await self.list_memories(bank_id, tag)
         return SubjectExport(bank_id=bank_id, tag=tag, documents=with_text, memories=memories)
+
+    async def export_bank(self, bank_id: str) -> list[MemoryItem]:
+        """Every document of a bank as the item that would retain it again (a backup): same document id,
+        content, tags, metadata and event time. Retaining them into an empty bank rebuilds it."""
+        documents = await self.list_documents(bank_id)
+
+        async def items() -> list[MemoryItem]:
+            found = []
+            for document in documents:
+                full = await self._read(lambda d=document: self._client.documents.get_document(  # type: ignore[misc]  # default-bound lambda
+                    bank_id, d.document_id))
+                if full.original_text:
+                    found.append(item_of_document(full))
+            return found
+
+        return await self._timed("export", bank_id, [], items, self._read_timeout_s, hits=len)
 
     async def forget_subject(self, bank_id: str, tag: str) -> ForgetReport:
         """Delete every document about a subject and the observations built on its facts; report leftovers.

@@ -6,10 +6,11 @@ import re
 import hashlib
 import uuid
 from collections.abc import Mapping
+from datetime import date, datetime, time, timezone
 
 from memory.asof import event_date_of, latest_date_of
 from memory.errors import BankNotFound, MemoryRejected, MemoryUnavailable
-from memory.models import MemoryItem, Recalled, StoredMemory
+from memory.models import EVENT_DATE_KEY, MemoryItem, Recalled, StoredMemory
 
 _OPERATION_NAMESPACE = uuid.UUID("5b0f0c36-6d8e-4a53-9d0e-2f4f3c1d7a10")
 
@@ -138,3 +139,23 @@ def to_stored_memory(unit: object) -> StoredMemory:
         tags=list(getattr(unit, "tags", None) or []), metadata=metadata,
         source_memory_ids=list(getattr(unit, "source_memory_ids", None) or []),
     )
+
+
+def item_of_document(document: object) -> MemoryItem:
+    """The MemoryItem that retained a stored document (Hindsight's get_document answer), for a backup."""
+    params = dict(getattr(document, "retain_params", None) or {})
+    metadata = {k: str(v) for k, v in (getattr(document, "document_metadata", None) or {}).items()}
+    stamp = params.get("timestamp") or params.get("event_date")
+    event_time = None
+    if isinstance(stamp, str):
+        try:
+            event_time = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+        except ValueError:
+            event_time = None
+    if event_time is None or event_time.tzinfo is None:
+        day = metadata.get(EVENT_DATE_KEY) or str(getattr(document, "created_at", ""))[:10]
+        event_time = datetime.combine(date.fromisoformat(day), time(12, 0), timezone.utc)
+    return MemoryItem(content=str(getattr(document, "original_text")), event_time=event_time,
+                      context=str(params.get("context") or "restored from a backup"),
+                      document_id=str(getattr(document, "id")), tags=list(getattr(document, "tags", None) or []),
+                      metadata={k: v for k, v in metadata.items() if k != EVENT_DATE_KEY})

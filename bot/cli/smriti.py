@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from bot.cli import db as db_cli, people as people_cli, queue as queue_cli, speech as speech_cli
+from bot.cli import backup as backup_cli, db as db_cli, people as people_cli, queue as queue_cli, speech as speech_cli
 from bot.cli import subjects as subjects_cli
 from bot.cli.preflight import explain, warn_if_memory_down
 from bot.cli import web as web_cli
@@ -256,6 +256,7 @@ def build_parser(catalog: PackCatalog | None = None) -> argparse.ArgumentParser:
     both.set_defaults(handler=_run)
 
     db_cli.register(sub, catalog)
+    backup_cli.register(sub)
 
     registers_cli.register(sub, catalog.packages(), partial(_open_database, catalog))
     queue_cli.register(sub, with_app)

@@ -1,0 +1,58 @@
+"""Backup and restore of the database and the memory store together: after a loss, the restored bot knows the
+same people and its memory answers the same recall with the same documents and dates."""
+
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from bot.cli import backup
+from bot.core.app import App
+from bot.store.people import load_people
+from memory import MemoryItem, RecallRequest
+from memory.asof import IST
+from tests.conftest import make_settings
+
+pytestmark = pytest.mark.hindsight
+
+NOTES = [("2026-03-02", "Ramesh Goud's cotton showed pink bollworm in the lower canopy"),
+         ("2026-03-09", "Lakshmi Devi ordered two litres of Amistar Top for the chilli plot"),
+         ("2026-03-16", "Venkat Rao refused the copper spray, saying rain would wash it off")]
+
+
+async def _answers(app: App, bank: str) -> list[tuple[str | None, str | None]]:
+    answers = set()
+    for query in ("pink bollworm in cotton", "Amistar Top order", "copper spray refused"):
+        found = await app.services.memory.recall(bank, RecallRequest(query=query, tags=["kind:note"]))
+        answers |= {(r.document_id, r.event_date.isoformat() if r.event_date else None) for r in found}
+    return sorted(answers, key=str)
+
+
+async def test_a_restore_answers_the_same(tmp_path: Path, hindsight_url: str, bank_prefix: str) -> None:
+    prefix = f"{bank_prefix}b"
+    settings = make_settings(tmp_path / "home", hindsight_url, prefix)
+    app = await App.start(settings)
+    bank = app.services.bank_of("demo", "agri")
+    await app.services.memory.retain(bank, [
+        MemoryItem(content=text, event_time=datetime.fromisoformat(f"{day}T10:30:00").replace(tzinfo=IST),
+                   context="visit note", document_id=f"note:srinivas:{day}", tags=["kind:note"],
+                   metadata={"author": "srinivas"}) for day, text in NOTES])
+    before = await _answers(app, bank)
+    people = sorted(u.user_id for u in load_people(app.services.database))
+    assert len(before) == 3 and len(people) >= 3
+    manifest = await backup.create(settings, tmp_path / "backup")
+    assert manifest.banks[bank] == 3
+    await app.services.memory.delete_bank(bank)  # the loss: the memory store and the machine are gone
+    await app.aclose()
+
+    fresh = make_settings(tmp_path / "new-home", hindsight_url, prefix)
+    assert await backup.restore(fresh, tmp_path / "backup") == 3
+    restored = await App.start(fresh)
+    try:
+        assert sorted(u.user_id for u in load_people(restored.services.database)) == people
+        assert await _answers(restored, bank) == before
+        [item] = [i for i in await restored.services.memory.export_bank(bank) if i.document_id.endswith("03-09")]
+        assert item.metadata == {"author": "srinivas"} and item.event_time.date().isoformat() == "2026-03-09"
+    finally:
+        await restored.services.memory.delete_bank(bank)
+        await restored.aclose()
