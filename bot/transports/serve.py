@@ -19,6 +19,8 @@ from bot.transports.asgi import QuietServer
 from bot.transports.health import Health, Queued
 
 if TYPE_CHECKING:
+    from starlette.applications import Starlette
+
     from bot.core.app import App
     from bot.core.pack import PackCatalog
     from bot.transports.telegram.app import TelegramTransport
@@ -44,6 +46,12 @@ def office_app(app: "App", catalog: "PackCatalog") -> object:
     from bot.web.app import build_context, create_web_app
 
     return create_web_app(build_context(app, catalog))
+
+
+def beside(webhook: "Starlette", app: "App", catalog: "PackCatalog") -> "Starlette":
+    """Serve the office web page (/office) from the webhook app too; its own routes come first."""
+    webhook.router.routes.extend(office_app(app, catalog).router.routes)  # type: ignore[attr-defined]
+    return webhook
 
 
 async def serve_web(app: "App", catalog: "PackCatalog", host: str, port: int) -> None:
@@ -90,7 +98,7 @@ async def serve(conversation: Conversation, telegram: TelegramOptions | None = N
         health.queues.append(Queued("whatsapp", whatsapp_transport.queue_depth, whatsapp_transport.spool.pending))
         webhook = create_app(whatsapp_transport, health)
         if office is not None:
-            webhook.router.routes.extend(office_app(*office).router.routes)  # type: ignore[attr-defined]
+            beside(webhook, *office)
         # Behind a reverse proxy the public URL comes from settings, so forwarded headers are not needed.
         server = QuietServer(uvicorn.Config(webhook, host=whatsapp.host, port=whatsapp.port, log_level="info",
                                             proxy_headers=False, access_log=False))

@@ -2,8 +2,10 @@
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from pydantic import BaseModel
 from starlette.routing import BaseRoute
 
 from bot.core.registry import User
@@ -20,6 +22,16 @@ if TYPE_CHECKING:
 PREFIX = "/office"
 
 
+class AuditLine(BaseModel):
+    """One audited action a pack keeps in its own log (an AP override with its reason), for Audit and privacy."""
+
+    at: datetime
+    by: str
+    action: str
+    target: str
+    reason: str | None = None
+
+
 @dataclass(frozen=True)
 class Section:
     """A group of pages: its name (the first part of its paths), its title's catalogue key, the roles that may
@@ -30,6 +42,8 @@ class Section:
     routes: list[BaseRoute]
     roles: frozenset[str] = frozenset({"admin"})
     pack: str | None = None
+    audit: Callable[[str], list[AuditLine]] | None = None
+    """The pack's own audited actions of a tenant (shown on Audit and privacy), newest first."""
 
 
 @dataclass(frozen=True)

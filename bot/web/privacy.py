@@ -32,7 +32,10 @@ def section(ctx: WebContext) -> Section:
         return render(ctx.templates, request, who, "privacy.html", status=status, here=NAME, kinds=KINDS,
                       subject_audit=list(reversed(SubjectAudit(services.database).entries(who.tenant)))[:100],
                       imports=ctx.conversation.imports.history(who.tenant),
-                      actions=ctx.access.audit_entries(who.tenant), **values)
+                      actions=ctx.access.audit_entries(who.tenant),
+                      pack_audit=[(ctx_section.title_key, line) for ctx_section in ctx.sections
+                                  if ctx_section.audit is not None for line in ctx_section.audit(who.tenant)[:100]],
+                      **values)
 
     async def page(request: Request) -> Response:
         who = auth.viewer(ctx, request, NAME)

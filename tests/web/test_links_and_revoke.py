@@ -77,3 +77,25 @@ def test_smriti_web_link_and_people_revoke(tmp_path: Path, capsys: pytest.Captur
         assert [i.state(now) for i in store.invites("kisan-seva")] == ["revoked"]
     finally:
         database.dispose()
+
+
+@pytest.mark.hindsight
+async def test_smriti_run_serves_the_office_beside_the_webhook(office: Office) -> None:
+    import httpx
+    from starlette.applications import Starlette
+    from starlette.responses import PlainTextResponse
+    from starlette.routing import Route
+
+    from bot.transports.serve import beside
+    from handlers import INSTALLED
+
+    async def inbound(_: object) -> PlainTextResponse:
+        return PlainTextResponse("twiml")
+
+    webhook = beside(Starlette(routes=[Route("/whatsapp/inbound", inbound, methods=["POST"])]), office.app, INSTALLED)
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=webhook), base_url="http://bot") as client:
+        assert (await client.post("/whatsapp/inbound")).text == "twiml"
+        assert (await client.get("/office/people/")).status_code == 401
+        token = office.link("asha").rsplit("/", 1)[1]
+        assert (await client.post(f"/office/login/{token}")).status_code == 303
+        assert (await client.get("/office/people/")).status_code == 200
