@@ -2,7 +2,9 @@
 and an admin makes a code with `/invite ROLE [name]` to forward.
 
 A code that is not live (mistyped, expired, used) is refused politely and nothing of the sender is kept: the
-refusal is decided before the intake store sees the message, and answered at most once a minute per sender. A
+refusal is decided before the intake store sees the message, and answered at most once a minute per sender.
+Codes are checked at most five times per sender in fifteen minutes (and a bounded number of times overall):
+attempts past that are not looked up at all. A
 registered person's code is never redeemed (one sender is one person): they are told so, and the code stays
 unused for the person it was meant for.
 """
@@ -16,7 +18,7 @@ from bot.core.messages import Incoming, Reply
 from bot.core.registry import Registry, User
 from bot.settings import Settings
 from bot.store import Database
-from bot.core.strangers import StrangerGate
+from bot.core.strangers import AttemptLimiter, StrangerGate
 from memory.asof import IST
 
 log = logging.getLogger(__name__)
@@ -54,6 +56,7 @@ class Invitations:
         self.telegram_username: str | None = settings.telegram_bot_username
         """Set by the Telegram transport from getMe when the settings do not name the bot."""
         self.refusals = StrangerGate(answer_every_s=60.0)
+        self.attempts = AttemptLimiter()
 
     def offered(self, incoming: Incoming, user: User | None) -> list[Reply] | None:
         """Answer a message that offers a code; None when it should be handled as usual (a registered person
@@ -65,6 +68,12 @@ class Invitations:
             return self._registered(user, said)
         if incoming.transport == "telegram" and not incoming.sender.isdigit():
             return []
+        if not self.attempts.allow(incoming.transport, incoming.sender):
+            # Over the bound: the code is not even looked up, so guessing codes gains nothing.
+            log.info("a join attempt over the limit was not checked")
+            if not self.refusals.refuse(incoming.transport, incoming.sender):
+                return []
+            return [Reply(text=text("en", "join.too_many_attempts"))]
         joined = self.store.redeem(said, incoming.transport, _address(incoming))
         if joined is None:
             if not self.refusals.refuse(incoming.transport, incoming.sender):

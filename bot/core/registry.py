@@ -36,13 +36,18 @@ class RegistryFile(BaseModel):
 
 
 class Registry:
-    """Looks people up by the id their transport gives, or by user id on the console and command line."""
+    """Looks people up by the id their transport gives, or by user id on the console and command line.
+
+    A fixed list, indexed by id, Telegram id and WhatsApp number: a lookup costs the same for ten people or a
+    hundred thousand. bot.store.people.PeopleRegistry answers the same questions from the database."""
 
     def __init__(self, users: list[User]) -> None:
         ids = [u.user_id for u in users]
         if len(ids) != len(set(ids)):
             raise ValueError("user ids in the registry must be unique")
-        self._by_id = {u.user_id: u for u in users}
+        self._fixed = {u.user_id: u for u in users}
+        self._owners = {("telegram", str(t)): u.user_id for u in users for t in u.telegram_ids}
+        self._owners.update({("whatsapp", n): u.user_id for u in users for n in u.whatsapp_numbers})
 
     @classmethod
     def load(cls, path: Path) -> "Registry":
@@ -50,26 +55,35 @@ class Registry:
 
     @property
     def users(self) -> list[User]:
-        return list(self._by_id.values())
+        """Everyone (every tenant): prefer `users_of` a tenant."""
+        return list(self._fixed.values())
+
+    def users_of(self, tenant: str) -> list[User]:
+        return [u for u in self._fixed.values() if u.tenant == tenant]
 
     def by_id(self, user_id: str) -> User | None:
-        return self._by_id.get(user_id)
+        return self._fixed.get(user_id)
+
+    def _owner(self, channel: str, address: str) -> str | None:
+        """The user id reached at this address on this channel, if any."""
+        return self._owners.get((channel, address))
 
     def lookup(self, transport: Transport, sender: str) -> User | None:
         """Return the registered person behind a transport's sender id, or None for a stranger."""
         if transport in ("console", "cli"):
-            return self._by_id.get(sender)
+            return self.by_id(sender)
         if transport == "telegram":
-            return next((u for u in self._by_id.values() if sender.isdigit() and int(sender) in u.telegram_ids), None)
-        number = sender.removeprefix("whatsapp:")
-        return next((u for u in self._by_id.values() if number in u.whatsapp_numbers), None)
+            owner = self._owner("telegram", str(int(sender))) if sender.isdigit() else None
+        else:
+            owner = self._owner("whatsapp", sender.removeprefix("whatsapp:"))
+        return self.by_id(owner) if owner is not None else None
 
     def refresh(self) -> None:
         """Read the people again before the next lookup (someone just joined); a fixed list has nothing to read."""
 
     def first_for_pack(self, pack: Pack, tenant: str | None = None) -> User | None:
         return next(
-            (u for u in self._by_id.values() if u.pack == pack and (tenant is None or u.tenant == tenant)), None
+            (u for u in self._fixed.values() if u.pack == pack and (tenant is None or u.tenant == tenant)), None
         )
 
 

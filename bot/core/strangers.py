@@ -10,7 +10,7 @@ import hashlib
 import logging
 import secrets
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable
 
 log = logging.getLogger(__name__)
@@ -59,3 +59,35 @@ class StrangerGate:
                  self._refused_since_log, self._answered_since_log)
         self._last_log = now
         self._refused_since_log = self._answered_since_log = 0
+
+
+class AttemptLimiter:
+    """Bounds how often something is tried (a join code): per sender and across all senders, in a sliding window.
+
+    Senders are remembered as keyed hashes in memory only, like StrangerGate; the oldest are dropped past
+    `max_tracked`. An attempt over a bound is not checked at all, so guessing codes costs the guesser time."""
+
+    def __init__(self, per_sender: int = 5, overall: int = 200, window_s: float = 900.0, max_tracked: int = 10_000,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.per_sender, self.overall, self.window_s, self.max_tracked = per_sender, overall, window_s, max_tracked
+        self._clock = clock
+        self._key = secrets.token_bytes(16)
+        self._senders: OrderedDict[bytes, deque[float]] = OrderedDict()
+        self._all: deque[float] = deque()
+
+    def allow(self, transport: str, sender: str) -> bool:
+        """Count an attempt; False when this sender, or everyone together, tried too often in the window."""
+        now = self._clock()
+        digest = hashlib.blake2b(f"{transport}\x00{sender}".encode(), key=self._key, digest_size=16).digest()
+        mine = self._senders.setdefault(digest, deque())
+        self._senders.move_to_end(digest)
+        for times in (mine, self._all):
+            while times and now - times[0] >= self.window_s:
+                times.popleft()
+        while len(self._senders) > self.max_tracked:
+            self._senders.popitem(last=False)
+        if len(mine) >= self.per_sender or len(self._all) >= self.overall:
+            return False
+        mine.append(now)
+        self._all.append(now)
+        return True

@@ -37,7 +37,7 @@ def find(services: Services, packs: dict[str, Pack], tenant: str, kind: str, que
     page find subjects here."""
     if kind == "person":
         wanted = query.strip().casefold()
-        people = [u for u in services.registry.users if u.tenant == tenant]
+        people = services.registry.users_of(tenant)
         exact = [u for u in people if u.user_id.casefold() == wanted or u.name.casefold() == wanted]
         return [(u.user_id, u.name) for u in exact]
     return [found for pack in packs.values() for found in pack.find_subjects(tenant, kind, query)]

@@ -37,7 +37,7 @@ def person_in_tenant(services: Services, subject: Subject) -> bool:
 def tenant_people(services: Services, subject: Subject) -> list[str]:
     if subject.kind == "person":
         return [subject.subject_id] if person_in_tenant(services, subject) else []
-    return [u.user_id for u in services.registry.users if u.tenant == subject.tenant]
+    return [u.user_id for u in services.registry.users_of(subject.tenant)]
 
 
 def person_addresses(services: Services, person_id: str) -> list[str]:

@@ -22,6 +22,24 @@ class MediaFetchFailed(RuntimeError):
     """The file host did not give us the file."""
 
 
+def origin(url: str) -> tuple[str, str, int | None] | None:
+    """(scheme, host, port) of a URL, None when it is not one."""
+    try:
+        parsed = httpx.URL(url)
+    except (httpx.InvalidURL, TypeError, ValueError):
+        return None
+    return (parsed.scheme, parsed.host, parsed.port) if parsed.scheme and parsed.host else None
+
+
+def from_provider(url: str, provider_roots: list[str]) -> bool:
+    """Whether `url` is on one of the provider's own origins (scheme, host and port), where its credentials go.
+
+    A signed webhook can still name any URL; the credentials (Twilio's account SID and token, the bot token in
+    Telegram's file URLs) are sent only to the provider's hosts, so a URL elsewhere is refused, not fetched."""
+    found = origin(url)
+    return found is not None and any(found == origin(root) for root in provider_roots)
+
+
 async def stream_to_file(client: httpx.AsyncClient, url: str, path: Path, max_bytes: int) -> int:
     """Download `url` into `path`; return its size. Raise MediaTooLarge (before or during) or MediaFetchFailed;
     either way nothing is left at `path`."""

@@ -29,7 +29,7 @@ def section(ctx: WebContext) -> Section:
     services = ctx.services
 
     def tenant_people(tenant: str) -> set[str]:
-        return {u.user_id for u in services.registry.users if u.tenant == tenant}
+        return {u.user_id for u in services.registry.users_of(tenant)}
 
     def item_of(request: Request, tenant: str) -> IntakeItem:
         item = services.intake.get(request.path_params["intake_id"])

@@ -41,7 +41,7 @@ def section(ctx: WebContext) -> Section:
             last[farmer] = max(last.get(farmer, saved.visit.date), saved.visit.date)
         farmers = [f for f in book.farmers.values()
                    if not query or query in fold(f.id) or query in fold(f.name) or query in fold(f.name_te or "")]
-        people = {u.user_id: u for u in ctx.services.registry.users if u.tenant == who.tenant}
+        people = {u.user_id: u for u in ctx.services.registry.users_of(who.tenant)}
         scheduler = ctx.services.scheduler
         pending = [f for f in (scheduler.pending(pack=pack.name) if scheduler else []) if f.user_id in people]
         followups = []

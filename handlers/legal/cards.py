@@ -21,6 +21,7 @@ from handlers.legal.newcase import NewCase, case_record, parse_case
 from handlers.legal.records import entry_record, memory_item
 from handlers.legal.register import CaseRegister
 from memory import MemoryItem
+from memory.asof import IST
 
 KIND = "hearing"
 SAVE_ALL_PREFIX = "legal:all:"
@@ -118,6 +119,8 @@ class HearingCard(CardSpec):
             lines.append(text(lang, "legal.card_guessed"))
         if entry.doubt is not None:
             lines.append(text(lang, "legal.card_doubt_next"))
+        if entry.implausible(upload.uploaded_at.astimezone(IST).date()):
+            lines.append(text(lang, "legal.card_implausible"))
         if new is not None:
             lines.append(new_case_line(lang, new))
             near = self.register_for(payload["tenant"]).get(payload.get(NEAR) or "")
@@ -199,6 +202,8 @@ class HearingCard(CardSpec):
             return text(lang, "legal.card_needs_listed")
         if entry.doubt is not None:
             return text(lang, "legal.card_needs_next")
+        if entry.implausible(Upload.model_validate(payload["upload"]).uploaded_at.astimezone(IST).date()):
+            return text(lang, "legal.card_implausible")
         return None
 
     async def before_retain(self, turn: Turn, payload: dict[str, Any]) -> dict[str, Any]:

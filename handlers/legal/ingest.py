@@ -18,6 +18,7 @@ from typing import Protocol
 from pydantic import BaseModel, Field, ValidationError
 
 from bot.core.pack import Services
+from memory.asof import IST
 from handlers.legal.backlog import upload_id_of
 from handlers.legal.extract import ReadCache, extract_file
 from handlers.legal.casebook import CaseBook
@@ -120,7 +121,7 @@ def _review_item(upload: Upload, entry: ProposedEntry, reason: str) -> ReviewIte
                       next_date=entry.next_date, text=entry.text, reason=reason)
 
 
-def review_reason(entry: ProposedEntry) -> str | None:
+def review_reason(entry: ProposedEntry, uploaded: date | None = None) -> str | None:
     """Return why an entry needs a person before it is stored, or None."""
     if entry.case_id is None:
         return "no case in the register matches"
@@ -128,6 +129,8 @@ def review_reason(entry: ProposedEntry) -> str | None:
         return f"date guessed from the {entry.date_source.replace('_', ' ')}"
     if entry.doubt == "next_date":
         return "next date not written as one (no next-date marker)"
+    if entry.implausible(uploaded or date.today()):
+        return "a date outside 1990 to two years after the upload (a misreading?)"
     return None
 
 
@@ -154,7 +157,7 @@ class BacklogIngest:
 
     async def _decide(self, upload: Upload, entry: ProposedEntry) -> ProposedEntry | str | None:
         """Return the entry to store, a reason it is held, or None when a person discarded it."""
-        reason = review_reason(entry)
+        reason = review_reason(entry, upload.uploaded_at.astimezone(IST).date())
         if reason is None and self.yes:
             return entry
         if self.reviewer is None:

@@ -6,6 +6,7 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
 from bot.services.registers.codes import internal_key
+from bot.services.plausible import plausible_date
 from memory.asof import IST
 
 DateSource = Literal["header", "row", "text", "document", "edited", "file_name", "upload_time"]
@@ -107,6 +108,12 @@ class ProposedEntry(BaseModel):
     def unlisted(self) -> bool:
         """A listing whose day could not be read: a person gives it."""
         return self.kind == "listing" and self.next_date is None
+
+    def implausible(self, uploaded: date) -> bool:
+        """A hearing or next date outside 1990 to two years after the upload: a misreading until a person says
+        otherwise (held for review, never saved on its own)."""
+        return not plausible_date(self.hearing_date, uploaded) or (
+            self.next_date is not None and not plausible_date(self.next_date, uploaded))
 
     @property
     def needs_review(self) -> bool:

@@ -18,6 +18,7 @@ from bot.core.messages import Media, Reply
 from bot.services.ocr import DocumentRejected, TextReader
 from bot.settings import Settings
 from bot.store.state import DeliveryTooLarge
+from bot.transports.spool import Spool
 from bot.transports.telegram.inbox import INBOX, DurableUpdateQueue
 from bot.transports.whatsapp.transport import TwilioInbound
 from handlers.ap.intake import from_json_text
@@ -100,7 +101,9 @@ async def test_the_legal_splitter_never_stalls_the_event_loop(app: App) -> None:
     done.set()
     await ticking
     assert took > 0.5, "the document must take a while to split for this test to mean anything"
-    assert max(gaps) < 0.3, f"the event loop stalled for {max(gaps):.2f} s"
+    # On the event loop the ticker would wait the whole split; in a thread it keeps getting turns (a busy,
+    # shared machine stretches a turn now and then, never to the length of the split).
+    assert max(gaps) < took / 2, f"the event loop stalled for {max(gaps):.2f} s of {took:.2f} s"
 
 
 @pytest.mark.hindsight
@@ -156,7 +159,7 @@ async def test_a_kept_delivery_that_cannot_be_read_is_removed_not_retried_at_eve
     state = app.services.state
     state.inbox_put(INBOX, "7", "[" * 50_000)  # deeply nested: json.loads raises RecursionError
     state.inbox_put(INBOX, "8", "not json")
-    queue = DurableUpdateQueue(state, lambda update: True)
+    queue = DurableUpdateQueue(state, lambda update: True, Spool(app.settings.state_dir / "spool-test"))
     assert queue.requeue_pending(None) == 0  # type: ignore[arg-type]
     assert state.inbox_pending(INBOX) == []
 

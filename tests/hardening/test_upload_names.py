@@ -88,7 +88,8 @@ async def test_telegram_download_with_hostile_names_lands_in_its_folder(tmp_path
     ref = MediaRef(kind="document", file_id="f", file_unique_id="../../u", size_bytes=10, mime_type=None,
                    file_name=file_name)
     try:
-        got = await download(SimpleNamespace(get_file=get_file), client, ref, media_dir,  # type: ignore[arg-type]
+        bot = SimpleNamespace(get_file=get_file, base_file_url="https://api.telegram.org/file/botT")
+        got = await download(bot, client, ref, media_dir,  # type: ignore[arg-type]
                              stem="../../42", max_bytes=100)
     except MediaFetchFailed:
         pass  # a file path that is no URL at all: refused as a failed download, nothing written

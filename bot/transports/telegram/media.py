@@ -8,7 +8,7 @@ import httpx
 from pydantic import BaseModel, ConfigDict
 from telegram import Bot, Message
 
-from bot.transports.media_download import MediaFetchFailed, MediaTooLarge, stream_to_file
+from bot.transports.media_download import MediaFetchFailed, MediaTooLarge, from_provider, stream_to_file
 from bot.core.messages import Media, MediaKind
 from bot.core.upload_names import inside, safe_stem, safe_suffix
 
@@ -90,6 +90,9 @@ async def download(bot: Bot, client: httpx.AsyncClient, ref: MediaRef, target_di
         raise MediaTooLarge(remote.file_size)
     if not remote.file_path:
         raise MediaFetchFailed("getFile gave no file path")
+    if not from_provider(remote.file_path, [bot.base_file_url]):
+        log.warning("refused to fetch a Telegram file from outside the Bot API's file host")
+        raise MediaFetchFailed("the file is not on the Bot API's file host")
     path = inside(target_dir, f"{safe_stem(stem)}{_suffix(ref, remote.file_path)}")
     size = await stream_to_file(client, remote.file_path, path, max_bytes)
     log.info("downloaded a %s of %s bytes", ref.kind, size)

@@ -7,7 +7,7 @@ from pathlib import Path
 import httpx
 from pydantic import BaseModel, ConfigDict
 
-from bot.transports.media_download import MediaFetchFailed, MediaTooLarge, stream_to_file
+from bot.transports.media_download import MediaFetchFailed, MediaTooLarge, from_provider, stream_to_file
 from bot.core.messages import Media, MediaKind
 from bot.core.upload_names import inside, safe_stem
 
@@ -37,13 +37,18 @@ def kind_of(content_type: str) -> MediaKind | None:
     return None
 
 
+TWILIO_API = "https://api.twilio.com"
+
+
 class MediaFetcher:
     """Downloads media with HTTP basic auth (account SID, auth token), refusing files over the size limit."""
 
     def __init__(self, account_sid: str, auth_token: str, max_bytes: int, target_dir: Path,
-                 client: httpx.AsyncClient | None = None) -> None:
+                 client: httpx.AsyncClient | None = None, base_url: str | None = None) -> None:
         self.max_bytes = max_bytes
         self.target_dir = target_dir
+        # Twilio's media URLs are on its API host; a self-hosted or test Twilio (`twilio_base_url`) is its own.
+        self.provider_roots = [TWILIO_API, *([base_url] if base_url else [])]
         # Twilio answers with a redirect to its storage; httpx drops the credentials on the cross-host hop.
         self.client = client or httpx.AsyncClient(auth=(account_sid, auth_token), follow_redirects=True,
                                                   timeout=httpx.Timeout(30.0, connect=10.0))
@@ -59,6 +64,9 @@ class MediaFetcher:
         suffix = mimetypes.guess_extension(mime) or ".bin"
         if kind == "voice":
             suffix = ".ogg"
+        if not from_provider(media.url, self.provider_roots):
+            log.warning("refused a whatsapp media URL outside Twilio's hosts")
+            raise MediaFetchFailed("the media URL is not on Twilio's host")
         path = inside(self.target_dir, f"{safe_stem(stem)}{suffix}")
         size = await stream_to_file(self.client, media.url, path, self.max_bytes)
         log.info("fetched a whatsapp %s of %s bytes", kind, size)

@@ -96,7 +96,7 @@ class WhatsAppTransport:
         media_dir = settings.state_dir / "media"
         self.sender = TwilioSender(self.config, services.state, media_dir / "whatsapp-out")
         self.fetcher = MediaFetcher(self.config.account_sid, self.config.auth_token, settings.max_media_bytes,
-                                    media_dir / "whatsapp")
+                                    media_dir / "whatsapp", base_url=self.config.base_url)
         self.window = SessionWindow(services.state, clock or services.clock)
         self.workers = workers
         self._queue: asyncio.Queue[TwilioInbound] = asyncio.Queue()
