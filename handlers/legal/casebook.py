@@ -49,11 +49,11 @@ class CaseBook:
         return cls(services, tenant)
 
     async def file(self, filed: list[tuple[HearingRecord, CaseRecord]], by: str,
-                   origin: str | None = None) -> RetainOutcome:
+                   origin: str | None = None, action: str = "save") -> RetainOutcome:
         """Write confirmed entries: each record, then its memory through the outbox (queued while memory is
         down). A crash between the two is finished by the card's resumed save or by `smriti memory rebuild`."""
         for record, _ in filed:
-            self.store.save(self.tenant, record, by)
+            self.store.save(self.tenant, record, by, action=action)
         items = [memory_item(record, case) for record, case in filed]
         return await self.services.outbox.retain_or_queue(self.services.memory, self.bank, items, origin=origin)
 

@@ -107,7 +107,7 @@ def section(ctx: WebContext) -> Section:
         corrected = record.model_copy(update={"hearing_date": hearing, "next_date": next_day, "text": said,
                                               "summary": said[:len(record.summary) or len(said)],
                                               "date_source": "edited", "confidence": 1.0})
-        await book.file([(corrected, case)], by=who.user.user_id, origin=f"web:{who.user.user_id}")
+        await book.file([(corrected, case)], by=who.user.user_id, origin=f"web:{who.user.user_id}", action="edit")
         ctx.access.audit(who.tenant, who.user.user_id, "legal.correct", record.document_id, case=case.case_id,
                          hearing_date=hearing.isoformat(), before=record.hearing_date.isoformat())
         return back_to(f"/{NAME}/case/{case.case_id}", done="corrected")

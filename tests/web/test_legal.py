@@ -57,6 +57,8 @@ async def test_cause_list_case_page_and_a_corrected_entry(office: Office) -> Non
     record = book.store.get("demo", "web:seabreeze:2026-10-05")
     assert record is not None and record.hearing_date == date(2026, 10, 6) and record.text.endswith("in part.")
     assert await memory_date(office, book, "web:seabreeze:2026-10-05") == date(2026, 10, 6)
+    audited = [(a.action, a.by) for a in book.store.audit("demo", "web:seabreeze:2026-10-05")]
+    assert ("edit", "asha") in audited
     async with office.signed_in(CLERK) as clerk:
         assert (await clerk.get("/office/legal/")).status_code == 403
     async with office.signed_in("omar") as other:
