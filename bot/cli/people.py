@@ -43,6 +43,9 @@ def register(sub: argparse._SubParsersAction, open_database: Callable[[Settings]
 
     load = actions.add_parser("import", help="add or update people from a CSV, Excel .xlsx or registry JSON file")
     load.add_argument("file", type=Path)
+    load.add_argument("--designation", action="append", default=[], metavar="DESIGNATION=ROLE",
+                      help="read a designation of yours as a role, e.g. \"Area Sales Manager=admin\" "
+                           "or \"Munshi=clerk:legal\" (repeatable)")
 
     for action in (add, invite, load, *[actions.choices[n] for n in ("list", "remove", "revoke")]):
         action.add_argument("--tenant", required=True)

@@ -10,6 +10,8 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from bot.services.i18n import text
+from bot.services.registers.designations import parse_designations
+from bot.services.registers.reasons import clerk_reason
 from bot.store.invites import InviteRequest, InviteStore, pack_for, telegram_link, whatsapp_link
 from bot.store.people import (ChannelTaken, OtherTenantsId, add_person, import_people_file, load_people,
                               remove_person)
@@ -39,7 +41,8 @@ def run(args: argparse.Namespace, database: Database, settings: Settings) -> int
             print(text(lang, "people.revoked", ref=revoked.ref, role=revoked.role, tenant=args.tenant))
             return 0
         if args.action == "import":
-            return _import(lang, database, args.file.expanduser(), args.tenant)
+            return _import(lang, database, args.file.expanduser(), args.tenant,
+                           parse_designations(getattr(args, "designation", []) or []))
         pack = pack_for(args.role, args.pack)
         if pack is None:
             print(text(lang, "people.pack_needed", role=args.role), file=sys.stderr)
@@ -49,7 +52,7 @@ def run(args: argparse.Namespace, database: Database, settings: Settings) -> int
         return _invite(lang, database, settings, args, pack)
     except ValidationError as exc:
         first = exc.errors()[0]
-        print(text(lang, "people.invalid", field=".".join(str(p) for p in first["loc"]), reason=first["msg"]),
+        print(text(lang, "people.invalid", field=".".join(str(p) for p in first["loc"]), reason=clerk_reason(exc)),
               file=sys.stderr)
         return 2
     except (OSError, ValueError, UnicodeDecodeError, zipfile.BadZipFile, csv.Error) as exc:
@@ -57,18 +60,20 @@ def run(args: argparse.Namespace, database: Database, settings: Settings) -> int
         return 2
 
 
-def _import(lang: str, database: Database, path: Path, tenant: str) -> int:
+def _import(lang: str, database: Database, path: Path, tenant: str, designations: dict[str, str]) -> int:
     if path.suffix.lower() == ".json":
         print(text(lang, "people.imported", count=import_people_file(database, path, tenant), tenant=tenant))
         return 0
     try:
-        report = import_people_table(database, path, tenant, load_people(database))
+        report = import_people_table(database, path, tenant, load_people(database), designations)
     except ChannelTaken:
         print(text(lang, "people.channel_taken"), file=sys.stderr)
         return 2
     print(text(lang, "people.imported", count=len(report.written), tenant=tenant))
     for rejected in report.rejected:
         print(text(lang, "people.rejected_row", row=rejected.row, reason=rejected.reason))
+    if report.ignored_columns:
+        print(text(lang, "people.ignored_columns", columns=", ".join(report.ignored_columns)))
     return 0
 
 

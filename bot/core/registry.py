@@ -4,9 +4,10 @@ import json
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from bot.core.messages import Transport
+from bot.services.registers.cells import indian_mobile
 
 Pack = Literal["agri", "legal", "ap"]
 Role = Literal["officer", "lawyer", "clerk", "admin"]
@@ -29,6 +30,12 @@ class User(BaseModel):
     telegram_ids: list[int] = Field(default_factory=list)
     whatsapp_numbers: list[str] = Field(default_factory=list)
     """E.164 numbers, as Twilio sends them after `whatsapp:`."""
+
+    @field_validator("whatsapp_numbers")
+    @classmethod
+    def _international(cls, numbers: list[str]) -> list[str]:
+        # However it was typed ("9700022222", "09100 334455"), a number is kept as Twilio will send it.
+        return list(dict.fromkeys(indian_mobile(n) for n in numbers))
 
 
 class RegistryFile(BaseModel):

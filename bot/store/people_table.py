@@ -13,17 +13,23 @@ from pydantic import BaseModel, ValidationError
 from bot.store.invites import pack_for
 from bot.store.people import import_people
 from bot.services.registers.kinds import split_list
-from bot.services.registers.table import SourceRow, fold, read_table
+from bot.services.registers.cells import indian_mobile
+from bot.services.registers.codes import safe_key
+from bot.services.registers.designations import RoleOf, designation_map, role_of
+from bot.services.registers.reasons import clerk_reason
+from bot.services.registers.table import SourceRow, fold, read_sheet
 from bot.core.registry import User
 from bot.store import Database
 
 FIELDS: dict[str, tuple[str, ...]] = {
     "user_id": ("id", "user id", "person id", "employee id", "emp id", "staff id"),
-    "name": ("name", "full name", "person", "employee name", "staff name", "పేరు"),
-    "role": ("role", "designation", "position"),
+    "name": ("name", "full name", "person", "employee name", "emp name", "employee", "name of employee",
+             "staff name", "officer name", "పేరు"),
+    "role": ("role", "designation", "position", "post", "title", "hodda", "హోదా"),
     "pack": ("pack", "work"),
     "telegram_ids": ("telegram", "telegram id", "telegram ids", "telegram user id"),
-    "whatsapp_numbers": ("whatsapp", "whatsapp number", "mobile", "mobile no", "mobile number", "phone", "cell"),
+    "whatsapp_numbers": ("whatsapp", "whatsapp number", "whatsapp no", "mobile", "mobile no", "mobile number", "phone",
+                         "phone no", "phone number", "cell", "cell no", "contact", "contact no"),
     "lang": ("language", "lang", "భాష"),
     "territories": ("territories", "villages", "territory", "beat"),
     "officer_id": ("officer id", "officer code"),
@@ -41,18 +47,11 @@ class PeopleReport(BaseModel):
     tenant: str
     written: list[str] = []
     rejected: list[PeopleRejected] = []
+    ignored_columns: list[str] = []
 
 
-def whatsapp_number(said: str) -> str:
-    """E.164 from what people type: "98480 11111" -> "+919848011111"; "+1 555 010 2000" kept with its code."""
-    digits = re.sub(r"\D", "", said)
-    if said.strip().startswith("+") and 8 <= len(digits) <= 15:
-        return f"+{digits}"
-    if len(digits) == 10 and digits[0] in "6789":
-        return f"+91{digits}"
-    if len(digits) == 12 and digits.startswith("91"):
-        return f"+{digits}"
-    raise ValueError(f"WhatsApp number {said!r} needs its country code (+..)")
+whatsapp_number = indian_mobile
+"""E.164 from what people type: "98480 11111", "09100 334455" -> "+91..."; "+1 555 010 2000" kept with its code."""
 
 
 def territory_slugs(cell: str | None) -> list[str]:
@@ -62,18 +61,25 @@ def territory_slugs(cell: str | None) -> list[str]:
 
 
 def _slug(name: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:40]
+    """An id from a name; a name in Telugu script only gets one made of a digest, so it is an id all the same."""
+    found = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:40]
+    return found if found and name.isascii() else safe_key(name).lower()[:40].strip("-")
 
 
-def _person(row: SourceRow, tenant: str) -> User:
+def _person(row: SourceRow, tenant: str, designations: dict[str, RoleOf], default_pack: str | None) -> User:
     cells = {_ALIASES[fold(h)]: v for h, v in row.cells.items() if fold(h) in _ALIASES}
     name = cells.get("name", "").strip()
     if not name:
         raise ValueError("missing Name")
-    role = cells.get("role", "").strip().lower()
-    pack = pack_for(role, cells.get("pack", "").strip().lower() or None)  # type: ignore[arg-type]
+    written = cells.get("role", "").strip()
+    named = role_of(written, designations)
+    if named is None:
+        raise ValueError(f"designation {written or '(none)'} is not one I know: write admin, officer, lawyer or "
+                         "clerk, or teach it with --designation \"Your Designation=role\"")
+    role = named.role
+    pack = pack_for(role, cells.get("pack", "").strip().lower() or named.pack or default_pack)  # type: ignore[arg-type]
     if pack is None:
-        raise ValueError(f"role {role or '(none)'}: give admin, officer, lawyer or clerk (and an admin's pack)")
+        raise ValueError(f"{written}: say which work (agri, legal or ap) in a Pack column")
     user_id = cells.get("user_id", "").strip().lower() or _slug(name)
     if not user_id:
         raise ValueError("give an ID: the name has no letters to make one from")
@@ -88,26 +94,37 @@ def _person(row: SourceRow, tenant: str) -> User:
 def _reason(error: Exception) -> str:
     if isinstance(error, ValidationError):
         first = error.errors()[0]
-        return f"{'.'.join(str(p) for p in first['loc']) or 'row'}: {first['msg']}"
-    return str(error)
+        where = str(first["loc"][0]) if first["loc"] else "row"
+        label = {"user_id": "ID", "tenant": "tenant", "lang": "Language"}.get(where, where.replace("_", " "))
+        if first["type"] == "string_pattern_mismatch":
+            return f"{label} {str(first.get('input'))!r} may hold only small letters, digits, - and _"
+        return clerk_reason(error)
+    return clerk_reason(error)
 
 
 def _channels(user: User) -> list[tuple[str, str]]:
     return [("telegram", str(t)) for t in user.telegram_ids] + [("whatsapp", n) for n in user.whatsapp_numbers]
 
 
-def import_people_table(database: Database, path: Path, tenant: str, existing: list[User]) -> PeopleReport:
+def import_people_table(database: Database, path: Path, tenant: str, existing: list[User],
+                        designations: dict[str, str] | None = None) -> PeopleReport:
     """Read a CSV or .xlsx of people into `tenant` and write the good rows together. A row is rejected (with its
     number) when it is unreadable, repeats an id, uses another tenant's id, or names a Telegram id or WhatsApp
-    number that belongs to someone else."""
+    number that belongs to someone else. Designations are read as roles (`designations` adds the tenant's own);
+    an admin's pack, when the sheet does not say, is the one pack the tenant's people work in."""
     report = PeopleReport(tenant=tenant)
+    known = designation_map(designations)
+    packs = {u.pack for u in existing if u.tenant == tenant}
+    default_pack = next(iter(packs)) if len(packs) == 1 else None
     tenants = {u.user_id: u.tenant for u in existing}
     owners = {channel: u.user_id for u in existing for channel in _channels(u)}
     people: dict[str, User] = {}
     seen_rows: dict[str, int] = {}
-    for row in read_table(path):
+    sheet = read_sheet(path, _ALIASES)
+    report.ignored_columns = [h for h in dict.fromkeys(sheet.header) if h.strip() and fold(h) not in _ALIASES]
+    for row in sheet.rows:
         try:
-            user = _person(row, tenant)
+            user = _person(row, tenant, known, default_pack)
         except (ValidationError, ValueError) as exc:
             report.rejected.append(PeopleRejected(row=row.number, reason=_reason(exc)))
             continue

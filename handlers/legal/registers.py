@@ -40,9 +40,16 @@ def case_slug(written: str) -> str:
     return found if found and written.isascii() else safe_key(written).lower()[:41].strip("-")
 
 
+def _cause_title(petitioner: str, respondent: str) -> str:
+    """A register that keeps the parties apart: the title is "Petitioner v. Respondent"."""
+    if not petitioner.strip() or not respondent.strip():
+        raise ValueError("missing Title (or both Petitioner and Respondent)")
+    return f"{petitioner.strip()} v. {respondent.strip()}"
+
+
 def _case(cells: Cells) -> CaseRecord:
     numbers = split_list(cells.get("numbers"))
-    title = cells.get("title", "")
+    title = cells.get("title") or _cause_title(cells.get("petitioner", ""), cells.get("respondent", ""))
     written = cells.get("case_id") or (numbers[0] if numbers else title)
     code = as_written(cells["case_id"], "case id") if cells.get("case_id") else ""
     return CaseRecord(case_id=case_slug(written), title=title, numbers=numbers, code=code,
@@ -66,7 +73,11 @@ CASES = RegisterKind(
         Column("numbers", "Case Number", ("case no", "case number", "case numbers", "numbers", "number",
                                           "case no year", "suit no", "o s no")),
         Column("cnr", "CNR", ("cnr number", "cnr no", "ecourts cnr")),
-        Column("title", "Title", ("case title", "cause title", "parties", "matter", "case name"), required=True),
+        Column("title", "Title", ("case title", "cause title", "parties", "matter", "case name")),
+        Column("petitioner", "Petitioner", ("petitioner name", "petitioners", "plaintiff", "complainant",
+                                            "appellant", "applicant")),
+        Column("respondent", "Respondent", ("respondent name", "respondents", "defendant", "accused",
+                                            "opposite party", "opp party")),
         Column("aliases", "Also Called", ("aliases", "short name", "nickname", "known as")),
         Column("court", "Court", ("court name", "forum", "bench", "court hall")),
     ),

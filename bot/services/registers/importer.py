@@ -14,7 +14,8 @@ from pydantic import BaseModel, ValidationError
 
 from bot.services.registers.kinds import Cells, RegisterKind, Registers
 from bot.services.registers.reasons import clerk_reason
-from bot.services.registers.table import SourceRow, excel_date, fold, read_table
+from bot.services.registers.cells import date_text
+from bot.services.registers.table import SourceRow, fold, read_table
 from bot.store.db import Database
 from bot.store.registers import RegisterStore, StoredRecord
 from bot.store.tenants import ensure_tenant
@@ -94,7 +95,7 @@ def _cells(kind: RegisterKind, row: SourceRow, aliases: dict[str, str], ignored:
         if name is None:
             ignored.add(header)
             continue
-        cells[name] = excel_date(value) if name in dates else value
+        cells[name] = date_text(value) if name in dates else value
     missing = [c.header for c in kind.columns if c.required and not cells.get(c.field)]
     if missing:
         raise ValueError(f"missing {', '.join(missing)}")
@@ -114,7 +115,7 @@ def read_records(kind: RegisterKind, path: Path) -> tuple[list[_Parsed], list[Re
                 rejected.append(Rejected(row=number, reason=clerk_reason(exc, kind)))
         return parsed, rejected, []
     aliases = kind.aliases()
-    for row in read_table(path):
+    for row in read_table(path, aliases):
         try:
             cells = _cells(kind, row, aliases, ignored)
             parsed.append(_Parsed(row.number, kind.normalise(kind.from_cells(cells)), cells))

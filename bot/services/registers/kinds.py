@@ -7,6 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from bot.services.registers.cells import number_text as number_text  # re-exported: packs read numbers here
 from bot.services.registers.table import fold
 from bot.store.registers import RegisterRowMixin, RegisterVersionMixin, StoredRecord
 
@@ -101,11 +102,3 @@ def split_list(text: str | None) -> list[str]:
 
 def join_list(values: list[str]) -> str:
     return "; ".join(values)
-
-
-def number_text(text: str | None) -> str | None:
-    """A number typed as text ("1,20,000", "Rs 450", " 2.50 ") as plain digits, or None when empty."""
-    if text is None or not text.strip():
-        return None
-    cleaned = text.replace(",", "").replace("₹", "").replace("Rs.", "").replace("Rs", "").replace("INR", "").strip()
-    return cleaned

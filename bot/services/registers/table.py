@@ -1,19 +1,22 @@
 """Reading the files offices keep into numbered rows of text: CSV (UTF-8, with or without BOM) and Excel .xlsx.
 
-Headers are matched loosely (case, spacing and punctuation folded), merged header cells take the value of
-their first cell, blank rows are skipped (their numbers still count, so a report names the row a person
-sees), numbers typed as text are read as text and Excel date serials become ISO dates where a column is a date.
+Headers are matched loosely (case, spacing and punctuation folded), the header row is found below title rows,
+merged header cells take the value of their first cell, blank rows are skipped (their numbers still count, so a
+report names the row a person sees), numbers typed as text are read as text. Files are streamed (openpyxl
+read-only) within limits checked before the work.
 """
 
 import csv
 import io
 import re
+import zipfile
+from collections.abc import Iterable, Iterator
 from datetime import date, datetime, timedelta
 from pathlib import Path
 
 from pydantic import BaseModel
 
-from bot.services.cells import neutralised, restored
+from bot.services.cells import neutralised
 
 Cell = str | int | float | date | datetime | None
 _EXCEL_EPOCH = date(1899, 12, 30)
@@ -51,6 +54,32 @@ def excel_date(text: str) -> str:
     return text
 
 
+class SheetRefused(ValueError):
+    """A file refused before it is read through: too big, too many rows or cells. The message says so plainly."""
+
+
+class Limits(BaseModel):
+    """How much of a sheet is read at most; a file over any of these is refused before the work, not during."""
+
+    max_bytes: int = 50_000_000
+    """The file as uploaded (CSV) and every part of an .xlsx unpacked, added up."""
+    max_rows: int = 100_000
+    max_cells: int = 2_000_000
+    header_search: int = 20
+    """How far down the header row is looked for, below title rows."""
+
+
+LIMITS = Limits()
+
+
+class Sheet(BaseModel):
+    """A sheet read for import: the header row as found (its number as the person sees it) and the data rows."""
+
+    header_row: int
+    header: list[str]
+    rows: list[SourceRow]
+
+
 def _rows(header: list[str], body: list[tuple[int, list[str]]]) -> list[SourceRow]:
     names: list[str] = []
     last = ""
@@ -65,53 +94,132 @@ def _rows(header: list[str], body: list[tuple[int, list[str]]]) -> list[SourceRo
         cells: dict[str, str] = {}
         for name, value in zip(names, values):
             if name and value.strip():
-                value = restored(value.strip())  # the `'` an export put before a formula-looking cell
-                cells[name] = f"{cells[name]}; {value}" if name in cells else value
+                cells[name] = f"{cells[name]}; {value.strip()}" if name in cells else value.strip()
         rows.append(SourceRow(number=number, cells=cells))
     return rows
 
 
-def _first_nonblank(lines: list[list[str]]) -> int:
-    return next((i for i, line in enumerate(lines) if any(v.strip() for v in line)), len(lines))
+def _header_index(lines: list[tuple[int, list[str]]], known: set[str]) -> int:
+    """Which of the first lines is the header: the one naming most known columns; else the first with two or
+    more filled cells (a title row, merged or not, fills one)."""
+    best, best_score = -1, 0
+    for index, (_, line) in enumerate(lines):
+        score = sum(1 for v in line if v.strip() and fold(v) in known)
+        if score > best_score:
+            best, best_score = index, score
+    if best >= 0:
+        return best
+    return next((i for i, (_, line) in enumerate(lines) if sum(1 for v in line if v.strip()) >= 2), 0)
 
 
-def read_csv(data: bytes) -> list[SourceRow]:
+def _sheet(lines: Iterator[tuple[int, list[str]]], known: set[str], limits: Limits) -> Sheet:
+    head: list[tuple[int, list[str]]] = []
+    for number, line in lines:
+        if any(v.strip() for v in line):
+            head.append((number, line))
+            if len(head) == limits.header_search:
+                break
+    if not head:
+        return Sheet(header_row=0, header=[], rows=[])
+    at = _header_index(head, known)
+    header_number, header = head[at]
+    body = head[at + 1:]
+    cells = sum(len(line) for _, line in body)
+    for number, line in lines:
+        cells += len(line)
+        if number > limits.max_rows + header_number or cells > limits.max_cells:
+            raise SheetRefused(f"the sheet has more than {limits.max_rows:,} rows or {limits.max_cells:,} cells; "
+                               "split it into smaller files")
+        body.append((number, line))
+    return Sheet(header_row=header_number, header=header, rows=_rows(header, body))
+
+
+def _csv_lines(data: bytes) -> Iterator[tuple[int, list[str]]]:
     text = data.decode("utf-8-sig")
     try:
         dialect: type[csv.Dialect] | csv.Dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
     except csv.Error:
         dialect = csv.excel
-    lines = list(csv.reader(io.StringIO(text), dialect))
-    start = _first_nonblank(lines)
-    if start == len(lines):
-        return []
-    return _rows(lines[start], [(i + 1, line) for i, line in enumerate(lines) if i > start])
+    for index, line in enumerate(csv.reader(io.StringIO(text), dialect)):
+        yield index + 1, line
 
 
-def read_xlsx(data: bytes) -> list[SourceRow]:
+_ROW_TAGS = (b"<row ", b"<row>", b":row ", b":row>")
+_CELL_TAGS = (b"<c ", b"<c>", b":c ", b":c>")
+
+
+def _count_tags(archive: zipfile.ZipFile, member: zipfile.ZipInfo) -> tuple[int, int]:
+    """Rows and cells a worksheet holds, counted in its XML as it unpacks (a megabyte at a time), before
+    anything parses it: streaming a sheet costs far more than counting its tags."""
+    rows = cells = 0
+    tail = b""
+    with archive.open(member) as stream:
+        while chunk := stream.read(1 << 20):
+            window = tail + chunk
+            # Tags in the carried-over tail were counted with the previous chunk.
+            rows += sum(window.count(t) - tail.count(t) for t in _ROW_TAGS)
+            cells += sum(window.count(t) - tail.count(t) for t in _CELL_TAGS)
+            tail = window[-8:]
+    return rows, cells
+
+
+def _xlsx_lines(data: bytes, limits: Limits) -> Iterator[tuple[int, list[str]]]:
     from openpyxl import load_workbook
 
-    sheet = load_workbook(io.BytesIO(data), read_only=False, data_only=True).worksheets[0]
-    merged_header: dict[int, str] = {}
-    lines = [[cell_text(c) for c in row] for row in sheet.iter_rows(values_only=True)]
-    start = _first_nonblank(lines)
-    if start == len(lines):
-        return []
-    for span in sheet.merged_cells.ranges:
-        if span.min_row <= start + 1 <= span.max_row:
-            value = cell_text(sheet.cell(span.min_row, span.min_col).value)
-            for column in range(span.min_col, span.max_col + 1):
-                merged_header[column - 1] = value
-    header = [merged_header.get(i, v) for i, v in enumerate(lines[start])]
-    return _rows(header, [(i + 1, line) for i, line in enumerate(lines) if i > start])
+    archive = zipfile.ZipFile(io.BytesIO(data))
+    unpacked = sum(member.file_size for member in archive.infolist())
+    if unpacked > limits.max_bytes:
+        raise SheetRefused(f"the workbook unpacks to {unpacked // 1_000_000:,} MB, more than "
+                           f"{limits.max_bytes // 1_000_000} MB; save the sheet alone, or as CSV")
+    for member in archive.infolist():
+        if member.filename.startswith("xl/worksheets/") and member.filename.endswith(".xml"):
+            rows, cells = _count_tags(archive, member)
+            if rows > limits.max_rows + limits.header_search or cells > limits.max_cells:
+                raise SheetRefused(f"the sheet has {rows:,} rows and {cells:,} cells, more than {limits.max_rows:,} "
+                                   f"rows or {limits.max_cells:,} cells; split it into smaller files")
+    book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+    try:
+        sheet = book.worksheets[0]
+        declared = sheet.max_row if isinstance(sheet.max_row, int) else 0
+        if declared > limits.max_rows + limits.header_search:
+            raise SheetRefused(f"the sheet has {declared:,} rows, more than {limits.max_rows:,}; "
+                               "split it into smaller files")
+        for index, row in enumerate(sheet.iter_rows(values_only=True)):
+            yield index + 1, [cell_text(c) for c in row]
+    finally:
+        book.close()
 
 
-def read_table(path: Path) -> list[SourceRow]:
-    """Read a CSV or .xlsx file into rows (the format is told by the file's first bytes, not its name)."""
+def read_sheet(path: Path, known: Iterable[str] = (), limits: Limits = LIMITS) -> Sheet:
+    """Read any office sheet (CSV or .xlsx, told by its first bytes) into rows under its header.
+
+    The header row is found below title rows (the row naming most of `known`, the column names the caller
+    expects, folded); a header cell merged over several columns names them all; blank rows are skipped but
+    counted, so a row's number is the one the person sees. Cells are text, stripped, Excel dates as ISO.
+    A file over `limits` is refused (SheetRefused, a ValueError) before it is read through: an .xlsx by the
+    unpacked size of its parts and its declared rows, a CSV by its size; both by rows and cells as they stream.
+    Turn cells into values with bot/services/registers/cells.py (dates day first, numbers with units, mobiles).
+    """
+    size = path.stat().st_size
+    with path.open("rb") as handle:
+        start = handle.read(2)
+    folded = {fold(k) for k in known}
+    if start == b"PK":
+        if size > limits.max_bytes:
+            raise SheetRefused(f"the file is {size // 1_000_000:,} MB, more than {limits.max_bytes // 1_000_000} MB")
+        return _sheet(_xlsx_lines(path.read_bytes(), limits), folded, limits)
+    if size > limits.max_bytes:
+        raise SheetRefused(f"the file is {size // 1_000_000:,} MB, more than {limits.max_bytes // 1_000_000} MB; "
+                           "split it into smaller files")
     data = path.read_bytes()
-    if data[:2] == b"PK":
-        return read_xlsx(data)
-    return read_csv(data)
+    if data.count(b"\n") > limits.max_rows + limits.header_search:
+        raise SheetRefused(f"the sheet has more than {limits.max_rows:,} rows; split it into smaller files")
+    return _sheet(_csv_lines(data), folded, limits)
+
+
+def read_table(path: Path, known: Iterable[str] = (), limits: Limits = LIMITS) -> list[SourceRow]:
+    """The data rows of a CSV or .xlsx file (see read_sheet)."""
+    return read_sheet(path, known, limits).rows
 
 
 def write_csv(path: Path, header: list[str], rows: list[dict[str, str]]) -> None:
