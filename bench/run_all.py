@@ -34,7 +34,7 @@ class Plan(BaseModel):
 
 FULL = Plan(rounds=30, repetitions=30, sizes=[100, 1000, 10000], recalls=100, ingest_pairs=2)
 QUICK = Plan(rounds=10, repetitions=15, sizes=[100, 1000], recalls=50, ingest_pairs=1)
-SMOKE = Plan(rounds=2, repetitions=2, sizes=[10, 30], recalls=3, ingest_pairs=1, ingest_uploads=3)
+SMOKE = Plan(rounds=2, repetitions=2, sizes=[10, 30], recalls=4, ingest_pairs=1, ingest_uploads=3)
 """The test suite's run: every section to the end on tiny sizes, so a change that breaks one fails CI."""
 
 
