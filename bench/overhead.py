@@ -90,7 +90,8 @@ def save_data(card: Reply) -> str:
 
 async def one_round(app: App, i: int) -> list[Sample]:
     name, crop, issue, product = FARMERS[i % len(FARMERS)]
-    day = datetime(2026, 6, 1) + timedelta(days=i % 120)
+    # Recent days: a visit's outcome follow-up is not due yet, so no note is taken for an outcome answer.
+    day = datetime.now(timezone.utc) - timedelta(days=i % 5)
     note = f"Visited {name} on {day:%Y-%m-%d}, {crop} {issue} {10 + i % 30}%. {product} accepted."
     carded = await timed(app, "note -> card", text=note)
     card = carded.replies[0]
@@ -99,7 +100,8 @@ async def one_round(app: App, i: int) -> list[Sample]:
     saved = await timed(app, "Save (retain)", callback=save_data(card))
     briefed = await timed(app, "/brief (2 recalls)", text=f"/brief {name}")
     if saved.sample.calls == 0 or briefed.sample.calls < 2:
-        raise RuntimeError("Save or /brief made no memory calls: the flow changed under the benchmark")
+        said = " | ".join(r.text[:120] for r in saved.replies + briefed.replies)
+        raise RuntimeError(f"Save or /brief made no memory calls: the flow changed under the benchmark ({said})")
     return [carded.sample, saved.sample, briefed.sample]
 
 
