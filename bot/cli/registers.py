@@ -58,6 +58,8 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]", pack_mo
     imp.add_argument("file", type=Path)
     imp.add_argument("--apply", action="store_true", help="write the changes (default: only report them)")
     imp.add_argument("--replace", action="store_true", help="also remove records the file does not mention")
+    imp.add_argument("--restore-forgotten", action="store_true",
+                     help="add back rows about someone a forget erased (the dry run lists them, with when and who)")
 
     async def run_import(args: argparse.Namespace, settings: Settings) -> int:
         if not args.file.is_file():
@@ -68,7 +70,8 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]", pack_mo
         database = open_database(settings)
         try:
             report = import_file(database, all_kinds(pack_modules), args.kind, args.tenant, args.file.expanduser(),
-                                 apply=args.apply, replace=args.replace, bank_prefix=settings.bank_prefix)
+                                 apply=args.apply, replace=args.replace, bank_prefix=settings.bank_prefix,
+                                 restore_forgotten=args.restore_forgotten)
         except (ValueError, UnicodeDecodeError, zipfile.BadZipFile, csv.Error, KeyError) as exc:
             print(f"Could not read {args.file}: {exc}", file=sys.stderr)
             return 1

@@ -176,10 +176,13 @@ def _crop_cells(crop: Crop) -> Cells:
 
 
 def _kind(name: str, model: type, columns: tuple[Column, ...], from_cells: object, to_cells: object,
-          key_of: object, json_key: str, refers: object = None, resolve: object = None) -> RegisterKind:
+          key_of: object, json_key: str, refers: object = None, resolve: object = None,
+          subject: object = None) -> RegisterKind:
     extra = {"refers": refers} if refers else {}
     if resolve:
         extra["resolve"] = resolve
+    if subject:
+        extra["subject"] = subject
     return RegisterKind(name=name, pack=PACK, model=model, columns=columns, from_cells=from_cells,  # type: ignore[arg-type]
                         to_cells=to_cells, key_of=key_of, json_key=json_key, tables=TABLES, **extra)  # type: ignore[arg-type]
 
@@ -244,7 +247,7 @@ KINDS: dict[str, RegisterKind] = {k.name: k for k in (
         Column("acres", "Acres", ("acreage", "area", "area acres", "area (acres)", "land acres", "ఎకరాలు")),
         Column("phone", "Mobile", ("phone", "mobile no", "mobile number", "phone number", "contact", "cell")),
     ), _farmer, _farmer_cells, lambda f: (code_key(f.id), f.id), "farmers",
-        lambda f: [("villages", f.village)], _resolve_farmer),
+        lambda f: [("villages", f.village)], _resolve_farmer, ("farmer", lambda f: [f.id, f.name, f.name_te])),
     _kind("officers", Officer, (
         Column("id", "Officer ID", ("id", "employee id", "emp id", "code"), required=True),
         Column("name", "Officer Name", ("name", "field officer", "officer"), required=True),

@@ -185,7 +185,8 @@ KINDS: dict[str, RegisterKind] = {k.name: k for k in (
                date=True),
     ), _vendor, _vendor_cells, lambda v: (v.vendor_id, v.vendor_id), "vendors",
         # The payment history is the one source of how often and since when a vendor was paid.
-        normalise=lambda v: v.model_copy(update={"payment_count": 0, "first_paid": None})),
+        normalise=lambda v: v.model_copy(update={"payment_count": 0, "first_paid": None}),
+        subject=("vendor", lambda v: [v.vendor_id, v.name, v.gstin])),
     _kind("purchase-orders", PurchaseOrder, (
         Column("po_number", "PO Number", ("purchase order number", "purchaseorder number", "po no", "order no",
                                           "voucher no", "voucher number", "purchase order#"), required=True),

@@ -81,7 +81,7 @@ CASES = RegisterKind(
         Column("aliases", "Also Called", ("aliases", "short name", "nickname", "known as")),
         Column("court", "Court", ("court name", "forum", "bench", "court hall")),
     ),
-    from_cells=_case, to_cells=_case_cells, key_of=_key,
+    from_cells=_case, to_cells=_case_cells, key_of=_key, subject=("case", lambda c: [c.case_id, c.code, *c.numbers, c.title, *c.aliases]),
 )
 KINDS: dict[str, RegisterKind] = {CASES.name: CASES}
 SEED_FILES = [("cases", "legal/cases.json")]

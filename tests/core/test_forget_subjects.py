@@ -305,3 +305,28 @@ async def test_chat_export_sends_json(app: App) -> None:
     assert exported["stores"]["agri registers"]["farmers"][0]["data"]["phone"] == "9000022222"
     assert exported["stores"]["cards"]["cards"][0]["payload"]["transcript"].startswith("Narsimha")
     assert [e.action for e in SubjectAudit(app.services.database).entries(TENANT)] == ["export"]
+
+
+async def test_a_reimport_after_a_forget_says_who_erased_whom_and_adds_back_only_when_asked(
+        app: App, tmp_path: Path) -> None:
+    database = app.services.database
+    assert await forget(app, Subject(tenant=TENANT, kind="farmer", subject_id="mp-11"), yes, by="devika") == 0
+    assert await forget(app, Subject(tenant=TENANT, kind="case", subject_id="C.C. 4417/2025"), yes, by="suresh") == 0
+    for n, ((pack, kind), text) in enumerate(CSV.items()):
+        if kind not in ("farmers", "cases"):
+            continue
+        path = tmp_path / f"again-{n}-{kind}.csv"
+        path.write_text(text, encoding="utf-8")
+        dry = import_file(database, KINDS[pack], kind, TENANT, path)
+        erased = "MP-11" if kind == "farmers" else "CC 4417/2025"
+        [line] = dry.forgotten
+        assert line.startswith(f"{erased} was erased by a forget on ") and line.endswith(
+            f"by {'devika' if kind == 'farmers' else 'suresh'}: left out"), line
+        assert erased not in dry.added and "--restore-forgotten" in dry.render()
+        applied = import_file(database, KINDS[pack], kind, TENANT, path, apply=True)
+        assert applied.added == [] and applied.forgotten == dry.forgotten
+        restored = import_file(database, KINDS[pack], kind, TENANT, path, apply=True, restore_forgotten=True)
+        assert restored.added == [erased] and restored.forgotten[0].endswith("added back")
+        again = import_file(database, KINDS[pack], kind, TENANT, path)
+        assert again.forgotten == [] and again.added == [], "once back, it is an ordinary row"
+    assert "MP-11" in farmers(app)

@@ -12,13 +12,16 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from bot.services.registers.codes import fold_code
 from bot.services.registers.kinds import Cells, RegisterKind, Registers
 from bot.services.registers.reasons import clerk_reason
 from bot.services.registers.cells import date_text
 from bot.services.registers.table import SourceRow, fold, read_table
 from bot.store.db import Database
 from bot.store.registers import RegisterStore, StoredRecord
+from bot.store.subject_audit import AuditEntry, SubjectAudit
 from bot.store.tenants import ensure_tenant
+from memory.asof import IST
 
 
 class Rejected(BaseModel):
@@ -39,6 +42,9 @@ class ImportReport(BaseModel):
     ignored_columns: list[str] = []
     created: list[str] = []
     """Records of other kinds the rows named and this import makes ("villages Kodad")."""
+    forgotten: list[str] = []
+    """Rows about someone erased by a forget: when and by whom; added back only when asked."""
+    restored: bool = False
     applied: bool = False
     memories: list[str] = []
     """A history import (a visit log): the first memories it writes, each with its date and document id."""
@@ -62,6 +68,10 @@ class ImportReport(BaseModel):
                 lines.append(f"  {title}: {', '.join(keys)}")
         for rejected in self.rejected:
             lines.append(f"  row {rejected.row}: {rejected.reason}")
+        for line in self.forgotten:
+            lines.append(f"  {line}")
+        if self.forgotten and not self.restored:
+            lines.append("  (rows about someone erased are left out; --restore-forgotten adds them back)")
         if self.created:
             lines.append(f"  new (named in this file, made with it): {', '.join(self.created)}")
         if self.ignored_columns:
@@ -144,8 +154,25 @@ class Plan(BaseModel):
     created: dict[str, dict[str, StoredRecord]] = {}
 
 
+def _forgotten(database: Database, kind: RegisterKind, tenant: str) -> dict[str, AuditEntry]:
+    """Folded subject id -> the last forget that erased it, for the kind's subjects in this tenant."""
+    if kind.subject is None:
+        return {}
+    found: dict[str, AuditEntry] = {}
+    for entry in SubjectAudit(database).entries(tenant):
+        if entry.action == "forget" and entry.outcome == "done" and entry.kind == kind.subject[0]:
+            found[fold_code(entry.subject_id)] = entry
+    return found
+
+
+def _erased_line(label: str, entry: AuditEntry, restored: bool) -> str:
+    when = entry.at.astimezone(IST).strftime("%d %b %Y %H:%M IST")
+    verb = "added back" if restored else "left out"
+    return f"{label} was erased by a forget on {when} by {entry.by}: {verb}"
+
+
 def plan_import(database: Database, kinds: dict[str, RegisterKind], kind: RegisterKind, tenant: str,
-                path: Path, replace: bool = False) -> tuple[ImportReport, Plan]:
+                path: Path, replace: bool = False, restore_forgotten: bool = False) -> tuple[ImportReport, Plan]:
     """Compare the file with the tenant's register: the report and the records an apply would write."""
     store = RegisterStore(database, *kind.tables)
     registers: Registers = store.records(tenant)
@@ -168,6 +195,8 @@ def plan_import(database: Database, kinds: dict[str, RegisterKind], kind: Regist
             report.rejected.append(Rejected(row=item.row, reason=f"{label} is already on row {seen[0]} "
                                                                  "with other values"))
     plan = Plan(upserts={})
+    report.restored = restore_forgotten
+    erased = _forgotten(database, kind, tenant)
     known = {name: set(records) for name, records in registers.items()}
     known.setdefault(kind.name, set()).update(chosen)
     for key, (row, record, label) in chosen.items():
@@ -185,6 +214,12 @@ def plan_import(database: Database, kinds: dict[str, RegisterKind], kind: Regist
                 report.created.append(f"{made.kind} {made.shown or made.record.label}")
         data = _dump(record)
         before = existing.get(key)
+        names = [fold_code(n) for n in kind.subject[1](record) if n] if kind.subject and before is None else []
+        forget = next((erased[n] for n in names if n in erased), None)
+        if forget is not None:
+            report.forgotten.append(_erased_line(label, forget, restore_forgotten))
+            if not restore_forgotten:
+                continue
         if before is None:
             report.added.append(label)
         elif before.data != data or before.label != label:
@@ -206,14 +241,16 @@ def _with(registers: Registers, created: dict[str, dict[str, StoredRecord]]) -> 
 
 
 def import_file(database: Database, kinds: dict[str, RegisterKind], kind_name: str, tenant: str, path: Path,
-                apply: bool = False, replace: bool = False, bank_prefix: str = "smriti") -> ImportReport:
+                apply: bool = False, replace: bool = False, bank_prefix: str = "smriti",
+                restore_forgotten: bool = False) -> ImportReport:
     """Dry-run (default) or apply one file of one kind into a tenant's registers (a history kind: into its
     records and, through the outbox, its memory bank)."""
     kind = kinds[kind_name]
     if kind.history is not None:
         report: ImportReport = kind.history(database, tenant, path, apply, bank_prefix)
         return report
-    report, plan = plan_import(database, kinds, kind, tenant, path, replace=replace)
+    report, plan = plan_import(database, kinds, kind, tenant, path, replace=replace,
+                               restore_forgotten=restore_forgotten)
     if apply and (plan.upserts or plan.created or report.removed):
         ensure_tenant(database, tenant)
         for made_kind, made in plan.created.items():

@@ -75,6 +75,9 @@ class RegisterKind:
     history: Callable[..., Any] | None = None
     """A kind that is a history, not a register (an agri visit log): `history(database, tenant, path, apply,
     bank_prefix)` reads the file into the pack's records and queues their memories, returning an ImportReport."""
+    subject: tuple[str, Callable[[Any], list[str]]] | None = None
+    """The subject kind a record is ("farmer", "case", "vendor") and the ids and names a forget may have named
+    it by: a record whose subject was forgotten is not added back by an import unless asked."""
     resolve: Callable[[Any, Cells, Registers], Resolved] = field(default=_as_is)
     """Point a record's references at the tenant's rows as people name them (a village by its name or id as
     written) and say which records to create for names nobody listed yet; run before `refers` is checked."""
