@@ -16,7 +16,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from bot.services.cells import neutralised
+from bot.services.cells import neutralised, restored
 
 Cell = str | int | float | date | datetime | None
 _EXCEL_EPOCH = date(1899, 12, 30)
@@ -94,7 +94,8 @@ def _rows(header: list[str], body: list[tuple[int, list[str]]]) -> list[SourceRo
         cells: dict[str, str] = {}
         for name, value in zip(names, values):
             if name and value.strip():
-                cells[name] = f"{cells[name]}; {value.strip()}" if name in cells else value.strip()
+                value = restored(value.strip())  # the `'` an export put before a formula-looking cell
+                cells[name] = f"{cells[name]}; {value}" if name in cells else value
         rows.append(SourceRow(number=number, cells=cells))
     return rows
 
@@ -207,7 +208,12 @@ def read_sheet(path: Path, known: Iterable[str] = (), limits: Limits = LIMITS) -
     if start == b"PK":
         if size > limits.max_bytes:
             raise SheetRefused(f"the file is {size // 1_000_000:,} MB, more than {limits.max_bytes // 1_000_000} MB")
-        return _sheet(_xlsx_lines(path.read_bytes(), limits), folded, limits)
+        try:
+            return _sheet(_xlsx_lines(path.read_bytes(), limits), folded, limits)
+        except (ValueError, KeyError, zipfile.BadZipFile):
+            raise
+        except Exception as exc:  # noqa: BLE001 - a damaged file breaks the parser in ways without end (zlib, XML)
+            raise SheetRefused("the .xlsx file is damaged and cannot be read; save it again and resend") from exc
     if size > limits.max_bytes:
         raise SheetRefused(f"the file is {size // 1_000_000:,} MB, more than {limits.max_bytes // 1_000_000} MB; "
                            "split it into smaller files")
