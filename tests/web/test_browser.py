@@ -192,3 +192,33 @@ async def test_correct_a_hearing_entry(browser: Browser, office: Office) -> None
         assert "6 Oct 2026" in await page.inner_text('[data-entry="web:seabreeze:2026-10-05"]')
     record = book.store.get("demo", "web:seabreeze:2026-10-05")
     assert record is not None and record.hearing_date == date(2026, 10, 6)
+
+
+async def test_hold_release_then_approve_an_invoice_with_a_reason(browser: Browser, office: Office) -> None:
+    ap = office.app.packs.get("ap")
+    if ap is None or not hasattr(ap, "act"):
+        pytest.skip("the AP pack's ledger life (act, pay) has not landed")
+    from tests.web.test_ap import NUMBER, record_exception
+
+    book = record_exception(office)
+    async with served(office.asgi) as base:
+        page = await signed_in_page(browser, office, base, person="anita")
+        await page.goto(f"{base}/office/ap/")
+        await shoot(page, "ap-ledger")
+        await page.get_by_role("link", name=NUMBER).click()
+        assert "quantity_mismatch" in await page.inner_text("#flags")
+        await shoot(page, "ap-invoice")
+        await page.get_by_role("button", name="Hold").click()
+        assert "held" in await page.inner_text("#state")
+        await page.get_by_role("button", name="Release to review").click()
+        assert "in review" in await page.inner_text("#state")
+        await page.get_by_role("button", name="Approve").click()
+        assert "Say why" in await page.inner_text("main")
+        await page.fill('input[name="reason"]', "short supply agreed by phone")
+        await page.get_by_role("button", name="Approve").click()
+        assert "approved" in await page.inner_text("#state")
+        assert "short supply agreed by phone" in await page.inner_text("#history")
+        await shoot(page, "ap-approved")
+    record = book.recorded("demo", "V001", NUMBER)  # type: ignore[attr-defined]
+    assert record.state == "approved" and record.state_reason == "short supply agreed by phone"
+    assert record.state_by == "anita"
