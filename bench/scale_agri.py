@@ -130,6 +130,8 @@ async def measure(url: str, sizes: list[int], questions: int) -> tuple[list[Scal
             await ask_all(org, farmers[:1])  # warm-up at this size
             answers = await ask_all(org, farmers)
             rows.append(ScaleRow.of(size, answers))
+            print(f"  ({size} memories: {rows[-1].right}/{rows[-1].asked} right, wall p50/p95 "
+                  f"{rows[-1].wall_p50:.0f}/{rows[-1].wall_p95:.0f} ms)", flush=True)
         bank = app.services.bank_of(TENANT, "agri")
         await app.services.memory.delete_bank(bank)
         rebuilt = await rebuild_pack(org.pack, app.services, TENANT)

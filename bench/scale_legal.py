@@ -145,6 +145,8 @@ async def measure(url: str, sizes: list[int], questions: int) -> tuple[dict[str,
             answers = await ask_all(practice, questions)
             for kind in dict.fromkeys(k for k, _ in answers):
                 rows.setdefault(kind, []).append(ScaleRow.of(size, [a for k, a in answers if k == kind]))
+                print(f"  ({size} memories, {kind}: {rows[kind][-1].right}/{rows[kind][-1].asked} right, wall "
+                      f"p50/p95 {rows[kind][-1].wall_p50:.0f}/{rows[kind][-1].wall_p95:.0f} ms)", flush=True)
         await app.services.memory.delete_bank(app.services.bank_of(TENANT, "legal"))
         rebuilt = await rebuild_pack(practice.pack, app.services, TENANT)
         again = await ask_all(practice, questions)
