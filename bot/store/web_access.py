@@ -13,7 +13,7 @@ import secrets
 from datetime import datetime, timedelta, timezone
 
 from pydantic import BaseModel
-from sqlalchemy import DateTime, String, Text, select, update
+from sqlalchemy import DateTime, String, Text, delete, select, update
 from sqlalchemy.orm import Mapped, mapped_column
 
 from bot.store import Base, Database
@@ -128,7 +128,17 @@ class WebAccess:
             row = WebSessionRow(session_hash=_hash(session_id), tenant_id=link.tenant_id, person_id=link.person_id,
                                 role=role, created_at=now, expires_at=now + timedelta(hours=hours))
             s.add(row)
+        self._prune(now)
         return session_id, self._session(row)
+
+    def _prune(self, now: datetime) -> None:
+        """Drop what can no longer be used (old links, sessions, form nonces); done at each sign-in, so the
+        tables stay as small as the people signed in lately."""
+        old = now - timedelta(hours=SESSION_HOURS + 1)
+        with self._db.session() as s:
+            s.execute(delete(WebLinkRow).where(WebLinkRow.expires_at < old))
+            s.execute(delete(WebSessionRow).where(WebSessionRow.expires_at < old))
+            s.execute(delete(WebNonceRow).where(WebNonceRow.used_at < old))
 
     def link_person(self, token: str) -> tuple[str, str] | None:
         """(tenant, person) a link names, used or not."""
