@@ -4,12 +4,14 @@ Each figure is measured in a fresh Python process (peak RSS over that process's 
 and wall time to the refusal):
 - text-bomb PDF: a few KB of PDF whose page unpacks to 1.7 MB of text, read by bot.services.ocr.TextReader;
 - 2,000-page PDF: refused by its page count;
+- an .xlsx of a few MB whose sheet unpacks to 771 MB (if the reader in this tree has size limits), read by
+  bot.services.registers.table.read_table as `import`, `people import` and chat /import do;
 - unsigned 200 MB POST to the WhatsApp webhook (if the webhook in this tree caps bodies): streamed without a
   Content-Length to a loopback uvicorn serving the real app, with and without a (wrong) signature;
 - /help at 100,000 people: people imported in batches into a fresh SQLite database, then App start-up and the
   first /help of a person near the end of the table.
 The bounds the issue sets: under 100 MB over baseline and under 10 s to refusal; /help under a second.
-Run: .venv/bin/python -m bench.hardening [--people N] [--post-mb N] [--url http://127.0.0.1:8888] [--smoke]
+Run: .venv/bin/python -m bench.hardening [--people N] [--post-mb N] [--xlsx-mb N] [--url http://127.0.0.1:8888] [--smoke]
 """
 
 import argparse
@@ -42,6 +44,42 @@ except DocumentRejected as exc:
 took = time.perf_counter() - started
 after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 print(json.dumps({"bytes": len(data), "seconds": took, "peak_mb": (after - before) / 1024, "outcome": outcome}))
+"""
+
+_XLSX = """
+import io, json, resource, sys, time, zipfile
+from pathlib import Path
+from openpyxl import Workbook
+from bot.services.registers.table import read_table
+megabytes, folder = int(sys.argv[1]), Path(sys.argv[2])
+book = Workbook()
+book.active.append(["Farmer Name", "Village"])
+plain = io.BytesIO()
+book.save(plain)
+path = folder / "bomb.xlsx"
+row = b'<row><c t="inlineStr"><is><t>Anjaiah</t></is></c><c t="inlineStr"><is><t>Kothur</t></is></c></row>'
+with zipfile.ZipFile(plain) as source, zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as out:
+    for item in source.infolist():
+        if item.filename != "xl/worksheets/sheet1.xml":
+            out.writestr(item, source.read(item.filename))
+            continue
+        with out.open(item.filename, "w", force_zip64=True) as sheet:
+            sheet.write(b'<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>')
+            block = row * 10_000
+            for _ in range(megabytes * 1_000_000 // len(block) + 1):
+                sheet.write(block)
+            sheet.write(b"</sheetData></worksheet>")
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+started = time.perf_counter()
+try:
+    read_table(path)
+    outcome = "read"
+except ValueError as exc:
+    outcome = f"refused: {exc}"
+took = time.perf_counter() - started
+after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps({"bytes": path.stat().st_size, "seconds": took, "peak_mb": (after - before) / 1024,
+                  "outcome": outcome}))
 """
 
 _HELP = """
@@ -146,14 +184,20 @@ def _has_body_cap() -> bool:
         "read_capped" in (ROOT / "bot" / "transports" / "whatsapp" / "webhook.py").read_text(encoding="utf-8")
 
 
+def _has_sheet_limits() -> bool:
+    return "max_bytes" in (ROOT / "bot" / "services" / "registers" / "table.py").read_text(encoding="utf-8")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--people", type=int, default=100_000)
     parser.add_argument("--post-mb", type=int, default=200)
+    parser.add_argument("--xlsx-mb", type=int, default=771)
     parser.add_argument("--url", default="http://127.0.0.1:8888")
     parser.add_argument("--smoke", action="store_true", help="tiny sizes: checks the benchmark runs")
     args = parser.parse_args(argv)
     people, post_mb, bomb_chars = (300, 3, 200_000) if args.smoke else (args.people, args.post_mb, 1_700_000)
+    xlsx_mb = 60 if args.smoke else args.xlsx_mb
     lines = []
     with tempfile.TemporaryDirectory(prefix="bench-hardening-") as folder:
         bomb = _run(_PDF, "bomb", str(bomb_chars), folder)
@@ -162,6 +206,12 @@ def main(argv: list[str] | None = None) -> int:
         pages = _run(_PDF, "pages", "2000" if not args.smoke else "250", folder)
         lines.append(f"{'2,000' if not args.smoke else '250'}-page PDF ({pages['bytes']:,} bytes): "
                      f"{pages['seconds']:.2f} s to refusal, peak +{pages['peak_mb']:.1f} MB ({pages['outcome']})")
+        if _has_sheet_limits():
+            sheet = _run(_XLSX, str(xlsx_mb), folder)
+            lines.append(f"xlsx unpacking to {xlsx_mb:,} MB ({sheet['bytes']:,} bytes on disk): "
+                         f"{sheet['seconds']:.2f} s to refusal, peak +{sheet['peak_mb']:.1f} MB ({sheet['outcome']})")
+        else:
+            lines.append("unpacking xlsx: skipped (the spreadsheet reader in this tree has no unpacked-size limit)")
     if _has_body_cap():
         posted = _run(_POST, str(post_mb), args.url)
         for label, figures in posted.items():
