@@ -49,12 +49,13 @@ SHARED_COMMANDS = [
     CommandInfo(command="lang", description_key="commands.lang"),
     CommandInfo(command="pending", description_key="commands.pending"),
 ]
-NO_MEMORY_COMMANDS = frozenset({"start", "help", "lang", "pending", "invite", "import", "web"})
+NO_MEMORY_COMMANDS = frozenset({"start", "help", "lang", "pending", "invite", "import", "web", "revoke"})
 """Shared commands answered from the bot's own records: the person's bank is prepared on the next message that
 may need memory, so a first /help does not wait for the memory server."""
 ADMIN_COMMANDS = [
     CommandInfo(command="invite", description_key="commands.invite"),
     CommandInfo(command="import", description_key="commands.import"),
+    CommandInfo(command="revoke", description_key="commands.revoke"),
     CommandInfo(command="web", description_key="commands.web"),
 ]
 
@@ -372,6 +373,8 @@ class Conversation:
             return self.imports.command(turn, args)
         if command == "web":
             return web_link(turn)
+        if command == "revoke":
+            return self.invitations.revoke(turn.user, turn.lang, args)
         if command in subject_chat.COMMANDS:
             return await subject_chat.on_command(turn, self.packs, command, args)
         answered = await pack.on_command(turn, command, args)

@@ -11,6 +11,7 @@ unused for the person it was meant for.
 
 import logging
 import re
+from datetime import datetime, timezone
 
 from bot.services.i18n import text
 from bot.store.invites import InviteRequest, InviteStore, normalise_code, pack_for, telegram_link, whatsapp_link
@@ -107,6 +108,26 @@ class Invitations:
         made = text(lang, "join.invite_made", role=text(lang, f"join.role_{role}"),
                     pack_name=text(lang, f"core.pack_{request.pack}"), until=f"{until:%d %b %Y %H:%M}")
         return [Reply(text=made), Reply(text=self._forwardable(lang, transport, issued.code), secret=True)]
+
+    def revoke(self, user: User, lang: str, args: str) -> list[Reply]:
+        """Answer `/revoke REF` from an admin: the tenant's open invite with that ref stops working; without a
+        ref, the open invites and their refs."""
+        if user.role != "admin":
+            return [Reply(text=text(lang, "join.admins_only"))]
+        ref = args.strip().split(" ")[0] if args.strip() else ""
+        if not ref:
+            now = datetime.now(timezone.utc)
+            open_ = [i for i in self.store.invites(user.tenant) if i.live(now)]
+            if not open_:
+                return [Reply(text=text(lang, "join.revoke_none"))]
+            lines = [text(lang, "join.revoke_usage")]
+            lines += [f"{i.ref}  {text(lang, f'join.role_{i.role}')}  {i.name or '-'}" for i in open_]
+            return [Reply(text="\n".join(lines))]
+        revoked = self.store.revoke(user.tenant, ref)
+        if revoked is None:
+            return [Reply(text=text(lang, "people.revoke_unknown", ref=ref, tenant=user.tenant))]
+        log.info("invite %s revoked in chat by %s", revoked.ref, user.user_id)
+        return [Reply(text=text(lang, "people.revoked", ref=revoked.ref, role=revoked.role, tenant=user.tenant))]
 
     def _forwardable(self, lang: str, transport: str, code: str) -> str:
         if transport == "telegram" and self.telegram_username:

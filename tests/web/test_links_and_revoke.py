@@ -99,3 +99,24 @@ async def test_smriti_run_serves_the_office_beside_the_webhook(office: Office) -
         token = office.link("asha").rsplit("/", 1)[1]
         assert (await client.post(f"/office/login/{token}")).status_code == 303
         assert (await client.get("/office/people/")).status_code == 200
+
+
+@pytest.mark.hindsight
+async def test_revoke_in_chat_for_admins(office: Office) -> None:
+    app: App = office.app
+    store = InviteStore(app.services.database)
+    mine = store.create(InviteRequest(tenant="demo", role="officer", pack="agri", name="Ravi"))
+    theirs = store.create(InviteRequest(tenant="othercorp", role="clerk", pack="ap"))
+
+    async def say(sender: str, text: str, n: int) -> str:
+        replies = await app.conversation.handle(Incoming(transport="telegram", sender=sender,
+                                                         delivery_id=f"rv{n}", text=text))
+        return replies[-1].text
+
+    assert mine.invite.ref in await say("5550001", "/revoke", 1)
+    assert "No open invite" in await say("5550001", f"/revoke {theirs.invite.ref}", 2)
+    assert "administrator" in await say("1001", f"/revoke {mine.invite.ref}", 3)
+    assert "Revoked" in await say("5550001", f"/revoke {mine.invite.ref}", 4)
+    now = datetime.now(timezone.utc)
+    assert store.find(mine.code).state(now) == "revoked"  # type: ignore[union-attr]
+    assert store.find(theirs.code).state(now) == "open"  # type: ignore[union-attr]
