@@ -28,13 +28,16 @@ from handlers.agri.models import Advice, Farmer, Visit
 from handlers.agri.pack import AgriPack
 from handlers.agri.register import FieldBook
 from handlers.agri.visit_records import SavedVisit, memories_of
+from memory import MemoryClient
 
 TENANT = "benchscaleagri"
 OFFICER = "scaleofficer"
 FARMERS = 200
 SEASON_START = date(2025, 6, 1)
 AS_OF = date(2026, 11, 30)
-BATCH = 250
+BATCH = 100
+FILL_TIMEOUT_S = 1800.0
+"""A batch of retains on a loaded box can take minutes; the bot's own client gives a write 3 minutes."""
 CITED = re.compile(r"\[(\d{1,2} [A-Z][a-z]{2} \d{4}) · visit:")
 """A claim's citation in the brief: [1 Jun 2025 · visit:...]."""
 FIRST = ("Ramesh", "Suresh", "Mahesh", "Anil", "Ravi", "Kiran", "Srinu", "Balaraju", "Mallesh", "Yadaiah")
@@ -78,7 +81,8 @@ def make_visit(book: FieldBook, farmers: list[Farmer], i: int) -> SavedVisit:
 class Organisation:
     """The generated distributor: its farmers, and the visits written so far with the truth they make."""
 
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: App, filler: MemoryClient) -> None:
+        self.filler = filler
         pack = app.packs["agri"]
         assert isinstance(pack, AgriPack)
         self.app, self.pack = app, pack
@@ -99,7 +103,7 @@ class Organisation:
                 self.pack.records.save_visit(TENANT, saved)
                 farmer = saved.visit.farmer_id or ""
                 self.last_visit[farmer] = max(self.last_visit.get(farmer, saved.visit.date), saved.visit.date)
-            await self.app.services.memory.retain(bank, memories_of(self.book, batch, []))
+            await self.filler.retain(bank, memories_of(self.book, batch, []))
             self.written += len(batch)
 
     def asked_farmers(self, questions: int) -> list[Farmer]:
@@ -120,8 +124,9 @@ async def ask_all(org: Organisation, farmers: list[Farmer]) -> list[Asked]:
 
 
 async def measure(url: str, sizes: list[int], questions: int) -> tuple[list[ScaleRow], str]:
-    async with bench_app(url, "scaleagri", ["agri"], [TENANT], registry=Registry([officer()])) as app:
-        org = Organisation(app)
+    async with bench_app(url, "scaleagri", ["agri"], [TENANT], registry=Registry([officer()])) as app, \
+            MemoryClient(url, write_timeout_s=FILL_TIMEOUT_S) as filler:
+        org = Organisation(app, filler)
         rows: list[ScaleRow] = []
         answers: list[Asked] = []
         for size in sizes:

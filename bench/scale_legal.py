@@ -28,13 +28,15 @@ from bot.services.i18n import show_date
 from handlers.legal.models import CaseRecord, HearingRecord
 from handlers.legal.pack import LegalPack
 from handlers.legal.records import memory_item
-from memory import ids
+from memory import MemoryClient, ids
 
 TENANT = "benchscalelegal"
 LAWYER = "scalelawyer"
 CASES = 120
 START = date(2024, 1, 8)
-BATCH = 250
+BATCH = 100
+FILL_TIMEOUT_S = 1800.0
+"""A batch of retains on a loaded box can take minutes; the bot's own client gives a write 3 minutes."""
 FIRST = ("Amber", "Banyan", "Coral", "Dune", "Ember", "Fennel", "Garnet", "Hazel", "Indigo", "Juniper", "Kestrel",
          "Lotus")
 SECOND = ("Harbour", "Meadows", "Towers", "Textiles", "Logistics", "Estates", "Pharma", "Granites", "Foods",
@@ -75,7 +77,8 @@ def make_hearing(cases: list[CaseRecord], i: int) -> HearingRecord:
 class Practice:
     """The generated practice: its cases, and the hearings written so far with the truth they make."""
 
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: App, filler: MemoryClient) -> None:
+        self.filler = filler
         pack = app.packs["legal"]
         assert isinstance(pack, LegalPack)
         self.app, self.pack, self.cases = app, pack, make_cases()
@@ -90,7 +93,7 @@ class Practice:
             batch = [make_hearing(self.cases, i) for i in range(len(self.written), min(size, len(self.written) + BATCH))]
             for record in batch:
                 self.pack.entries.save(TENANT, record, by="bench")
-            await self.app.services.memory.retain(bank, [memory_item(r, by_id[r.case_id]) for r in batch])
+            await self.filler.retain(bank, [memory_item(r, by_id[r.case_id]) for r in batch])
             self.written += batch
 
     def last(self, case_id: str) -> HearingRecord:
@@ -135,8 +138,9 @@ async def ask_all(practice: Practice, questions: int) -> list[tuple[str, Asked]]
 
 
 async def measure(url: str, sizes: list[int], questions: int) -> tuple[dict[str, list[ScaleRow]], str]:
-    async with bench_app(url, "scalelegal", ["legal"], [TENANT], registry=Registry([lawyer()])) as app:
-        practice = Practice(app)
+    async with bench_app(url, "scalelegal", ["legal"], [TENANT], registry=Registry([lawyer()])) as app, \
+            MemoryClient(url, write_timeout_s=FILL_TIMEOUT_S) as filler:
+        practice = Practice(app, filler)
         rows: dict[str, list[ScaleRow]] = {}
         answers: list[tuple[str, Asked]] = []
         for size in sizes:
@@ -170,9 +174,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", default="100,1000,10000", help="hearings (memories) at each step")
     parser.add_argument("--questions", type=int, default=12)
     parser.add_argument("--url", default="http://127.0.0.1:8888")
-    parser.add_argument("--smoke", action="store_true", help="120 and 240 hearings, 2 questions of each kind")
+    parser.add_argument("--smoke", action="store_true", help="60 and 120 hearings, 2 questions of each kind")
     args = parser.parse_args(argv)
-    sizes, questions = ([120, 240], 2) if args.smoke else ([int(s) for s in args.sizes.split(",")], args.questions)
+    sizes, questions = ([60, 120], 2) if args.smoke else ([int(s) for s in args.sizes.split(",")], args.questions)
     print("\n".join(asyncio.run(run(args.url, sizes, questions))))
     return 0
 
