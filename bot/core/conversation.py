@@ -34,6 +34,7 @@ from bot.core.registry import User
 from bot.core import subject_chat
 from bot.core.web_chat import web_link
 from bot.core.strangers import StrangerGate
+from bot.store.stranger_answers import StrangerAnswers
 from bot.core import cards
 from bot.core.intake import IntakeItem
 from bot.core.pack import CommandInfo, Pack, Services, Turn
@@ -89,7 +90,7 @@ class Conversation:
         self._in_flight: set[str] = set()
         """Intake items being processed in this process now."""
         self._grants = grants_for(services.database)
-        self.strangers = StrangerGate()
+        self.strangers = StrangerGate(shared=StrangerAnswers(services.database))
         self.invitations = Invitations(services.database, services.registry, services.settings)
         self.imports = ChatImports(services.database, kinds or {}, services.settings.bank_prefix)
 

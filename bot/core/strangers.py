@@ -1,9 +1,12 @@
 """Refusing people who are not registered, without keeping anything about them.
 
-A stranger's number or id is never stored: the gate remembers only a keyed hash (the key is random per
-process, so the hashes cannot be matched against a list of numbers) and only in memory. Each stranger is
-answered at most once per window, so the bot cannot be used to spam a number; refusals are counted and
-logged as one line per interval, never with the sender or the text.
+A stranger's number or id is never stored: the gate remembers only a keyed hash. Alone, the key is random per
+process and the hashes stay in memory; with a shared record (bot.store.stranger_answers: several workers on
+one database), the key is random per deployment and the hashes of the last window are in the database, so a
+stranger is answered at most once per window by all the workers together. Each stranger is answered at most
+once per window, so the bot cannot be used to spam a number; refusals are counted and logged as one line per
+interval, never with the sender or the text. While the shared record cannot be reached, the process decides
+alone.
 """
 
 import hashlib
@@ -12,6 +15,10 @@ import secrets
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bot.store.stranger_answers import StrangerAnswers
 
 log = logging.getLogger(__name__)
 
@@ -20,7 +27,8 @@ class StrangerGate:
     """Decides whether a refused sender gets the refusal text; one instance per running conversation."""
 
     def __init__(self, answer_every_s: float = 3600.0, log_every_s: float = 60.0, max_tracked: int = 10_000,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, shared: "StrangerAnswers | None" = None) -> None:
+        self.shared = shared
         self.answer_every_s = answer_every_s
         self.log_every_s = log_every_s
         self.max_tracked = max_tracked
@@ -43,6 +51,13 @@ class StrangerGate:
         digest = self._digest(transport, sender)
         last = self._answered.get(digest)
         answer = last is None or now - last >= self.answer_every_s
+        if self.shared is not None:
+            try:
+                shared_digest = hashlib.blake2b(f"{transport}\x00{sender}".encode(), key=self.shared.key(),
+                                                digest_size=32).hexdigest()
+                answer = self.shared.claim(shared_digest, self.answer_every_s)
+            except Exception as exc:  # the database is down: this process decides alone
+                log.warning("stranger gate: shared record unavailable (%s)", type(exc).__name__)
         if answer:
             self._answered[digest] = now
             self._answered.move_to_end(digest)
