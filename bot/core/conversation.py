@@ -25,7 +25,7 @@ from bot.transports.chat_text import split_command, too_large
 from bot.core.errors import InputRejected, SpeechUnavailable, is_transient, new_reference
 from bot.services.i18n import LANGUAGES, show_date, text
 from bot.core.invite_chat import Invitations
-from bot.core.metrics import MessageOutcome, handling
+from bot.core.metrics import RETRIES, MessageOutcome, handling
 from bot.core.messages import Incoming, Reply
 from bot.services.registers.kinds import RegisterKind
 from bot.store.reply_outbox import intake_key, outgoing
@@ -190,6 +190,7 @@ class Conversation:
             if is_transient(exc):
                 log.warning("kept intake %s for later: %s: %s", item.intake_id, type(exc).__name__, exc)
                 kept = intake.postpone(item.intake_id, f"{type(exc).__name__}: {exc}")
+                RETRIES.labels("intake").inc()
                 outcome.outcome = "kept"
                 return self._notice(item, [self._kept_reply(user, kept)])
             reference = new_reference()

@@ -56,7 +56,9 @@ def beside(webhook: "Starlette", app: "App", catalog: "PackCatalog") -> "Starlet
 
 async def serve_web(app: "App", catalog: "PackCatalog", host: str, port: int) -> None:
     """Serve only the office web page until SIGINT or SIGTERM."""
-    server = QuietServer(uvicorn.Config(office_app(app, catalog), host=host, port=port,  # type: ignore[arg-type]
+    web = office_app(app, catalog)
+    web.router.routes.extend(Health(app.services).routes())  # type: ignore[attr-defined]
+    server = QuietServer(uvicorn.Config(web, host=host, port=port, log_config=None,  # type: ignore[arg-type]
                                         log_level="info", proxy_headers=False, access_log=False))
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -100,7 +102,7 @@ async def serve(conversation: Conversation, telegram: TelegramOptions | None = N
         if office is not None:
             beside(webhook, *office)
         # Behind a reverse proxy the public URL comes from settings, so forwarded headers are not needed.
-        server = QuietServer(uvicorn.Config(webhook, host=whatsapp.host, port=whatsapp.port, log_level="info",
+        server = QuietServer(uvicorn.Config(webhook, host=whatsapp.host, port=whatsapp.port, log_config=None,
                                             proxy_headers=False, access_log=False))
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -109,7 +109,8 @@ class TelegramTransport:
                                                allowed_updates=ALLOWED_UPDATES)
         path = urlparse(webhook_url).path or "/"
         self._server = QuietServer(uvicorn.Config(create_app(self, path, self.health), host=listen, port=port,
-                                                  log_level="warning", proxy_headers=False, access_log=False))
+                                                  log_config=None, log_level="warning", proxy_headers=False,
+                                                  access_log=False))
         self._server_task = asyncio.create_task(self._server.serve())
         while not self._server.started:
             if self._server_task.done():
