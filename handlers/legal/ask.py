@@ -46,7 +46,8 @@ async def _ranked(services: Services, bank: str, case: CaseRecord, question: Que
 async def ask(services: Services, bank: str, register: CaseRegister, question_text: str, lang: str = "en",
               as_of: date | None = None) -> LegalAnswer:
     """Answer one question about one case of the register."""
-    question = parse_question(question_text)
+    today = as_of or services.clock().astimezone(IST).date()
+    question = parse_question(question_text, today)
     mention = register.only(question_text) or register.first(question_text)
     if mention is None:
         name = register.unknown_name(question_text)
@@ -58,7 +59,6 @@ async def ask(services: Services, bank: str, register: CaseRegister, question_te
             case_id=None, confidence=0.0, near_matches=[c.case_id for c in near])
     case = register.get(mention.case_id)
     assert case is not None
-    today = as_of or services.clock().astimezone(IST).date()
     try:
         records = await case_records(services, bank, case, as_of)
         ranked = await _ranked(services, bank, case, question, records, as_of) if question.intent == "general" else []

@@ -15,6 +15,7 @@ from bot.core.cards import CALLBACK_PREFIX, CardSpec, on_callback, open_card
 from bot.store.state import Card
 from handlers.legal.corrections import DOCUMENT_ID, EDIT_OF, delete_prompt, edit_payload
 from handlers.legal.dates import parse_day
+from handlers.legal.hearing import uploaded_day
 from handlers.legal.entries import EntryStore
 from handlers.legal.models import CaseRecord, HearingRecord, ProposedEntry, Upload
 from handlers.legal.newcase import NewCase, case_record, parse_case
@@ -166,7 +167,8 @@ class HearingCard(CardSpec):
                 updated = entry.model_copy(update={"next_date": None, **settled})
             else:
                 try:
-                    day = parse_day(value, entry.hearing_date, after=True)
+                    # "next Monday", "tomorrow" count from when the page was written; "9/12" falls after the hearing.
+                    day = parse_day(value, entry.hearing_date, after=True, today=uploaded_day(upload))
                     if day < entry.hearing_date or (day == entry.hearing_date and entry.kind != "listing"):
                         raise ValueError("a next date comes after the hearing")
                     updated = entry.model_copy(update={"next_date": day, **settled})

@@ -42,14 +42,18 @@ class TerminalReviewer:
     """Asks in the terminal about each entry: save, discard, or type the right hearing date."""
 
     async def review(self, upload: Upload, entry: ProposedEntry, reason: str) -> ProposedEntry | None:
-        print(f"\n{upload.source_file}: {entry.case_id or '(no case)'} on {entry.hearing_date} "
-              f"[{entry.date_source}, confidence {entry.confidence:.2f}] {reason}\n  {entry.text[:300]}")
+        nxt = f", next date {entry.next_date}" if entry.next_date else ""
+        print(f"\n{upload.source_file}: {entry.kind} in {entry.case_id or '(no case)'} on {entry.hearing_date}{nxt} "
+              f"[{entry.date_source}, confidence {entry.confidence:.2f}] {reason}\n  {entry.text[:300]}",
+              file=sys.stderr)
         while True:
-            answer = (await asyncio.to_thread(input, "  [s]ave / [d]iscard / or type the hearing date: ")).strip()
+            answer = (await asyncio.to_thread(input, "  [s]ave (Enter) / [d]iscard / or type the hearing date: ")).strip()
             if answer.lower() in ("d", "discard"):
                 return None
-            if answer.lower() in ("s", "save") and not entry.needs_review:
+            if answer.lower() in ("", "s", "save", "y", "yes") and not entry.needs_review:
                 return entry
+            if not answer:
+                continue
             if answer.lower() in ("s", "save"):
                 print("  This date is a guess (or the case is unknown): type the hearing date, or d.")
                 continue
@@ -87,13 +91,16 @@ async def _ingest(args: argparse.Namespace, settings: Settings, with_app: WithAp
             report = await _pack(app).ingest_dir(
                 args.tenant, directory, workers=args.workers, yes=args.yes,
                 reviewer=TerminalReviewer() if interactive else None, progress=progress,
-                use_cache=not args.fresh)
+                use_cache=not args.fresh, author=args.author)
         except BacklogError as exc:
             print(f"Cannot ingest {directory}: {exc}", file=sys.stderr)
             return 2
         if args.json:
             _dump(_report_json(report))
         else:
+            if not interactive and not args.yes and report.held:
+                print("Nothing is stored without a person's confirmation: run this in a terminal to confirm each "
+                      "entry, or add --yes to store every entry whose date and case are on the page.")
             print(f"{len(report.results)} uploads; {len(report.stored_ids)} entries stored in {report.bank_id}"
                   f"{f', {report.queued} queued (memory unreachable)' if report.queued else ''}.")
             if report.held:
@@ -129,7 +136,8 @@ async def _today(args: argparse.Namespace, settings: Settings, with_app: WithApp
 
     async def body(app: "App") -> int:
         pack = _pack(app)
-        day = parse_day(args.date) if args.date else app.services.clock().astimezone(IST).date()
+        today = app.services.clock().astimezone(IST).date()
+        day = parse_day(args.date, today, nearest=True) if args.date else today
         register = pack.register_for(args.tenant)
         try:
             listing = await cause_list(app.services, app.services.bank_of(args.tenant, "legal"), register, day)
@@ -177,9 +185,14 @@ def register(subparsers: SubParsers, with_app: WithApp) -> None:
 
     ingest = _nested(subparsers, "ingest", "ingest a backlog of uploads for a pack")
     legal = ingest.add_parser("legal", help="diary pages, order sheets, notes and deeds -> one memory per hearing")
-    legal.add_argument("dir", help="a directory with cases.json, manifest.csv and the files")
+    legal.add_argument("dir", help="a folder of files (photos, PDFs, notes); cases.json (the register) and "
+                                   "manifest.csv (file, uploaded_at, author) are optional")
+    legal.add_argument("--as", dest="author", default="backlog",
+                       help="who wrote the files, when the folder has no manifest.csv (a person's id)")
     legal.add_argument("--workers", type=int, default=5)
-    legal.add_argument("--yes", action="store_true", help="store entries whose date is on the page without asking")
+    legal.add_argument("--yes", action="store_true",
+                       help="store entries whose date and case are on the page without asking (else, in a terminal, "
+                            "each entry is asked about)")
     legal.add_argument("--json", action="store_true")
     legal.add_argument("--tenant", default="demo")
     legal.add_argument("--fresh", action="store_true", help="read every file again instead of using cached text")

@@ -68,6 +68,8 @@ def compose(lang: str, case: CaseRecord, question: Question, records: list[Heari
         lines = [text(lang, "legal.history_header", case=name, count=len({r.hearing_date for r in hearings}))]
         lines += [_timeline_line(lang, r) for r in timeline]
         return _answer(lines + _chat_lines(lang, chats), case, timeline)
+    if question.intent == "day" and question.day is not None:
+        return _on_day(lang, case, question.day, records)
     if question.intent == "month":
         assert question.month is not None
         year = question.year or month_year(question.month, [r.hearing_date for r in hearings], today)
@@ -107,6 +109,25 @@ def compose(lang: str, case: CaseRecord, question: Question, records: list[Heari
     if upcoming is not None:
         lines.append(text(lang, "legal.next_line", date=show_date(lang, upcoming.day)))
     return _answer(lines + _chat_lines(lang, chats), case, latest)
+
+
+def _on_day(lang: str, case: CaseRecord, day: date, records: list[HearingRecord]) -> LegalAnswer:
+    """What is recorded on one day in a case; else the hearings nearest before and after it."""
+    court = [r for r in records if r.kind != "chat_memory"]
+    that_day = _by_date([r for r in court if r.hearing_date == day])
+    if that_day:
+        lines = [text(lang, "legal.day_header", case=case.label, date=show_date(lang, day))]
+        lines += [_entry_line(lang, r) for r in that_day]
+        nxt = next((r.next_date for r in that_day if r.next_date and r.kind == "hearing"), None)
+        if nxt is not None:
+            lines.append(text(lang, "legal.next_line", date=show_date(lang, nxt)))
+        return _answer(lines, case, that_day)
+    hearings = [r for r in court if r.kind == "hearing"]
+    before = max((r for r in hearings if r.hearing_date < day), key=lambda r: r.hearing_date, default=None)
+    after = min((r for r in hearings if r.hearing_date > day), key=lambda r: r.hearing_date, default=None)
+    near = " · ".join(show_date(lang, r.hearing_date) for r in (before, after) if r is not None) or "-"
+    return LegalAnswer(answer=text(lang, "legal.day_none", case=case.label, date=show_date(lang, day), near=near),
+                       case_id=case.case_id, confidence=0.0)
 
 
 def _records_block(records: list[HearingRecord]) -> str:

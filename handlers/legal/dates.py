@@ -62,7 +62,9 @@ _RELATIVE_DAYS = {"day before yesterday": -2, "yesterday": -1, "today": 0, "to-d
 
 # "on Monday", "last Friday" (a weekday with no date beside it) name a day counted from the upload too.
 _WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-_WEEKDAY = re.compile(r"(?<![\w])(on|last)\s+(" + "|".join(_WEEKDAYS) + r")\b(?!\s*[,(]?\s*\d)", re.I)
+_WEEKDAY = re.compile(r"(?<![\w])(on|last|next|this|coming)\s+(" + "|".join(_WEEKDAYS) + r")\b(?!\s*[,(]?\s*\d)",
+                      re.I)
+_BARE_WEEKDAY = re.compile(r"^\s*(" + "|".join(_WEEKDAYS) + r")\s*$", re.I)
 
 
 class FoundDate(BaseModel):
@@ -83,14 +85,20 @@ class FoundDate(BaseModel):
     def relative(self) -> bool:
         return self.fixed is not None
 
-    def on(self, reference: date, after: bool = False) -> date | None:
-        """Return the date, choosing a missing year to fall on/before (or on/after) the reference day."""
+    def on(self, reference: date, after: bool = False, nearest: bool = False) -> date | None:
+        """Return the date, choosing a missing year to fall on/before (or on/after) the reference day, or with
+        `nearest` the nearest such date either way (a later one on a tie), as a date asked about is meant."""
         if self.fixed is not None:
             return self.fixed
         if self.month is None:
             return _day_alone(self.day, reference, after)
         if self.year is not None:
             return _safe(self.year, self.month, self.day)
+        if nearest:
+            month, day = self.month, self.day
+            near = (_safe(y, month, day) for y in range(reference.year - 1, reference.year + 5))
+            return min((d for d in near if d is not None), default=None,
+                       key=lambda d: (abs((d - reference).days), d < reference))
         # Four years either way, so that 29/2 still finds its leap year.
         years = range(reference.year, reference.year + 5) if after else range(reference.year, reference.year - 5, -1)
         for year in years:
@@ -235,7 +243,13 @@ def _weekdays(text: str, today: date) -> list[FoundDate]:
     for match in _WEEKDAY.finditer(text):
         wanted = _WEEKDAYS.index(match.group(2).lower())
         role = role_of(text, match.start(), match.end())
-        if role == "next":
+        said = match.group(1).lower()
+        if said in ("next", "coming", "this"):
+            # "next Monday" is the first Monday after the day it was said; "this Friday" the one of this week.
+            ahead = (wanted - today.weekday()) % 7 if said == "this" else (wanted - today.weekday() - 1) % 7 + 1
+            named = today + timedelta(days=ahead)
+            role = "next" if named > today else "plain"
+        elif role == "next":
             named = today + timedelta(days=(wanted - today.weekday() - 1) % 7 + 1)
         else:
             back = (today.weekday() - wanted) % 7
@@ -285,20 +299,28 @@ def file_name_date(name: str) -> date | None:
     return _safe(int(match.group(1)), int(match.group(2)), int(match.group(3)))
 
 
-def parse_day(value: str, reference: date | None = None, after: bool = False) -> date:
-    """Return the date a person typed (2026-09-24, 24.09.2026, 24 Sep 2026, 24/9); raise ValueError if none.
+def parse_day(value: str, reference: date | None = None, after: bool = False, nearest: bool = False,
+              today: date | None = None) -> date:
+    """Return the date a person typed (2026-09-24, 24.09.2026, 24 Sep 2026, 24/9, 18th December, tomorrow,
+    next Monday); raise ValueError if none.
 
-    A year-less date falls on or before the reference day, or on or after it with `after` (a next date).
+    A year-less date falls on or before the reference day, on or after it with `after` (a next date), or
+    nearest to it with `nearest` (a day asked about: "/today 11/12" in December is this year's, never last
+    year's). Words like "tomorrow" and "next Monday" count from `today` (default: the reference).
     """
     value = value.strip()
     try:
         return date.fromisoformat(value)
     except ValueError:
         pass
-    found = find_dates(value, today=reference)
+    now = today or reference or date.today()
+    bare = _BARE_WEEKDAY.match(value)
+    if bare is not None:  # "Monday" alone: the coming one (today if it is one)
+        return now + timedelta(days=(_WEEKDAYS.index(bare.group(1).lower()) - now.weekday()) % 7)
+    found = find_dates(value, today=now)
     if not found:
         raise ValueError("not a date")
-    parsed = found[0].on(reference or date.today(), after=after)
+    parsed = found[0].on(reference or now, after=after, nearest=nearest)
     if parsed is None:
         raise ValueError("not a real calendar date")
     return parsed

@@ -22,6 +22,7 @@ from bot.services.vision import VisionReader
 from bot.core.pack import Services
 from handlers.legal.dates import FoundDate, find_dates
 from handlers.legal.hearing import confidence, guess_date
+from handlers.legal.layout import rows_of
 from handlers.legal.models import Doubt, ProposedEntry, Upload
 from handlers.legal.register import CaseRegister, number_spans
 from handlers.legal.segment import merge_same_hearing, segment, upload_kind
@@ -68,7 +69,8 @@ async def read_file(services: Services, path: Path, mime_type: str | None = None
             log.info("vision reading failed (%s); using Tesseract", exc)
         finally:
             await vision.aclose()
-    return await services.reader.aread(path, mime_type)
+    # Word positions keep a scanned docket's rows together: its date column read beside its proceedings.
+    return rows_of(await services.reader.aread(path, mime_type, words=True))
 
 
 def _written(dates: list[FoundDate], roles: set[str], reference: date, after: bool = False) -> set[date]:
@@ -161,7 +163,8 @@ class ReadCache:
         self.directory = directory
 
     def _path(self, upload_id: str, services: Services) -> Path:
-        reader = "vision" if services.settings.groq_api_key is not None else "local"
+        # "rows": texts read since scanned pages are rebuilt row by row (older cached texts are read again).
+        reader = "vision" if services.settings.groq_api_key is not None else "rows"
         return self.directory / f"{upload_id}.{reader}.json"
 
     def get(self, upload_id: str, services: Services) -> ReadText | None:
@@ -173,7 +176,8 @@ class ReadCache:
 
     def put(self, upload_id: str, services: Services, read: ReadText) -> None:
         self.directory.mkdir(parents=True, exist_ok=True)
-        self._path(upload_id, services).write_text(read.model_dump_json(), encoding="utf-8")
+        kept = read.model_copy(update={"page_texts": []})  # the text is what is read again; words weigh a lot
+        self._path(upload_id, services).write_text(kept.model_dump_json(), encoding="utf-8")
 
 
 async def extract_file(services: Services, path: Path, register: CaseRegister, upload: Upload,

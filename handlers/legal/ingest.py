@@ -11,7 +11,7 @@ import csv
 import logging
 import mimetypes
 from collections.abc import Callable
-from datetime import date
+from datetime import date, datetime, timezone
 from pathlib import Path
 from typing import Protocol
 
@@ -25,6 +25,7 @@ from handlers.legal.casebook import CaseBook
 from handlers.legal.models import CaseRecord, DateSource, HearingRecord, ManifestRow, ProposedEntry, Upload
 from handlers.legal.records import entry_record
 from handlers.legal.register import CaseRegister
+from memory.asof import IST
 
 log = logging.getLogger(__name__)
 
@@ -92,16 +93,25 @@ class Backlog(BaseModel):
     rows: list[ManifestRow]
 
 
-def load_backlog_dir(directory: Path) -> tuple[CaseRegister, Backlog]:
-    """Read and validate a backlog directory's register and manifest."""
+BACKLOG_FILES = ("cases.json", "manifest.csv")
+"""Optional in a backlog folder: the practice's register, and which file came when from whom."""
+
+
+def load_backlog_dir(directory: Path, author: str = "backlog") -> tuple[CaseRegister | None, Backlog]:
+    """Read a backlog folder: its register (cases.json) if it has one, else None (the tenant's register is
+    used); its manifest (manifest.csv) if it has one, else every file in it, dated by its modification time
+    and recorded as by `author`."""
+    if not directory.is_dir():
+        raise BacklogError(f"{directory} is not a folder")
     cases, manifest = directory / "cases.json", directory / "manifest.csv"
-    for needed in (cases, manifest):
-        if not needed.is_file():
-            raise BacklogError(f"{directory} has no {needed.name}")
-    try:
-        register = CaseRegister.load(cases)
-    except (ValidationError, ValueError) as exc:
-        raise BacklogError(f"cases.json is not a valid case register: {exc}") from exc
+    register = None
+    if cases.is_file():
+        try:
+            register = CaseRegister.load(cases)
+        except (ValidationError, ValueError) as exc:
+            raise BacklogError(f"cases.json is not a valid case register: {exc}") from exc
+    if not manifest.is_file():
+        return register, Backlog(directory=directory, rows=_files_of(directory, author))
     with manifest.open(encoding="utf-8", newline="") as handle:
         reader = csv.DictReader(handle)
         missing = {"file", "uploaded_at", "author"} - set(reader.fieldnames or [])
@@ -113,6 +123,17 @@ def load_backlog_dir(directory: Path) -> tuple[CaseRegister, Backlog]:
         except ValidationError as exc:
             raise BacklogError(f"manifest.csv has an invalid row: {exc.errors()[0]['msg']}") from exc
     return register, Backlog(directory=directory, rows=rows)
+
+
+def _files_of(directory: Path, author: str) -> list[ManifestRow]:
+    """Every file of a folder without a manifest, by name, uploaded when it was last written (IST)."""
+    files = sorted(p for p in directory.iterdir()
+                   if p.is_file() and not p.name.startswith(".") and p.name not in BACKLOG_FILES)
+    if not files:
+        raise BacklogError(f"{directory} has no files to read")
+    return [ManifestRow(file=p.name, author=author,
+                        uploaded_at=datetime.fromtimestamp(p.stat().st_mtime, tz=timezone.utc).astimezone(IST))
+            for p in files]
 
 
 def _review_item(upload: Upload, entry: ProposedEntry, reason: str) -> ReviewItem:

@@ -65,7 +65,7 @@ _LABEL_BEFORE = [
 ]
 # An order's own date: the day it is pronounced (a judgment "heard on" one day is dated the day it is delivered).
 _PRONOUNCED_BEFORE = [
-    r"\b(?:pronounced|delivered)(?:\s+(?:in\s+(?:the\s+)?open\s+court|by\s+me))?(?:\s+(?:on|this))?(?:\s+this)?",
+    r"\b(?:pronounced|delivered)(?:\s+(?:in\s+(?:the\s+)?open\s+court|by\s+me))?(?:[\s,]+(?:on|this))?(?:\s+this)?",
     r"\bdated\s+this", r"\bdate\s+of\s+(?:order|judge?ment|pronouncement)\s*:?",
 ]
 # "adjourned to the 3rd of February", "adjourned to Monday, 4 January 2027"

@@ -90,7 +90,16 @@ def cited_case(entry_text: str, page_text: str, register: CaseRegister) -> NewCa
     return None
 
 
+# An order's cause title: "Between: X ... Petitioner And: Y ... Respondent".
+_BETWEEN = re.compile(r"\bbetween\s*:?\s*(.+?)\s*(?:\.{2,}|…|,)\s*(?:petitioner|plaintiff|appellant|complainant)s?\b"
+                      r".*?\band\s*:?\s*(.+?)\s*(?:\.{2,}|…|,)\s*(?:respondent|defendant|accused)s?\b", re.I | re.S)
+
+
 def _title_near(text: str, number: str) -> str:
+    between = _BETWEEN.search(text)
+    if between is not None:
+        first, second = (re.split(r",\s*rep\.?\s", side.strip(), maxsplit=1)[0] for side in between.groups())
+        return f"{' '.join(first.split())} v. {' '.join(second.split())}"[:120]
     at = text.find(number)
     found = sorted(_PARTIES.finditer(text), key=lambda m: abs(m.start() - max(at, 0)))
     return found[0].group(0).strip()[:120] if found else ""

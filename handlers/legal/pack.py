@@ -25,10 +25,11 @@ from handlers.legal.cards import (
 from handlers.legal import did_you_mean
 from handlers.legal.case_card import NewCaseCard, case_card_payload
 from handlers.legal.corrections import DELETE_PREFIX, KEEP_PREFIX, delete_saved
-from handlers.legal.dates import parse_day
+from handlers.legal.when import days_named, listing_question
 from handlers.legal.entries import EntryStore
 from handlers.legal.extract import ReadCache, extract_file, split
 from handlers.legal.ingest import (
+    BacklogError,
     BacklogIngest,
     IngestReport,
     Progress,
@@ -209,6 +210,9 @@ class LegalPack(Pack):
         return replies
 
     async def _answer(self, turn: Turn, register: CaseRegister, question: str) -> Reply:
+        days = listing_question(question, self.services.clock().astimezone(IST).date())
+        if days is not None and register.first(question) is None:
+            return await self._listed(turn, register, days)  # "what is listed next week?" names no case
         answer = await ask(self.services, turn.bank_id, register, question, lang=turn.lang)
         return Reply(text=render_answer(turn.lang, answer))
 
@@ -229,16 +233,23 @@ class LegalPack(Pack):
 
     async def _today(self, turn: Turn, register: CaseRegister, args: str) -> Reply:
         today = self.services.clock().astimezone(IST).date()
-        try:
-            day = parse_day(args, today) if args.strip() else today
-        except ValueError:
+        days = days_named(args, today) if args.strip() else [today]
+        if days is None:
             return Reply(text=turn.t("legal.today_usage"))
+        return await self._listed(turn, register, days)
+
+    async def _listed(self, turn: Turn, register: CaseRegister, days: list[date]) -> Reply:
+        """The cause list of each day asked about; a span's empty days are left out, and said so if all are."""
         try:
-            listing = await cause_list(self.services, turn.bank_id, register, day)
+            listings = [await cause_list(self.services, turn.bank_id, register, day) for day in days]
         except MemoryUnavailable:
-            return Reply(text=turn.t("legal.memory_unreachable_today", date=show_date(turn.lang, day),
+            return Reply(text=turn.t("legal.memory_unreachable_today", date=show_date(turn.lang, days[0]),
                                      count=len(register)))
-        return Reply(text=render_cause_list(turn.lang, listing, register))
+        if len(days) == 1:
+            return Reply(text=render_cause_list(turn.lang, listings[0], register))
+        listed = [render_cause_list(turn.lang, listing, register) for listing in listings if listing.items]
+        return Reply(text="\n\n".join(listed) or turn.t("legal.span_none", start=show_date(turn.lang, days[0]),
+                                                          end=show_date(turn.lang, days[-1])))
 
     async def _remember(self, turn: Turn, register: CaseRegister, said: str) -> Reply:
         said = said.strip()
@@ -254,14 +265,18 @@ class LegalPack(Pack):
 
     async def ingest_dir(self, tenant: str, directory: Path, workers: int = 5, yes: bool = False,
                          reviewer: Reviewer | None = None, progress: Progress | None = None,
-                         use_cache: bool = True) -> IngestReport:
-        """Ingest a backlog directory into the tenant's bank; its register becomes the tenant's register."""
-        register, backlog = load_backlog_dir(directory)
+                         use_cache: bool = True, author: str = "backlog") -> IngestReport:
+        """Ingest a backlog folder into the tenant's bank; a register it brings joins the tenant's register."""
+        register, backlog = load_backlog_dir(directory, author)
         bank = self.services.bank_of(tenant, self.name)
         await self.services.memory.ensure_bank(self.bank_profile(bank))
-        # The backlog's cases join the tenant's register; cases it does not mention stay.
-        self.registers.add(tenant, register.cases)
+        if register is not None:
+            # The backlog's cases join the tenant's register; cases it does not mention stay.
+            self.registers.add(tenant, register.cases)
         register = self.register_for(tenant)
+        if not len(register):
+            raise BacklogError("the practice has no cases yet: put a cases.json in the folder, or import the "
+                               "case register first (smriti import)")
         cache = ReadCache(self.services.settings.data_dir / "legal" / "read-cache") if use_cache else None
         runner = BacklogIngest(self.services, bank, register, workers=workers, yes=yes, reviewer=reviewer,
                                progress=progress, cache=cache)

@@ -6,9 +6,10 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from handlers.legal.dates import MONTHS
+from handlers.legal.dates import MONTHS, find_dates
+from handlers.legal.register import number_spans
 
-Intent = Literal["last", "month", "next", "history", "general"]
+Intent = Literal["last", "month", "day", "next", "history", "general"]
 
 _HISTORY = re.compile(r"\b(history|timeline|chronology|all\s+(the\s+)?hearings|every\s+hearing)\b", re.I)
 _NEXT = re.compile(r"\bnext\s+(date|hearing|posting)\b|\bwhen\s+is\s+(it|the\s+case|the\s+matter)\s+(listed|posted)\b"
@@ -24,15 +25,22 @@ class Question(BaseModel):
     intent: Intent
     month: int | None = None
     year: int | None = None
+    day: date | None = None
+    """The day asked about ("what happened on 24.08.2026 in ..."): that day's record answers."""
 
 
-def parse_question(text: str) -> Question:
-    """Return the intent of a question, with the month (and year) it names, if any."""
+def parse_question(text: str, today: date | None = None) -> Question:
+    """Return the intent of a question, with the day or the month (and year) it names, if any."""
     month = _MONTH.search(text)
     if _HISTORY.search(text):
         return Question(text=text, intent="history")
     if _NEXT.search(text):
         return Question(text=text, intent="next")
+    reference = today or date.today()
+    named = next((d.on(reference) for d in find_dates(text, number_spans(text), today=reference)
+                  if d.month is not None), None)
+    if named is not None:
+        return Question(text=text, intent="day", day=named)
     if month and not _LAST.search(text):
         return Question(text=text, intent="month", month=MONTHS[month.group(1)[:3].lower()],
                         year=int(month.group(2)) if month.group(2) else None)

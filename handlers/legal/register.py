@@ -15,8 +15,16 @@ from handlers.legal.models import CaseRecord
 
 # Up to five groups of up to four letters (M.V.O.P., M.A.C.O.P., Crl.M.P., LAOP), or of five to seven with
 # capitals inside (MACOP, CrlMP): never a whole word like "March".
+# Case types spelled out, as High Court orders print them ("WRIT PETITION No. 1234 OF 2026"): their usual letters.
+SPELLED_TYPES = {
+    "writ petition": "WP", "writ appeal": "WA", "original suit": "OS", "appeal suit": "AS",
+    "original petition": "OP", "criminal petition": "CRLP", "criminal appeal": "CRLA",
+    "civil revision petition": "CRP", "civil miscellaneous appeal": "CMA", "second appeal": "SA",
+    "execution petition": "EP", "sessions case": "SC", "calendar case": "CC", "miscellaneous case": "MC",
+}
+_SPELLED = "|".join(w.replace(" ", r"\s+") for w in sorted(SPELLED_TYPES, key=len, reverse=True))
 _NUMBER = re.compile(
-    r"(?<![A-Za-z0-9/.\-])((?:(?:(?-i:[A-Z]{5,6}|[A-Za-z]{1,4}[A-Z][A-Za-z]{0,2})|[A-Za-z015]{1,4})(?![A-Za-z015])\.?\s?){1,5}?)\s*(?:(?<=[A-Za-z.])[-–]\s*)?(?:No\.?\s*[-–]?\s*)?(\d{1,6})"
+    r"(?<![A-Za-z0-9/.\-])((?:" + _SPELLED + r")\s+|(?:(?:(?-i:[A-Z]{5,6}|[A-Za-z]{1,4}[A-Z][A-Za-z]{0,2})|[A-Za-z015]{1,4})(?![A-Za-z015])\.?\s?){1,5}?)\s*(?:(?<=[A-Za-z.])[-–]\s*)?(?:No\.?\s*[-–]?\s*)?(\d{1,6})"
     r"\s*(?:/|of|[-–](?=\s*\d{4}(?!\d)))\s*(\d{2,4})(?!\d)",  # RCC-5-2026: a hyphen only before a full year
     re.I,
 )
@@ -62,7 +70,8 @@ class CaseMention(BaseModel):
 
 
 def number_key(kind: str, number: str, year: str) -> NumberKey:
-    letters = re.sub(r"[^A-Z]", "", kind.upper().translate(_OCR_LETTERS))
+    spelled = SPELLED_TYPES.get(" ".join(kind.lower().split()))
+    letters = spelled or re.sub(r"[^A-Z]", "", kind.upper().translate(_OCR_LETTERS))
     letters = letters.removesuffix("NO") if len(letters) > 3 else letters
     value = int(year)
     return NumberKey(kind=letters, number=int(number), year=value + 2000 if value < 100 else value)

@@ -51,3 +51,17 @@ A.S. No. 112 of 2023
 Heard both sides on 14th September 2026. Judgment pronounced on 21st September 2026. Appeal allowed in part."""
 NO_YEAR = "September 22: Mothe appeal - args concluded, reserved for judgment"
 TWO_CASES = "Today: Pendyala suit - PW1 cross over, N.D. 15/12; Durga cheque case - accused absent, NBW, N.D. 20/12"
+SPELLED_ORDER = """IN THE HIGH COURT FOR THE STATE OF TELANGANA AT HYDERABAD
+WRIT PETITION No. 1234 OF 2026
+Between: Gram Panchayat Nandigama ... Petitioner
+And: State of Telangana, rep. by its Principal Secretary ... Respondent
+Heard on 26.11.2026. Learned Government Pleader seeks time to file counter. Post on 07.01.2027.
+"""
+FORMAL_JUDGMENT = """IN THE COURT OF THE ADDITIONAL DISTRICT JUDGE, SANGAREDDY
+A.S. No. 112 OF 2023
+JUDGMENT
+This appeal coming on for final hearing on 14.09.2026 in the presence of counsel for both sides, and having
+stood over for consideration till this day, the court delivered the following:
+Appeal allowed in part.
+Pronounced in open court, this the 21st day of September, 2026.
+"""

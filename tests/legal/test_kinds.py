@@ -8,9 +8,14 @@ from hypothesis import strategies as st
 
 from handlers.legal.case_dates import last_hearing, lists, next_date
 from handlers.legal.models import HearingRecord
+from handlers.legal.newcase import case_record, cited_case
+from handlers.legal.register import CaseRegister
 from handlers.legal.segment import segment
 from tests.legal.kinds_corpus import (
+    CASES,
     CAUSE_LIST,
+    FORMAL_JUDGMENT,
+    SPELLED_ORDER,
     HIGH_COURT_ORDER,
     JUDGMENT,
     NO_YEAR,
@@ -136,3 +141,18 @@ def test_no_listing_step_or_document_changes_a_hearing_or_removes_a_next_date(hi
     if alone and latest.kind == "listing" and latest.next_date is not None and latest.hearing_date > max(
             r.hearing_date for r in history) and latest.next_date > latest.hearing_date:
         assert lists(after, latest.next_date) is not None  # the latest list, issued after the last hearing, lists it
+
+
+def test_a_spelled_out_case_type_names_its_case_or_proposes_it_with_its_cause_title() -> None:
+    assert _read(SPELLED_ORDER, "2026-11-28T11:00") == [
+        ("wp-1234-2026", "hearing", date(2026, 11, 26), date(2027, 1, 7))]
+    without = CaseRegister([c for c in CASES if c.case_id != "wp-1234-2026"])
+    [entry] = segment(SPELLED_ORDER, without, upload("2026-11-28T11:00"))
+    proposed = cited_case(entry.text, SPELLED_ORDER, without)
+    assert proposed is not None and proposed.number == "WRIT PETITION No. 1234 OF 2026"
+    assert proposed.title == "Gram Panchayat Nandigama v. State of Telangana"
+    assert case_record(proposed, without).case_id == "wp-1234-2026"
+
+
+def test_a_judgment_is_dated_by_the_day_it_is_pronounced() -> None:
+    assert _read(FORMAL_JUDGMENT, "2026-09-24T11:00") == [("as-112-2023", "hearing", date(2026, 9, 21), None)]
