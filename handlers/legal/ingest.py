@@ -25,7 +25,6 @@ from handlers.legal.casebook import CaseBook
 from handlers.legal.models import CaseRecord, DateSource, HearingRecord, ManifestRow, ProposedEntry, Upload
 from handlers.legal.records import entry_record
 from handlers.legal.register import CaseRegister
-from memory.asof import IST
 
 log = logging.getLogger(__name__)
 
