@@ -68,6 +68,10 @@ class Registry:
     def users_of(self, tenant: str) -> list[User]:
         return [u for u in self._fixed.values() if u.tenant == tenant]
 
+    def count(self) -> int:
+        """How many people there are, without reading them."""
+        return len(self._fixed)
+
     def by_id(self, user_id: str) -> User | None:
         return self._fixed.get(user_id)
 

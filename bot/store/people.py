@@ -201,6 +201,9 @@ class PeopleRegistry(Registry):
     def users_of(self, tenant: str) -> list[User]:
         return load_people(self._db, tenant=tenant)
 
+    def count(self) -> int:
+        return people_version(self._db)[0]
+
     def by_id(self, user_id: str) -> User | None:
         self._current()
         if user_id not in self._people:

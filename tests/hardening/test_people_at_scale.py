@@ -75,3 +75,29 @@ def test_the_database_registry_answers_as_the_whole_list_would(crowded_home: Pat
         assert first is not None and first.tenant == "t3"
     finally:
         database.dispose()
+
+
+@pytest.mark.hindsight
+async def test_telegram_starts_without_setting_thousands_of_chat_menus_first(tmp_path: Path,
+                                                                           hindsight_url: str) -> None:
+    from PIL import Image
+
+    from tests.transports.test_telegram import FakeTelegram, start_bot, stop_bot, telegram_settings
+
+    png_image = tmp_path / "echo.png"
+    Image.new("RGB", (8, 8), "white").save(png_image)
+    fake = FakeTelegram()
+    settings = telegram_settings(tmp_path, hindsight_url, f"t{uuid.uuid4().hex[:8]}", fake)
+    database = open_database(settings)
+    import_people(database, crowd(2_000))
+    database.dispose()
+    started = time.monotonic()
+    bot = await start_bot(settings, fake, png_image)
+    try:
+        took = time.monotonic() - started
+        chat_menus = [c for c in fake.sent("setMyCommands") if c.params["scope"]["type"] == "chat"]
+        assert len(chat_menus) < 2_000 and took < 30, (len(chat_menus), took)
+        assert any(c.params["scope"]["type"] == "default" for c in fake.sent("setMyCommands"))
+    finally:
+        await stop_bot(bot)
+        fake.close()

@@ -43,6 +43,10 @@ log = logging.getLogger(__name__)
 ALLOWED_UPDATES = ["message", "callback_query"]
 
 
+MENUS_AT_START = 500
+"""Up to this many people, every chat's command menu is set before the bot starts; beyond, in the background."""
+
+
 class TelegramNotConfigured(ValueError):
     """A setting the Telegram transport needs is missing; the message says which."""
 
@@ -173,7 +177,19 @@ class TelegramTransport:
             await bot.set_my_commands(shared, scope=BotCommandScopeDefault())
         except TelegramError as exc:
             log.warning("could not set the default command menu: %s", type(exc).__name__)
-        for user in self.conversation.services.registry.users:
+        registry = self.conversation.services.registry
+        if registry.count() <= MENUS_AT_START:
+            await self._register_menus()
+            return
+        # Thousands of people: one Bot API call each, so their menus are set in the background (the rate limiter
+        # paces them) and the bot starts answering at once.
+        task = asyncio.create_task(self._register_menus())
+        self._retries.add(task)
+        task.add_done_callback(self._retries.discard)
+
+    async def _register_menus(self) -> None:
+        registry = self.conversation.services.registry
+        for user in await asyncio.to_thread(lambda: registry.users):
             await self.register_commands_for(user)
 
     async def register_commands_for(self, user: User) -> None:
