@@ -12,6 +12,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field, ValidationError
 
 from bot.services.llm import ChatModel
+from bot.services.reading import off_loop
 from bot.services.ocr import DocumentRejected, TextReader
 from handlers.ap.llmparse import parse_with_model
 from handlers.ap.models import Buyer, Invoice, InvoiceSource
@@ -63,6 +64,9 @@ def from_json_data(data: Any) -> IntakeResult:
         return IntakeResult(refusal=Refusal(reason="invalid_invoice", values={"fields": _validation_summary(exc)}))
 
 
+MAX_INVOICE_CHARS = 30_000
+"""An invoice's text, ten dense pages; a longer document is refused before it is parsed."""
+READ_SECONDS = 30.0
 MAX_JSON_CHARS = 1_000_000
 """An invoice as JSON is a few kilobytes; a larger file is refused before it is parsed."""
 
@@ -94,18 +98,22 @@ def _deterministic(text: str, buyer: Buyer, source: InvoiceSource) -> IntakeResu
 
 async def from_text(text: str, source: InvoiceSource, buyer: Buyer, chat: ChatModel | None) -> IntakeResult:
     """Read an invoice out of text: refuse other documents, then the model (if any, guarded), then rules."""
-    kind = document_kind(text)
+    if len(text) > MAX_INVOICE_CHARS:
+        return IntakeResult(refusal=Refusal(reason="unreadable", values={
+            "detail": f"it holds {len(text):,} characters; an invoice holds at most {MAX_INVOICE_CHARS:,}"}))
+    # The readers are regular expressions over the whole text: off the event loop, under a time budget.
+    kind = await off_loop(document_kind, text, seconds=READ_SECONDS, what="reading the invoice")
     if kind != "invoice":
         return IntakeResult(refusal=Refusal(reason="not_invoice", values={"kind": kind}))
     if chat is None:
-        return _deterministic(text, buyer, source)
+        return await off_loop(_deterministic, text, buyer, source, seconds=READ_SECONDS, what="reading the invoice")
     read = await parse_with_model(chat, text, buyer, source)
     if read.invoice is not None:
         return IntakeResult(invoice=read.invoice, method="llm")
     if read.not_invoice_reason is not None:
         values = {"kind": "model", "detail": read.not_invoice_reason}
         return IntakeResult(refusal=Refusal(reason="not_invoice", values=values))
-    fallback = _deterministic(text, buyer, source)
+    fallback = await off_loop(_deterministic, text, buyer, source, seconds=READ_SECONDS, what="reading the invoice")
     return fallback.model_copy(update={"model_note": read.rejected_because})
 
 

@@ -40,17 +40,24 @@ _SCALES = {"hundred": 100, "thousand": 1000, "lakh": 100_000, "lakhs": 100_000, 
 _WORDS_START = re.compile(r"\b(?:rupees|inr|rs\.?)\b", re.IGNORECASE)
 
 
+MAX_AMOUNT_DIGITS = 15
+"""Rupees before the decimal point: a hundred lakh crore is already more than any invoice."""
+
+
 def amount_of(token: str) -> Decimal | None:
     """Return the amount a printed token stands for ("4,58,784.00", "₹1,650", "Rs.500/-"), else None."""
     match = _NUMBER.match(token.strip())
     if not match:
         return None
     sign, whole, fraction = match.groups()
+    digits = whole.replace(",", "")
+    if len(digits) > MAX_AMOUNT_DIGITS:
+        return None  # a run of digits no invoice amount has (a number too long for Decimal's context, too)
     try:
-        value = Decimal(whole.replace(",", "") + (fraction or ""))
+        value = Decimal(digits + (fraction or ""))
+        return (-value if sign == "-" else value).quantize(PAISE, rounding=ROUND_HALF_UP)
     except InvalidOperation:
         return None
-    return (-value if sign == "-" else value).quantize(PAISE, rounding=ROUND_HALF_UP)
 
 
 def is_currency(token: str) -> bool:

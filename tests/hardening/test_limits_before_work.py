@@ -178,3 +178,16 @@ def test_reply_cap_refusal_exists_in_both_languages() -> None:
     for lang in ("en", "te"):
         assert "80" in text(lang, "core.too_many_replies", count=900, limit=80)
         assert "x" in Reply(text=text(lang, "core.input_rejected", reason="x")).text
+
+
+async def test_an_invoice_holding_a_100000_digit_number_is_refused_not_a_crash() -> None:
+    from handlers.ap.intake import from_text
+    from handlers.ap.models import Buyer
+    from handlers.ap.textamounts import amount_of
+
+    assert amount_of("1" * 100_000) is None and amount_of("4,58,784.00") is not None
+    buyer = Buyer(name="Buyer")
+    short = await from_text("TAX INVOICE\nInvoice No: A/1\nTotal " + "9" * 5_000 + ".00\n", "text", buyer, None)
+    assert short.refusal is not None
+    long = await from_text("TAX INVOICE\n" + "1" * 100_000, "text", buyer, None)
+    assert long.refusal is not None and "at most 30,000" in long.refusal.values["detail"]
