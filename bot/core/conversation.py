@@ -291,8 +291,8 @@ class Conversation:
 
     async def _route(self, user: User, incoming: Incoming) -> list[Reply]:
         self.services.outbound.remember_transport(user, incoming.transport)
-        user = self._grants.effective(user)
         pack = self.packs[user.pack]
+        user = pack.user_in_pack(self._grants.effective(user))
         body = (incoming.text or "").strip()
         command = split_command(body) if incoming.callback is None else None
         if command is None or command[0] not in NO_MEMORY_COMMANDS:

@@ -161,6 +161,11 @@ class Pack(ABC):
         """The pack's own stores of data about subjects (its registers, its logs), for forget and export."""
         return []
 
+    def user_in_pack(self, user: User) -> User:
+        """The person as this pack reads them for a turn: e.g. territories a people sheet names by village name
+        or code, keyed as the tenant's village register keys them. The same person by default."""
+        return user
+
     async def on_callback(self, turn: Turn, data: str) -> list[Reply]:
         """Answer a button of the pack's own (not a card button); unknown data is answered harmlessly."""
         return [Reply(text=turn.t("core.card_gone"))]

@@ -102,6 +102,18 @@ def _reason(error: Exception) -> str:
     return clerk_reason(error)
 
 
+def _packs_named(rows: list[SourceRow], designations: dict[str, RoleOf]) -> set[str]:
+    """The packs a sheet's rows say (a Pack column, or a designation that implies one: "Field Officer")."""
+    found: set[str] = set()
+    for row in rows:
+        cells = {_ALIASES[fold(h)]: v for h, v in row.cells.items() if fold(h) in _ALIASES}
+        named = role_of(cells.get("role", ""), designations)
+        pack = cells.get("pack", "").strip().lower() or (named.pack if named else None)
+        if pack:
+            found.add(pack)
+    return found
+
+
 def _channels(user: User) -> list[tuple[str, str]]:
     return [("telegram", str(t)) for t in user.telegram_ids] + [("whatsapp", n) for n in user.whatsapp_numbers]
 
@@ -114,14 +126,14 @@ def import_people_table(database: Database, path: Path, tenant: str, existing: l
     an admin's pack, when the sheet does not say, is the one pack the tenant's people work in."""
     report = PeopleReport(tenant=tenant)
     known = designation_map(designations)
-    packs = {u.pack for u in existing if u.tenant == tenant}
+    sheet = read_sheet(path, _ALIASES)
+    report.ignored_columns = [h for h in dict.fromkeys(sheet.header) if h.strip() and fold(h) not in _ALIASES]
+    packs = {u.pack for u in existing if u.tenant == tenant} | _packs_named(sheet.rows, known)
     default_pack = next(iter(packs)) if len(packs) == 1 else None
     tenants = {u.user_id: u.tenant for u in existing}
     owners = {channel: u.user_id for u in existing for channel in _channels(u)}
     people: dict[str, User] = {}
     seen_rows: dict[str, int] = {}
-    sheet = read_sheet(path, _ALIASES)
-    report.ignored_columns = [h for h in dict.fromkeys(sheet.header) if h.strip() and fold(h) not in _ALIASES]
     for row in sheet.rows:
         try:
             user = _person(row, tenant, known, default_pack)

@@ -142,8 +142,17 @@ class AgriPack(Pack):
         words = [f.name_te if te else f.name for f in farmers] + [v.name_te if te else v.name for v in villages]
         return words + [p.name for p in self.book_for(turn.user.tenant).products.values()]
 
+    def user_in_pack(self, user: User) -> User:
+        """An officer's territories as the village register keys them: a people sheet may name a village by
+        its name ("Kodad") or its code ("KDD-01") in either script."""
+        if not user.territories:
+            return user
+        book = self.book_for(user.tenant)
+        keyed = [v.slug if (v := book.find_village(t)) is not None else t for t in user.territories]
+        return user if keyed == user.territories else user.model_copy(update={"territories": keyed})
+
     def may_see(self, user: User, farmer: Farmer) -> bool:
-        return user.role == "admin" or farmer.village in user.territories
+        return user.role == "admin" or farmer.village in self.user_in_pack(user).territories
 
     async def on_command(self, turn: Turn, command: str, args: str) -> list[Reply] | None:
         if command == "brief":

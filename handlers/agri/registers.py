@@ -68,7 +68,10 @@ def _village_cells(village: Village) -> Cells:
 
 def _farmer(cells: Cells) -> Farmer:
     lexicon = load_lexicon()
-    name = cells.get("name", "")
+    # A farmer the list names only in Telugu script is named so in both languages.
+    name = cells.get("name") or cells.get("name_te") or ""
+    if not name.strip():
+        raise ValueError("missing Farmer Name")
     village = slug(cells.get("village", "").split("/")[0])
     written = cells.get("id") or f"{slug(name)}-{village}"
     return Farmer(id=written, name=name, name_te=cells.get("name_te") or name, village=village,
@@ -240,7 +243,7 @@ KINDS: dict[str, RegisterKind] = {k.name: k for k in (
     ), _village, _village_cells, lambda v: (v.slug, v.slug), "villages"),
     _kind("farmers", Farmer, (
         Column("id", "Farmer ID", ("farmer code", "id", "code", "farmer no")),
-        Column("name", "Farmer Name", ("name", "farmer", "grower", "grower name"), required=True),
+        Column("name", "Farmer Name", ("name", "farmer", "grower", "grower name")),
         Column("name_te", "Farmer Name (Telugu)", ("telugu name", "name te", "రైతు పేరు", "పేరు")),
         Column("village", "Village", ("village/mandal", "village name", "గ్రామం"), required=True),
         Column("crops", "Crops", ("crop", "crops grown", "పంట")),

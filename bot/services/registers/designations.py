@@ -40,9 +40,19 @@ def designation_map(extra: dict[str, str] | None = None) -> dict[str, RoleOf]:
     return found
 
 
+_LAST_WORD = {"manager": RoleOf(role="admin"), "head": RoleOf(role="admin"), "director": RoleOf(role="admin"),
+              "incharge": RoleOf(role="admin"), "advocate": RoleOf(role="lawyer", pack="legal"),
+              "counsel": RoleOf(role="lawyer", pack="legal"), "clerk": RoleOf(role="clerk")}
+
+
 def role_of(designation: str, designations: dict[str, RoleOf]) -> RoleOf | None:
-    """The role a designation names; None when nobody listed it."""
-    return designations.get(fold(designation))
+    """The role a designation names ("Finance Manager" is an admin as "Zonal Manager" is, by its last word);
+    None when nobody listed it."""
+    folded = fold(designation)
+    found = designations.get(folded)
+    if found is None and folded:
+        found = _LAST_WORD.get(folded.split()[-1])
+    return found
 
 
 def parse_designations(pairs: list[str]) -> dict[str, str]:
