@@ -41,7 +41,10 @@ def build_context(app: "App", catalog: PackCatalog) -> WebContext:
         part = entry.part("web")
         if part is None:
             continue
-        ctx.sections.append(part.section(ctx))
+        found = part.section(ctx)
+        if found is None:  # the pack has no pages to offer in this version
+            continue
+        ctx.sections.append(found)
         folder = Path(part.__file__ or "").parent / "web_templates"
         if folder.is_dir():
             template_dirs.append(folder)
