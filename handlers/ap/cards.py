@@ -1,31 +1,17 @@
-"""The decision card a clerk sees in chat, its Approve / Hold / Send-to-review buttons, and their answers.
+"""The decision card a clerk sees in chat and its Approve / Hold / Send-to-review buttons (data
+`ap:<a|h|r>:<run id>`); what a press does is in choices.py."""
 
-Button data is `ap:<a|h|r>:<run id>`. A clerk's choice is recorded once, in the audit log and the tenant ledger;
-when it differs from what the agent decided, it is retained as a resolution so later invoices from the vendor can
-learn it. Approving over the agent first asks for a reason (kept as a pending answer for that person): without
-one nothing is recorded.
-"""
-
-import logging
 from decimal import Decimal
 
 from bot.services.i18n import catalogue, show_date, text
 from bot.core.messages import Button, Reply
-from handlers.ap import narratives
-from handlers.ap.audit import AuditLog, RunRecord
 from handlers.ap.decision import DecisionReport
 from handlers.ap.intake import Refusal
-from handlers.ap.ledger_store import DecisionBook, PendingReason
 from handlers.ap.money import format_inr
 from bot.core.pack import Turn
-from memory import MemoryLayerError
-
-log = logging.getLogger(__name__)
 
 PREFIX = "ap"
 ACTIONS = {"a": "approve", "h": "hold", "r": "review"}
-AGREEING_ACTION = {"APPROVE": "approve", "PAYMENT_BLOCKED": "hold", "EXCEPTION": "hold", "HUMAN_REVIEW": "review"}
-"""The clerk action that goes along with each agent status; any other choice overrides the agent."""
 
 _MEMORY_SHOWN = 160
 _REASON_MAX = 300
@@ -51,14 +37,33 @@ def render_report(lang: str, report: DecisionReport) -> str:
         lines.append(f"  – {shown}")
     for note in report.overrides:
         lines.append(text(lang, "ap.card_override", by=note.by_user, number=note.invoice_number,
+                          action=text(lang, f"ap.did_{note.action}"),
                           status=text(lang, f"ap.status_{note.agent_status}"), on=show_date(lang, note.on),
                           reason=note.reason))
     lines.append(text(lang, "ap.card_recommendation", recommendation=report.recommendation))
+    lines.append(ledger_line(lang, report))
     if report.retained:
         lines.append(text(lang, "ap.card_retained"))
     elif report.retain_queued:
         lines.append(text(lang, "ap.card_retain_queued"))
     return "\n".join(lines)
+
+
+def state_label(lang: str, state: str) -> str:
+    return text(lang, f"ap.state_{state}")
+
+
+def ledger_line(lang: str, report: DecisionReport) -> str:
+    """Where the invoice stands in the ledger after this run, and what this run did to it (a preview: nothing)."""
+    if report.preview or report.ledger_outcome is None:
+        return text(lang, "ap.card_preview")
+    before = report.ledger_before
+    values = {"state": state_label(lang, report.ledger_state or "decided")}
+    if before is not None:
+        values.update(before_state=state_label(lang, before.state), before_by=before.by,
+                      before_on=show_date(lang, before.on), before_total=format_inr(before.total),
+                      before_status=text(lang, f"ap.status_{before.agent_status}"))
+    return text(lang, f"ap.ledger_{report.ledger_outcome}", **values)
 
 
 def _match_line(lang: str, report: DecisionReport) -> str:
@@ -100,11 +105,6 @@ def decision_reply(turn: Turn, report: DecisionReport) -> Reply:
     return Reply(text=render_report(turn.lang, report), buttons=buttons, card_id=report.run_id)
 
 
-def needs_reason(report: DecisionReport, action: str) -> bool:
-    """Approving over an exception, a review route or a block is an override that must say why."""
-    return action == "approve" and report.status != "APPROVE"
-
-
 def looks_like_reason(body: str) -> bool:
     """A short reply in words; an invoice, JSON or a command is handled as itself, not taken as a reason."""
     stripped = body.strip()
@@ -112,69 +112,3 @@ def looks_like_reason(body: str) -> bool:
         return False
     words = [w for w in stripped.split() if any(ch.isalpha() for ch in w)]
     return len(words) >= _REASON_MIN_WORDS and sum(ch.isalpha() for ch in stripped) >= _REASON_MIN_LETTERS
-
-
-async def on_clerk_choice(turn: Turn, audit: AuditLog, book: DecisionBook, data: str) -> list[Reply]:
-    """Record the clerk's choice once; an approval over the agent first asks for the reason."""
-    parts = data.split(":")
-    if len(parts) != 3 or parts[0] != PREFIX or parts[1] not in ACTIONS:
-        return [Reply(text=turn.t("core.card_gone"))]
-    action, run_id = ACTIONS[parts[1]], parts[2]
-    run = audit.run(run_id)
-    if run is None:
-        return [Reply(text=turn.t("core.card_gone"))]
-    if run.user_id != turn.user.user_id or run.bank_id != turn.bank_id:
-        return [Reply(text=turn.t("core.card_not_yours"))]
-    if run.clerk_action:
-        return [Reply(text=turn.t("ap.choice_already", action=turn.t(f"ap.action_{run.clerk_action}")))]
-    report = DecisionReport.model_validate(run.report)
-    if needs_reason(report, action):
-        book.ask_reason(turn.user.tenant, turn.user.user_id, run_id, action)
-        return [Reply(text=turn.t("ap.reason_ask", action=turn.t(f"ap.action_{action}"), number=report.invoice_number,
-                                  status=turn.t(f"ap.status_{report.status}")))]
-    return await record_choice(turn, audit, book, run, report, action, None)
-
-
-async def give_reason(turn: Turn, audit: AuditLog, book: DecisionBook, pending: PendingReason,
-                      reason: str) -> list[Reply]:
-    """The clerk's reply to "why?": the override waiting for it is recorded now, with the reason."""
-    run = audit.run(pending.run_id)
-    if run is None or not book.take_reason(turn.user.tenant, turn.user.user_id, pending.run_id):
-        return [Reply(text=turn.t("core.card_gone"))]
-    report = DecisionReport.model_validate(run.report)
-    return await record_choice(turn, audit, book, run, report, pending.action, " ".join(reason.split()))
-
-
-async def record_choice(turn: Turn, audit: AuditLog, book: DecisionBook, run: RunRecord, report: DecisionReport,
-                        action: str, reason: str | None) -> list[Reply]:
-    """Record the choice in the audit log and the tenant ledger; retain an override as a resolution."""
-    action_label = turn.t(f"ap.action_{action}")
-    if not audit.claim_clerk_action(run.run_id, action, turn.user.user_id):
-        earlier = audit.run(run.run_id)
-        done = earlier.clerk_action if earlier and earlier.clerk_action else action
-        return [Reply(text=turn.t("ap.choice_already", action=turn.t(f"ap.action_{done}")))]
-    overrides = AGREEING_ACTION[report.status] != action
-    audit.record(run.run_id, run.bank_id, "CLERK_ACTION", vendor_id=report.vendor_id,
-                 invoice_number=report.invoice_number, action=action, clerk=turn.user.user_id,
-                 agent_status=report.status, overrides=overrides, reason=reason)
-    tenant, vendor_key = turn.user.tenant, report.vendor_id or "UNREGISTERED"
-    book.log(tenant, run.run_id, vendor_key, report.invoice_number, action, report.status,  # type: ignore[arg-type]
-             turn.user.user_id, reason)
-    if overrides:
-        book.log(tenant, run.run_id, vendor_key, report.invoice_number, "override", report.status, turn.user.user_id,
-                 reason)
-    book.set_clerk_action(tenant, vendor_key, report.invoice_number, action, run.run_id)
-    book.take_reason(tenant, turn.user.user_id, run.run_id)  # a choice made another way ends the wait for "why?"
-    status = turn.t(f"ap.status_{report.status}")
-    if not overrides:
-        return [Reply(text=turn.t("ap.choice_agrees", action=action_label, status=status))]
-    item = narratives.resolution_memory(report, action, turn.user.name, turn.services.clock(), reason=reason)
-    try:
-        outcome = await turn.services.outbox.retain_or_queue(turn.services.memory, run.bank_id, [item])
-    except MemoryLayerError as exc:
-        log.warning("memory refused a clerk resolution: %s", type(exc).__name__)
-        return [Reply(text=turn.t("ap.choice_override_failed", action=action_label, status=status))]
-    audit.record(run.run_id, run.bank_id, "RESOLUTION_RETAINED" if outcome.fully_stored else "RESOLUTION_QUEUED",
-                 vendor_id=report.vendor_id, invoice_number=report.invoice_number, document_id=item.document_id)
-    key = "ap.choice_override" if outcome.fully_stored else "ap.choice_override_queued"
-    return [Reply(text=turn.t(key, action=action_label, status=status, vendor=report.vendor_name))]

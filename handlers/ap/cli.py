@@ -3,10 +3,14 @@
     smriti ap decide FILE [--record] [--no-memory] [--json] [--tenant T] [--lang en|te]
     smriti ap audit [--invoice NUMBER] [--tenant T]
     smriti ap ledger [--tenant T] [--json]
-    smriti ap paid INVOICE [--vendor V] [--tenant T] [--on YYYY-MM-DD]
+    smriti ap approve|hold|review|reject INVOICE --as NAME [--reason WHY] [--vendor V] [--tenant T]
+    smriti ap paid INVOICE [--vendor V] [--tenant T] [--on YYYY-MM-DD] [--account DIGITS] [--as NAME]
 
-`decide` is a pure preview unless `--record` is given; chat decisions are always recorded. `paid` marks an
-approved invoice paid (to the account it was decided with), which adds it to the vendor's payment history.
+`decide` is a pure preview unless `--record` is given (a preview writes nothing: ledger, memory or audit);
+chat decisions are always recorded. approve/hold/review/reject move a recorded invoice by a named person
+(approving over the agent, and rejecting, need --reason). `paid` marks an approved invoice paid to the
+account on the vendor master, or to the account the invoice asked for when --account gives it in full
+(the clerk confirmed it); it then counts in the vendor's payment history.
 """
 
 import argparse
@@ -75,7 +79,23 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]", 
     paid.add_argument("--vendor", default=None, help="the vendor id, when two vendors used the same number")
     paid.add_argument("--tenant", default=None)
     paid.add_argument("--on", type=date.fromisoformat, default=None, help="the payment date (default: today)")
+    paid.add_argument("--account", default=None,
+                      help="pay to this account, typed in full: the one on file, or the one the invoice asked for "
+                           "once you have confirmed it with the vendor's contact on file")
+    paid.add_argument("--as", dest="by", default="cli", help="who marks it paid")
     paid.set_defaults(handler=lambda args, settings: _paid(args, settings, with_app))
+
+    for action, help_text in (("approve", "approve a recorded invoice (over the agent: give --reason)"),
+                              ("hold", "put a recorded invoice on hold"),
+                              ("review", "send a recorded invoice to review"),
+                              ("reject", "reject a recorded invoice (give --reason)")):
+        move = actions.add_parser(action, help=help_text)
+        move.add_argument("invoice")
+        move.add_argument("--as", dest="by", required=True, help="who does it (a named person)")
+        move.add_argument("--reason", default=None)
+        move.add_argument("--vendor", default=None)
+        move.add_argument("--tenant", default=None)
+        move.set_defaults(handler=lambda args, settings, action=action: _act(args, settings, with_app, action))
 
 
 async def _decide(args: argparse.Namespace, settings: Settings, with_app: WithApp) -> int:
@@ -142,18 +162,20 @@ async def _ledger(args: argparse.Namespace, settings: Settings, with_app: WithAp
     async def body(app: "App") -> int:
         recorded = _pack(app).book.recorded_entries(tenant)
         if args.json:
-            _print_json([{**r.entry.model_dump(mode="json"), "agent_status": r.agent_status,
-                          "decided_by": r.decided_by} for r in recorded])
+            _print_json([{**r.entry.model_dump(mode="json"), "state": r.state, "agent_status": r.agent_status,
+                          "decided_by": r.decided_by, "state_by": r.state_by, "state_at": r.state_at.isoformat(),
+                          "state_reason": r.state_reason, "invoice_account": r.invoice_account,
+                          "confirmed_by": r.confirmed_by} for r in recorded])
             return 0
         if not recorded:
             print(text("en", "ap.ledger_empty", tenant=tenant))
             return 0
         for r in recorded:
             e = r.entry
-            when = f"{e.decided_at:%Y-%m-%d %H:%M}" if e.decided_at else "-"
-            paid = f" paid {e.paid_on.isoformat()}" if e.paid_on else ""
-            print(f"{when} {e.vendor_id} {e.invoice_number} {e.total:f} {e.status} "
-                  f"(agent {r.agent_status}, {r.decided_by}, run {e.decision_id}){paid}")
+            why = f' "{r.state_reason}"' if r.state_reason else ""
+            paid = f" to {e.paid_to_account} on {e.paid_on.isoformat()}" if e.paid_on else ""
+            print(f"{r.state_at:%Y-%m-%d %H:%M} {e.vendor_id} {e.invoice_number} {e.total:f} {r.state.upper()}{paid} "
+                  f"by {r.state_by}{why} (agent {r.agent_status}, decided by {r.decided_by}, run {e.decision_id})")
         return 0
 
     return await with_app(settings, body)
@@ -164,11 +186,32 @@ async def _paid(args: argparse.Namespace, settings: Settings, with_app: WithApp)
 
     async def body(app: "App") -> int:
         paid_on = args.on or app.services.clock().date()
-        result = _pack(app).book.mark_paid(tenant, args.invoice, args.vendor, paid_on, by_user="cli")
+        result = await _pack(app).pay(tenant, args.invoice, args.vendor, paid_on, args.by, args.account)
+        record = result.record
         values = {"number": args.invoice, "tenant": tenant, "vendors": ", ".join(result.candidates),
-                  "status": result.entry.status if result.entry else "-"}
+                  "status": record.state if record else (result.entry.status if result.entry else "-"),
+                  "account": (result.entry.paid_to_account or "-") if result.entry else "-",
+                  "asked": (record.invoice_account or "-") if record else "-"}
         print(text("en", f"ap.paid_{result.outcome}", **values),
               file=sys.stdout if result.outcome == "paid" else sys.stderr)
         return 0 if result.outcome == "paid" else 1
+
+    return await with_app(settings, body)
+
+
+async def _act(args: argparse.Namespace, settings: Settings, with_app: WithApp, action: str) -> int:
+    tenant = args.tenant or settings.default_tenant
+
+    async def body(app: "App") -> int:
+        moved = await _pack(app).act(tenant, args.invoice, args.vendor, action, args.by, args.reason)  # type: ignore[arg-type]
+        record = moved.record
+        values = {"number": args.invoice, "tenant": tenant, "vendors": ", ".join(moved.candidates),
+                  "action": text("en", f"ap.action_{action}"),
+                  "state": text("en", f"ap.state_{record.state}") if record else "-",
+                  "by": record.state_by if record else "-",
+                  "status": text("en", f"ap.status_{record.agent_status}") if record else "-"}
+        print(text("en", f"ap.act_{moved.outcome}", **values),
+              file=sys.stdout if moved.outcome == "moved" else sys.stderr)
+        return 0 if moved.outcome in ("moved", "same") else 1
 
     return await with_app(settings, body)

@@ -15,10 +15,6 @@ from handlers.ap.vendor_memory import MemorySource, VendorMemory
 
 SEVERITY: dict[Status, int] = {"APPROVE": 0, "EXCEPTION": 1, "HUMAN_REVIEW": 2, "PAYMENT_BLOCKED": 3}
 
-RETAINED_STATUSES: tuple[Status, ...] = ("PAYMENT_BLOCKED", "EXCEPTION", "HUMAN_REVIEW")
-"""Only surprises are written back: a clean approval would crowd out the memories that carry signal."""
-
-
 class Decision(BaseModel):
     status: Status
     confidence: float
@@ -41,13 +37,25 @@ class MemoryOut(BaseModel):
 
 
 class OverrideNote(BaseModel):
-    """A clerk's earlier approval over the agent for this vendor, with the reason they gave."""
+    """A clerk's earlier choice over the agent for this vendor (approve, hold, review, reject), with the reason."""
 
+    action: str = "approve"
     invoice_number: str
     agent_status: str
     by_user: str
     on: date
     reason: str
+
+
+class LedgerNote(BaseModel):
+    """The invoice's entry as it stood before this decision moved it (or left it, when closed)."""
+
+    state: str
+    agent_status: str
+    by: str
+    on: date
+    total: Decimal
+    reason: str | None = None
 
 
 class DecisionReport(BaseModel):
@@ -65,8 +73,8 @@ class DecisionReport(BaseModel):
     memory_source: MemorySource
     memories: list[MemoryOut] = Field(max_length=10)
     recommendation: str
-    retained: bool
-    """True when this run wrote the decision to memory (a re-run of a retained decision writes nothing)."""
+    retained: bool = False
+    """True when this run wrote the invoice's memory (a run that changed nothing in the ledger writes none)."""
     retain_queued: bool = False
     """True when memory was down and the decision waits in the outbox, to be stored once it is back."""
     memory_document_id: str | None = None
@@ -76,6 +84,14 @@ class DecisionReport(BaseModel):
     """The unit-price tolerance the match used, to name variances within it."""
     overrides: list[OverrideNote] = Field(default_factory=list)
     """Earlier overrides of this vendor's invoices recorded in the tenant ledger, newest first."""
+    preview: bool = False
+    """True when nothing was recorded: no ledger entry, no memory, no audit line."""
+    content_key: str | None = None
+    ledger_state: str | None = None
+    """The invoice's state in the ledger after this run (decided, held, review, approved, paid, rejected)."""
+    ledger_outcome: str | None = None
+    """new, unchanged, redecided, corrected (replaced the earlier version) or closed (already paid/rejected)."""
+    ledger_before: LedgerNote | None = None
 
 
 def decide(risk: RiskResult, vendor_memory: VendorMemory, policy: Policy) -> Decision:

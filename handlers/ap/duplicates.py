@@ -11,7 +11,7 @@ from handlers.ap.ledgerview import LedgerEntry, normalise_number
 from handlers.ap.models import Invoice, Policy
 
 HUNDRED = Decimal(100)
-_PRECEDENCE = {"paid": 0, "approved": 1, "decided": 2, "rejected": 3}
+_PRECEDENCE = {"paid": 0, "approved": 1, "held": 2, "review": 2, "decided": 2, "rejected": 3}
 
 
 def exact_duplicate(invoice: Invoice, vendor_id: str, view: list[LedgerEntry]) -> LedgerEntry | None:

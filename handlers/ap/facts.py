@@ -31,6 +31,9 @@ FLAGS = "flags"
 TOTAL = "total"
 CLERK_ACTION = "clerk_action"
 AGENT_STATUS = "agent_status"
+STATE = "state"
+"""An invoice's ledger state (decided, held, review, approved, paid, rejected) on its one memory."""
+STATE_BY = "state_by"
 
 RESOLUTION_KINDS: tuple[MemoryKind, ...] = ("past_exception", "clerk_resolution")
 """Kinds that record how a person resolved something; the agent's own decisions never count as one."""

@@ -1,8 +1,9 @@
-"""The tenant's AP ledger in the one database: the invoices decided and paid, every decision and clerk action.
+"""The tenant's AP ledger in the one database: one entry per invoice, moved through its life (lifecycle.py).
 
-`ap_ledger_entries` holds one live entry per (tenant, vendor, folded invoice number): the first decision of an
-invoice claims it with an INSERT the unique key refuses a second time, so two clerks deciding the same invoice
-at once record one entry and the later one is decided again against it (and blocked as a duplicate).
+`ap_ledger_entries` holds one entry per (tenant, vendor, folded invoice number): the first decision of an
+invoice claims it with an INSERT the unique key refuses a second time; deciding it again (a receipt arrived, a
+corrected invoice, a second clerk) moves that same entry, and a paid or rejected one is never moved again.
+Every move is a conditional UPDATE on the state it starts from, so two clerks never move one invoice twice.
 `ap_ledger_actions` is the log of who did what, when and why. `ap_pending_reasons` holds the override a clerk
 has asked for and not yet given a reason for.
 """
@@ -20,12 +21,11 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
-    delete,
     select,
     update,
 )
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from bot.store.base import Base
 from bot.store.db import Database
@@ -35,8 +35,23 @@ from handlers.ap.ledgerview import (
     LedgerEntry,
     normalise_number,
 )
+from handlers.ap.reason_asks import ReasonAsks
+from handlers.ap.lifecycle import (
+    STATE_OF_ACTION,
+    ActResult,
+    ClerkAction,
+    Decided,
+    DecisionMemo,
+    PayResult,
+    RecordedEntry,
+    may_act,
+    needs_reason,
+    payable,
+    redecided_state,
+)
 
-ActionKind = Literal["decision", "approve", "hold", "review", "override", "paid"]
+ActionKind = Literal["decision", "approve", "hold", "review", "reject", "override", "paid", "superseded",
+                     "account_confirmed"]
 
 
 class EntryRow(Base):
@@ -63,6 +78,17 @@ class EntryRow(Base):
     pay_to_account: Mapped[str | None] = mapped_column(String(40), nullable=True)
     paid_on: Mapped[date | None] = mapped_column(Date, nullable=True)
     paid_to_account: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    state_by: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    state_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    state_reason: Mapped[str | None] = mapped_column(Text, nullable=True)
+    content_key: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    """A digest of the invoice as decided: a different one under the same number is a corrected invoice."""
+    invoice_account: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    """The account the document asked to be paid to, as read (never paid to unless a clerk confirms it)."""
+    confirmed_account: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    confirmed_by: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    memo: Mapped[str | None] = mapped_column(Text, nullable=True)
+    """The decision's summary (lifecycle.DecisionMemo as JSON): what its memory is written from."""
 
 
 class ActionRow(Base):
@@ -80,16 +106,6 @@ class ActionRow(Base):
     reason: Mapped[str | None] = mapped_column(Text, nullable=True)
 
 
-class PendingReasonRow(Base):
-    __tablename__ = "ap_pending_reasons"
-
-    tenant_id: Mapped[str] = mapped_column(String(41), primary_key=True)
-    user_id: Mapped[str] = mapped_column(String(80), primary_key=True)
-    run_id: Mapped[str] = mapped_column(String(20))
-    action: Mapped[str] = mapped_column(String(16))
-    asked_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-
-
 class RecordedAction(BaseModel):
     run_id: str
     vendor_id: str
@@ -101,63 +117,127 @@ class RecordedAction(BaseModel):
     reason: str | None
 
 
-class PendingReason(BaseModel):
-    run_id: str
-    action: str
-    asked_at: datetime
-
-
-class RecordedEntry(BaseModel):
-    """A live ledger entry with what the ledger view does not carry: the agent's status and who decided."""
-
-    entry: LedgerEntry
-    agent_status: str
-    decided_by: str
-    pay_to_account: str | None
-
-
-class PayResult(BaseModel):
-    outcome: Literal["paid", "not_found", "ambiguous", "already_paid", "not_approved"]
-    entry: LedgerEntry | None = None
-    candidates: list[str] = []
-
-
 def _now() -> datetime:
     return datetime.now(UTC)
 
 
+def _utc(value: datetime) -> datetime:
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
 def _entry(row: EntryRow) -> LedgerEntry:
-    decided_at = row.decided_at if row.decided_at.tzinfo else row.decided_at.replace(tzinfo=UTC)
     return LedgerEntry(
         vendor_id=row.vendor_id, invoice_number=row.invoice_number, number_key=row.number_key,
         invoice_date=row.invoice_date, total=Decimal(row.total), po_number=row.po_number,
         billed=[BilledLine.model_validate(b) for b in json.loads(row.billed)], status=row.status,  # type: ignore[arg-type]
-        decided_at=decided_at, decision_id=row.decision_id, paid_on=row.paid_on, paid_to_account=row.paid_to_account,
+        decided_at=_utc(row.decided_at), decision_id=row.decision_id, paid_on=row.paid_on,
+        paid_to_account=row.paid_to_account,
     )
 
 
-class DecisionBook:
+def _recorded(row: EntryRow) -> RecordedEntry:
+    return RecordedEntry(
+        entry=_entry(row), agent_status=row.agent_status, decided_by=row.decided_by,
+        state_by=row.state_by or row.decided_by, state_at=_utc(row.state_at or row.decided_at),
+        state_reason=row.state_reason, content_key=row.content_key, invoice_account=row.invoice_account,
+        confirmed_account=row.confirmed_account, confirmed_by=row.confirmed_by,
+        memo=DecisionMemo.model_validate_json(row.memo) if row.memo else None, clerk_action=row.clerk_action)
+
+
+def _digits(account: str) -> str:
+    return "".join(ch for ch in account if ch.isdigit())
+
+
+class DecisionBook(ReasonAsks):
     """The tenant ledger of decisions and payments, over the one database."""
 
     def __init__(self, database: Database) -> None:
         self.database = database
 
-    def claim(self, tenant: str, entry: LedgerEntry, agent_status: str, by_user: str,
-              pay_to_account: str | None) -> LedgerEntry | None:
-        """Insert the live entry for this invoice; None when claimed, else the entry that was there first."""
-        row = EntryRow(
+    def record_decision(self, tenant: str, entry: LedgerEntry, agent_status: str, by_user: str, memo: DecisionMemo,
+                        content_key: str, invoice_account: str | None) -> Decided:
+        """Record a decision of this invoice: a new entry, or the same entry moved (decided again, corrected);
+        a paid or rejected entry is left as it is (the decision is then its duplicate)."""
+        for _ in range(3):
+            with self.database.session() as session:
+                row = self._row(session, tenant, entry.vendor_id, entry.number_key)
+                if row is None:
+                    fresh = self._new_row(tenant, entry, agent_status, by_user, memo, content_key, invoice_account)
+                    try:
+                        with self.database.session() as claim:
+                            claim.add(fresh)
+                    except IntegrityError:
+                        continue  # another process recorded it a moment ago: move that entry instead
+                    found = self._row(session, tenant, entry.vendor_id, entry.number_key)
+                    assert found is not None
+                    return Decided(outcome="new", record=_recorded(found))
+                before = _recorded(row)
+                state, outcome = redecided_state(row.status, row.agent_status, agent_status,
+                                                 row.content_key in (None, content_key))
+                if outcome == "closed":
+                    return Decided(outcome="closed", record=before, before=before)
+                moved = self._redecide(session, row, entry, state, agent_status, by_user, memo, content_key,
+                                       invoice_account)
+                if not moved:
+                    continue
+                if outcome == "corrected":
+                    session.add(ActionRow(
+                        tenant_id=tenant, run_id=before.entry.decision_id or "-", vendor_id=row.vendor_id,
+                        invoice_number=before.entry.invoice_number, action="superseded",
+                        agent_status=before.agent_status, by_user=by_user, at=_now(),
+                        reason=f"replaced by a corrected invoice; was {before.entry.total:f} dated "
+                               f"{before.entry.invoice_date.isoformat()}, {before.state}"))
+                session.flush()
+                found = self._row(session, tenant, entry.vendor_id, entry.number_key)
+                assert found is not None
+                return Decided(outcome=outcome, record=_recorded(found), before=before)
+        raise RuntimeError("the ledger entry kept changing under this decision")
+
+    @staticmethod
+    def _new_row(tenant: str, entry: LedgerEntry, agent_status: str, by_user: str, memo: DecisionMemo,
+                 content_key: str, invoice_account: str | None) -> EntryRow:
+        at = entry.decided_at or _now()
+        return EntryRow(
             tenant_id=tenant, vendor_id=entry.vendor_id, number_key=entry.number_key,
             invoice_number=entry.invoice_number, invoice_date=entry.invoice_date, total=f"{entry.total:f}",
             po_number=entry.po_number, billed=json.dumps([b.model_dump(mode="json") for b in entry.billed]),
-            status=entry.status, agent_status=agent_status, decision_id=entry.decision_id or "-",
-            decided_at=entry.decided_at or _now(), decided_by=by_user, pay_to_account=pay_to_account,
-        )
-        try:
-            with self.database.session() as session:
-                session.add(row)
-        except IntegrityError:
-            return self.entry(tenant, entry.vendor_id, entry.invoice_number)
-        return None
+            status="decided", agent_status=agent_status, decision_id=entry.decision_id or "-", decided_at=at,
+            decided_by=by_user, state_by=by_user, state_at=at, content_key=content_key,
+            invoice_account=invoice_account, memo=memo.model_dump_json())
+
+    @staticmethod
+    def _redecide(session: Session, row: EntryRow, entry: LedgerEntry, state: str, agent_status: str,
+                  by_user: str, memo: DecisionMemo, content_key: str, invoice_account: str | None) -> bool:
+        at = entry.decided_at or _now()
+        values: dict[str, object] = dict(
+            billed=json.dumps([b.model_dump(mode="json") for b in entry.billed]), status=state,
+            agent_status=agent_status, decision_id=entry.decision_id or "-", decided_at=at, decided_by=by_user,
+            content_key=content_key, memo=memo.model_dump_json())
+        if state != row.status or (state == "decided" and agent_status != row.agent_status):
+            values.update(state_by=by_user, state_at=at, state_reason=None, clerk_action=None)
+        if row.content_key not in (None, content_key):
+            # A corrected invoice: its own figures and account replace the earlier version's.
+            values.update(invoice_number=entry.invoice_number, invoice_date=entry.invoice_date,
+                          total=f"{entry.total:f}", po_number=entry.po_number, invoice_account=invoice_account,
+                          confirmed_account=None, confirmed_by=None, state_by=by_user, state_at=at,
+                          state_reason=None, clerk_action=None)
+        result = session.execute(update(EntryRow).where(
+            EntryRow.id == row.id, EntryRow.status == row.status, EntryRow.decision_id == row.decision_id)
+            .values(**values))
+        return rowcount(result) == 1
+
+    @staticmethod
+    def _row(session: Session, tenant: str, vendor_id: str, number_key: str) -> EntryRow | None:
+        session.expire_all()
+        return session.scalars(select(EntryRow).where(
+            EntryRow.tenant_id == tenant, EntryRow.vendor_id == vendor_id,
+            EntryRow.number_key == number_key)).first()
+
+    def _rows(self, session: Session, tenant: str, invoice_number: str, vendor_id: str | None) -> list[EntryRow]:
+        where = [EntryRow.tenant_id == tenant, EntryRow.number_key == normalise_number(invoice_number)]
+        if vendor_id is not None:
+            where.append(EntryRow.vendor_id == vendor_id)
+        return list(session.scalars(select(EntryRow).where(*where)))
 
     def entry(self, tenant: str, vendor_id: str, invoice_number: str) -> LedgerEntry | None:
         found = self.recorded(tenant, vendor_id, invoice_number)
@@ -165,39 +245,50 @@ class DecisionBook:
 
     def recorded(self, tenant: str, vendor_id: str, invoice_number: str) -> RecordedEntry | None:
         with self.database.session() as session:
-            row = session.scalars(select(EntryRow).where(
-                EntryRow.tenant_id == tenant, EntryRow.vendor_id == vendor_id,
-                EntryRow.number_key == normalise_number(invoice_number))).first()
-            if row is None:
-                return None
-            return RecordedEntry(entry=_entry(row), agent_status=row.agent_status, decided_by=row.decided_by,
-                                 pay_to_account=row.pay_to_account)
+            row = self._row(session, tenant, vendor_id, normalise_number(invoice_number))
+            return _recorded(row) if row is not None else None
 
     def entries(self, tenant: str) -> list[LedgerEntry]:
         """The tenant's recorded entries, oldest decision first."""
-        with self.database.session() as session:
-            rows = session.scalars(select(EntryRow).where(EntryRow.tenant_id == tenant).order_by(EntryRow.id))
-            return [_entry(r) for r in rows]
+        return [r.entry for r in self.recorded_entries(tenant)]
 
     def recorded_entries(self, tenant: str) -> list[RecordedEntry]:
         with self.database.session() as session:
             rows = session.scalars(select(EntryRow).where(EntryRow.tenant_id == tenant).order_by(EntryRow.id))
-            return [RecordedEntry(entry=_entry(r), agent_status=r.agent_status, decided_by=r.decided_by,
-                                  pay_to_account=r.pay_to_account) for r in rows]
+            return [_recorded(r) for r in rows]
 
-    def set_clerk_action(self, tenant: str, vendor_id: str, invoice_number: str, action: str,
-                         decision_id: str) -> bool:
-        """Note the clerk's choice on the live entry (approve moves it to approved); only the run that holds the
-        entry moves it, so approving a blocked duplicate never touches the first invoice's entry."""
-        values: dict[str, str] = {"clerk_action": action}
-        if action == "approve":
-            values["status"] = "approved"
+    def act(self, tenant: str, invoice_number: str, vendor_id: str | None, action: ClerkAction, by_user: str,
+            reason: str | None = None, run: tuple[str, str | None] | None = None) -> ActResult:
+        """Move an open invoice by a clerk's choice: approve, hold, send to review or reject, by a named person,
+        with the reason an override needs. `run` is (agent status, content key) of the card the choice was made
+        on: a card the invoice has since been decided again past is stale and moves nothing."""
         with self.database.session() as session:
+            rows = self._rows(session, tenant, invoice_number, vendor_id)
+            if not rows:
+                return ActResult(outcome="not_found")
+            if len(rows) > 1:
+                return ActResult(outcome="ambiguous", candidates=[r.vendor_id for r in rows])
+            row = rows[0]
+            before = _recorded(row)
+            if row.status in ("paid", "rejected"):
+                return ActResult(outcome="closed", record=before, before_state=row.status)
+            if run is not None and (run[0] != row.agent_status or run[1] not in (None, row.content_key)):
+                return ActResult(outcome="stale", record=before, before_state=row.status)
+            if not may_act(row.status, action):
+                return ActResult(outcome="same", record=before, before_state=row.status)
+            if needs_reason(row.agent_status, action) and not (reason or "").strip():
+                return ActResult(outcome="reason_needed", record=before, before_state=row.status)
             result = session.execute(update(EntryRow).where(
-                EntryRow.tenant_id == tenant, EntryRow.vendor_id == vendor_id,
-                EntryRow.number_key == normalise_number(invoice_number), EntryRow.status != "paid",
-                EntryRow.decision_id == decision_id).values(**values))
-            return rowcount(result) == 1
+                EntryRow.id == row.id, EntryRow.status == row.status, EntryRow.decision_id == row.decision_id)
+                .values(status=STATE_OF_ACTION[action], clerk_action=action, state_by=by_user, state_at=_now(),
+                        state_reason=reason))
+            if rowcount(result) != 1:
+                return ActResult(outcome="stale", record=before, before_state=row.status)
+            session.flush()
+            session.expire_all()
+            found = session.get(EntryRow, row.id)
+            assert found is not None
+            return ActResult(outcome="moved", record=_recorded(found), before_state=before.state)
 
     def log(self, tenant: str, run_id: str, vendor_id: str, invoice_number: str, action: ActionKind,
             agent_status: str, by_user: str, reason: str | None = None) -> None:
@@ -217,57 +308,57 @@ class DecisionBook:
             rows = session.scalars(select(ActionRow).where(*where).order_by(ActionRow.id))
             return [RecordedAction(run_id=r.run_id, vendor_id=r.vendor_id, invoice_number=r.invoice_number,
                                    action=r.action, agent_status=r.agent_status, by_user=r.by_user,  # type: ignore[arg-type]
-                                   at=r.at, reason=r.reason) for r in rows]
+                                   at=_utc(r.at), reason=r.reason) for r in rows]
 
-    def mark_paid(self, tenant: str, invoice_number: str, vendor_id: str | None, paid_on: date,
-                  by_user: str) -> PayResult:
-        """Mark an approved invoice paid, to the account it was decided with; it then counts in the history."""
-        key = normalise_number(invoice_number)
+    def mark_paid(self, tenant: str, invoice_number: str, vendor_id: str | None, paid_on: date, by_user: str,
+                  master_account: str | None, account: str | None = None) -> PayResult:
+        """Mark an approved invoice paid: to the master's account, or to the account the document asked for
+        when the clerk typed it in full (having confirmed it); never to a reading nobody confirmed."""
         with self.database.session() as session:
-            where = [EntryRow.tenant_id == tenant, EntryRow.number_key == key]
-            if vendor_id is not None:
-                where.append(EntryRow.vendor_id == vendor_id)
-            rows = list(session.scalars(select(EntryRow).where(*where).with_for_update()))
+            rows = self._rows(session, tenant, invoice_number, vendor_id)
             if not rows:
                 return PayResult(outcome="not_found")
             if len(rows) > 1:
                 return PayResult(outcome="ambiguous", candidates=[r.vendor_id for r in rows])
             row = rows[0]
             if row.status == "paid":
+                return PayResult(outcome="already_paid", entry=_entry(row), record=_recorded(row))
+            if not payable(row.status, row.agent_status):
+                return PayResult(outcome="not_approved", entry=_entry(row), record=_recorded(row))
+            typed = _digits(account) if account else None
+            confirmed = None
+            if typed is None:
+                to = master_account
+            elif typed == master_account:
+                to = typed
+            elif row.invoice_account is not None and typed == row.invoice_account:
+                to = confirmed = typed
+            else:
+                return PayResult(outcome="account_unverified", entry=_entry(row), record=_recorded(row))
+            if not to:
+                return PayResult(outcome="no_account", entry=_entry(row), record=_recorded(row))
+            values: dict[str, object] = dict(status="paid", paid_on=paid_on, paid_to_account=to, state_by=by_user,
+                                             state_at=_now(), state_reason=None)
+            if confirmed is not None:
+                values.update(confirmed_account=confirmed, confirmed_by=by_user)
+            result = session.execute(update(EntryRow).where(EntryRow.id == row.id, EntryRow.status == row.status)
+                                     .values(**values))
+            if rowcount(result) != 1:
+                session.expire_all()
                 return PayResult(outcome="already_paid", entry=_entry(row))
-            agent_approved = row.status == "decided" and row.agent_status == "APPROVE" and row.clerk_action is None
-            if row.status != "approved" and not agent_approved:
-                return PayResult(outcome="not_approved", entry=_entry(row))
-            row.status, row.paid_on, row.paid_to_account = "paid", paid_on, row.pay_to_account
+            if confirmed is not None:
+                session.add(ActionRow(tenant_id=tenant, run_id=row.decision_id, vendor_id=row.vendor_id,
+                                      invoice_number=row.invoice_number, action="account_confirmed",
+                                      agent_status=row.agent_status, by_user=by_user, at=_now(),
+                                      reason=f"paid to {confirmed}, the account the invoice asked for"))
             session.add(ActionRow(tenant_id=tenant, run_id=row.decision_id, vendor_id=row.vendor_id,
                                   invoice_number=row.invoice_number, action="paid", agent_status=row.agent_status,
                                   by_user=by_user, at=_now(), reason=None))
             session.flush()
-            return PayResult(outcome="paid", entry=_entry(row))
-
-    def ask_reason(self, tenant: str, user_id: str, run_id: str, action: str) -> None:
-        """Keep the override this person asked for until their reason arrives (a newer ask replaces it)."""
-        with self.database.session() as session:
-            session.execute(delete(PendingReasonRow).where(PendingReasonRow.tenant_id == tenant,
-                                                           PendingReasonRow.user_id == user_id))
-            session.add(PendingReasonRow(tenant_id=tenant, user_id=user_id, run_id=run_id, action=action,
-                                         asked_at=_now()))
-
-    def pending_reason(self, tenant: str, user_id: str) -> PendingReason | None:
-        with self.database.session() as session:
-            row = session.get(PendingReasonRow, (tenant, user_id))
-            if row is None:
-                return None
-            asked = row.asked_at if row.asked_at.tzinfo else row.asked_at.replace(tzinfo=UTC)
-            return PendingReason(run_id=row.run_id, action=row.action, asked_at=asked)
-
-    def take_reason(self, tenant: str, user_id: str, run_id: str) -> bool:
-        """Remove the pending ask for this run; True for the one caller that removed it."""
-        with self.database.session() as session:
-            result = session.execute(delete(PendingReasonRow).where(
-                PendingReasonRow.tenant_id == tenant, PendingReasonRow.user_id == user_id,
-                PendingReasonRow.run_id == run_id))
-            return rowcount(result) == 1
+            session.expire_all()
+            found = session.get(EntryRow, row.id)
+            assert found is not None
+            return PayResult(outcome="paid", entry=_entry(found), record=_recorded(found))
 
 
 class RecordedView:

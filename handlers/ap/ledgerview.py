@@ -17,8 +17,9 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
 from handlers.ap.models import Invoice, PastInvoice
 
-EntryStatus = Literal["decided", "approved", "paid", "rejected"]
-"""decided: a decision was given and nobody acted yet; approved: a clerk approved it; paid; rejected."""
+EntryStatus = Literal["decided", "held", "review", "approved", "paid", "rejected"]
+"""decided: a decision was given and nobody acted since; held, review, approved: a clerk's move; paid; rejected
+(handlers/ap/lifecycle.py says which follows which)."""
 
 _SEPARATORS = re.compile(r"[\s/\\\-_.:#]+")
 _RUNS = re.compile(r"[A-Z]+|\d+")
@@ -50,7 +51,7 @@ class BilledLine(BaseModel):
 
 
 class LedgerEntry(BaseModel):
-    """One earlier invoice as the ledger knows it: decided, approved, paid or rejected."""
+    """One earlier invoice as the ledger knows it, in its current state."""
 
     model_config = ConfigDict(frozen=True)
 

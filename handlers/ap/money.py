@@ -42,3 +42,24 @@ def masked(account_number: str) -> str:
 def suffix(account_number: str) -> str:
     digits = re.sub(r"\D", "", account_number)
     return digits[-4:] if len(digits) >= 4 else digits
+
+
+def account_difference(read: str, on_file: str) -> str:
+    """Where two account numbers differ, digit by digit, in full (a mask would hide a dropped digit):
+    "one digit missing: ... 5[0]200034419876", "digit 7 is 3, not 8", or "a different number"."""
+    a, b = re.sub(r"\D", "", read), re.sub(r"\D", "", on_file)
+    if a == b:
+        return "the same digits"
+    if len(a) + 1 == len(b):
+        for i in range(len(b)):
+            if b[:i] + b[i + 1:] == a:
+                return f"one digit missing: the account on file reads {b[:i]}[{b[i]}]{b[i + 1:]}"
+    if len(a) == len(b) + 1:
+        for i in range(len(a)):
+            if a[:i] + a[i + 1:] == b:
+                return f"one digit extra: the invoice reads {a[:i]}[{a[i]}]{a[i + 1:]}"
+    if len(a) == len(b):
+        places = [i for i in range(len(a)) if a[i] != b[i]]
+        if len(places) <= 3:
+            return "; ".join(f"digit {i + 1} is {a[i]}, not {b[i]}" for i in places)
+    return "a different number"

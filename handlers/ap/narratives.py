@@ -1,8 +1,8 @@
 """What the AP pack retains: plain-English narratives with the numbers beside them as structured metadata.
 
-Four kinds, each with a deterministic document id so a re-run replaces instead of duplicating: a vendor's
-payment history (from the ledger), a past exception and its resolution, the agent's own decision on an
-invoice (blocks, exceptions and human-review routes only), and a clerk's overriding resolution.
+Each with a deterministic document id so a re-run replaces instead of duplicating: a vendor's payment history
+(from the ledger) and a past exception with its resolution. An invoice's own memory (its ledger state, the
+agent's decision, a clerk's resolution) is written from its ledger entry in invoice_memory.py.
 """
 
 from datetime import date, datetime, time
@@ -16,9 +16,6 @@ from handlers.ap.money import format_inr
 from memory import MemoryItem, ids, tags
 from memory.asof import IST
 from memory.tags import TagPrefix
-
-AGENT_STATUS_OF_ACTION = {"approve": "APPROVE", "hold": "PAYMENT_BLOCKED", "review": "HUMAN_REVIEW"}
-
 
 def _at_noon(day: date) -> datetime:
     return datetime.combine(day, time(12, 0), IST)
@@ -103,58 +100,10 @@ def seed_memories(ledger: Ledger) -> list[MemoryItem]:
     return items
 
 
-def _mismatch_of(report: DecisionReport) -> dict[str, str]:
+def mismatch_of(report: DecisionReport) -> dict[str, str]:
+    """The first quantity or price mismatch of a decision, as the metadata a resolution is matched by."""
     for line in report.match.lines:
         for issue, kind in (("QUANTITY_MISMATCH", "quantity"), ("PRICE_MISMATCH", "price")):
             if issue in line.issues:
                 return {facts.MISMATCH: kind, facts.SKU: line.sku or ""}
     return {}
-
-
-def decision_memory(report: DecisionReport, invoice: Invoice, vendor_id: str, evidence_en: list[str],
-                    recommendation_en: str) -> MemoryItem:
-    """Return the agent's decision on one invoice, written in English whatever language the clerk reads."""
-    content = (
-        f"Agent decision on invoice {invoice.invoice_number} from {report.vendor_name} dated "
-        f"{show_date('en', invoice.invoice_date)} for {format_inr(invoice.total)}: {report.status} at "
-        f"{round(report.confidence * 100)}% confidence. Evidence: {' '.join(evidence_en) or 'none'} "
-        f"Recommendation: {recommendation_en}"
-    )
-    metadata = {
-        facts.KIND: "agent_decision", facts.VENDOR_ID: vendor_id, facts.INVOICE_NUMBER: invoice.invoice_number,
-        facts.STATUS: report.status, facts.CONFIDENCE: f"{report.confidence:.2f}",
-        facts.FLAGS: ",".join(f.code for f in report.flags), facts.TOTAL: str(invoice.total),
-        **({facts.ACCOUNT_SUFFIX: invoice.bank.suffix} if invoice.bank else {}),
-        **_mismatch_of(report),
-    }
-    return MemoryItem(
-        content=content, event_time=_at_noon(invoice.invoice_date), context="accounts payable: agent decision",
-        document_id=ids.ap_decision(vendor_id, invoice.invoice_number),
-        tags=[tags.vendor(vendor_id), tags.record_type("agent-decision"), _invoice_tag(invoice.invoice_number)],
-        metadata=metadata,
-    )
-
-
-def resolution_memory(report: DecisionReport, action: str, clerk_name: str, at: datetime,
-                      reason: str | None = None) -> MemoryItem:
-    """Return a clerk's choice that overrode the agent, as a resolution future invoices can learn from."""
-    vendor_id = report.vendor_id or "UNREGISTERED"
-    mismatch = _mismatch_of(report)
-    verb = {"approve": "approved", "hold": "put on hold", "review": "sent to human review"}[action]
-    content = (
-        f"On {show_date('en', at.astimezone(IST).date())} AP clerk {clerk_name} {verb} invoice "
-        f"{report.invoice_number} from {report.vendor_name} for {format_inr(report.total)}, overriding the agent's "
-        f"{report.status} ({', '.join(f.code for f in report.flags) or 'no flags'})."
-        + (f' Reason given: "{reason}".' if reason else "")
-    )
-    code = "approved_as_invoiced" if action == "approve" and mismatch else f"clerk_{action}"
-    return MemoryItem(
-        content=content, event_time=at, context="accounts payable: clerk resolution",
-        document_id=ids.ap_resolution(vendor_id, report.invoice_number),
-        tags=[tags.vendor(vendor_id), tags.record_type("clerk-resolution"), _invoice_tag(report.invoice_number)],
-        metadata={
-            facts.KIND: "clerk_resolution", facts.VENDOR_ID: vendor_id, facts.INVOICE_NUMBER: report.invoice_number,
-            facts.CLERK_ACTION: action, facts.AGENT_STATUS: report.status, facts.RESOLUTION_CODE: code,
-            **mismatch, **({"reason": reason[:200]} if reason else {}),
-        },
-    )

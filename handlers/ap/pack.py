@@ -5,12 +5,13 @@ Hold / Send-to-review buttons. Memory holds each vendor's history, past exceptio
 and the blocks, exceptions and review routes the agent made, never routine approvals.
 """
 
-from datetime import timedelta
+from collections.abc import Iterable
+from datetime import date, timedelta
 
 from bot.core.messages import Media, Reply
 from bot.services.prompts import bank_profile as pack_bank_profile
 from bot.services.registers.seed import import_seed_registers
-from handlers.ap import intake, narratives
+from handlers.ap import choices, intake, narratives
 from handlers.ap import cards as card
 from handlers.ap.audit import AuditLog
 from handlers.ap.chart import payment_chart
@@ -18,7 +19,10 @@ from handlers.ap.decision import DecisionReport
 from handlers.ap.demo import run_demo
 from handlers.ap.intake import IntakeResult
 from handlers.ap.ledger import Ledger
+from handlers.ap.invoice_memory import invoice_memory, retain_record
 from handlers.ap.ledger_store import DecisionBook
+from handlers.ap.ledgerview import normalise_number
+from handlers.ap.lifecycle import ActResult, ClerkAction, PayResult, overrides
 from handlers.ap.legacy import import_legacy_audit
 from handlers.ap.models import Invoice, Policy
 from handlers.ap.money import masked
@@ -31,7 +35,7 @@ from handlers.ap.subjects import APRecordsStore, find_vendors, vendor_store, ven
 from memory.subjects import Subject, SubjectStore
 from bot.core.pack import CommandInfo, Pack, SeedReport, Services, Turn, Write
 from bot.core.cards import CardSpec
-from memory import BankProfile, MemoryClient
+from memory import BankProfile, MemoryClient, MemoryItem
 
 _AUDIT_SHOWN = 12
 REASON_WAIT = timedelta(hours=1)
@@ -109,6 +113,47 @@ class APPack(Pack):
         return await self.decider_for(tenant).decide(
             invoice, DecideRequest(tenant=tenant, use_memory=use_memory, user_id=user_id, lang=lang, record=record))
 
+    def memory_records(self, services: Services, tenant: str) -> Iterable[MemoryItem]:
+        """Every memory the tenant's AP records say its bank should hold: each paid vendor's history and past
+        exception from the registers, and one memory per recorded invoice in its current ledger state (built by
+        the same functions the save paths use)."""
+        yield from narratives.seed_memories(self.ledger_for(tenant))
+        for record in self.book.recorded_entries(tenant):
+            yield invoice_memory(record)
+
+    async def act(self, tenant: str, invoice_number: str, vendor_id: str | None, action: ClerkAction, by_user: str,
+                  reason: str | None = None) -> ActResult:
+        """A clerk's move outside chat (`smriti ap approve|hold|review|reject`): ledger, log, then memory."""
+        moved = self.book.act(tenant, invoice_number, vendor_id, action, by_user, reason)
+        if moved.outcome == "moved" and moved.record is not None:
+            record = moved.record
+            entry = record.entry
+            self.book.log(tenant, entry.decision_id or "-", entry.vendor_id, entry.invoice_number, action,
+                          record.agent_status, by_user, reason)
+            if overrides(record.agent_status, action):
+                self.book.log(tenant, entry.decision_id or "-", entry.vendor_id, entry.invoice_number, "override",
+                              record.agent_status, by_user, reason)
+            await retain_record(self.services, self.services.bank_of(tenant, self.name), record)
+        return moved
+
+    async def pay(self, tenant: str, invoice_number: str, vendor_id: str | None, paid_on: date, by_user: str,
+                  account: str | None = None) -> PayResult:
+        """Mark an invoice paid: to the master's account, or to the one the clerk confirmed in full."""
+        ledger = self.ledger_for(tenant)
+
+        def master(vendor: str) -> str | None:
+            found = ledger.vendor(vendor)
+            return found.bank_account.account_number if found else None
+
+        rows = [r for r in self.book.recorded_entries(tenant)
+                if r.entry.number_key == normalise_number(invoice_number)
+                and (vendor_id is None or r.entry.vendor_id == vendor_id)]
+        master_account = master(rows[0].entry.vendor_id) if len(rows) == 1 else None
+        result = self.book.mark_paid(tenant, invoice_number, vendor_id, paid_on, by_user, master_account, account)
+        if result.outcome == "paid" and result.record is not None:
+            await retain_record(self.services, self.services.bank_of(tenant, self.name), result.record)
+        return result
+
     async def on_command(self, turn: Turn, command: str, args: str) -> list[Reply] | None:
         replies = self._command(turn, command, args)
         return None if replies is None else replies + self._still_waiting(turn)
@@ -137,7 +182,7 @@ class APPack(Pack):
         pending = self.book.pending_reason(turn.user.tenant, turn.user.user_id)
         fresh = pending is not None and turn.services.clock() - pending.asked_at <= REASON_WAIT
         if pending is not None and fresh and card.looks_like_reason(body) and not intake.looks_like_document(body):
-            return await card.give_reason(turn, self.audit, self.book, pending, body)
+            return await choices.give_reason(turn, self.audit, self.book, pending, body)
         return await self._text(turn, body) + self._still_waiting(turn)
 
     def _still_waiting(self, turn: Turn) -> list[Reply]:
@@ -192,7 +237,7 @@ class APPack(Pack):
         return [reply] if chart is None else [reply.model_copy(update={"image": chart.path})]
 
     async def on_callback(self, turn: Turn, data: str) -> list[Reply]:
-        return await card.on_clerk_choice(turn, self.audit, self.book, data)
+        return await choices.on_clerk_choice(turn, self.audit, self.book, data)
 
     async def load_seeds(self, tenant: str) -> SeedReport:
         """Retain each paid vendor's history and each past exception; re-running replaces, never duplicates."""

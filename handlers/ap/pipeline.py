@@ -4,6 +4,7 @@ Invoice -> Purchase Order -> Goods Receipt -> Memory Recall -> Risk Evaluation -
 Every run can go with memory or without, so one can see, invoice by invoice, where memory changed the outcome.
 """
 
+import json
 import logging
 import secrets
 from datetime import timedelta
@@ -13,10 +14,10 @@ from pydantic import BaseModel
 from handlers.ap import narratives
 from handlers.ap.audit import Action, AuditLog
 from handlers.ap.decision import (
-    RETAINED_STATUSES,
     Decision,
     DecisionReport,
     FlagOut,
+    LedgerNote,
     OverrideNote,
     decide,
     evidence,
@@ -25,18 +26,22 @@ from handlers.ap.decision import (
 )
 from handlers.ap.ledger import Ledger
 from handlers.ap.ledger_store import DecisionBook, RecordedView
+from handlers.ap.invoice_memory import document_id, retain_record
 from handlers.ap.ledgerview import (
     FixedView,
+    LedgerEntry,
     LedgerView,
     entries_from_history,
     entry_for,
+    normalise_number,
 )
+from handlers.ap.lifecycle import OPEN, DecisionMemo
 from handlers.ap.match import MatchResult, three_way_match
 from handlers.ap.models import Invoice, Policy
 from handlers.ap.risk import evaluate
 from handlers.ap.vendor_memory import VendorMemory, recall_vendor_memory
 from bot.core.pack import Services
-from memory import MemoryItem, MemoryRejected, ids
+from memory import ids
 
 log = logging.getLogger(__name__)
 
@@ -53,24 +58,20 @@ class DecideRequest(BaseModel):
     """Record the decision in the tenant ledger (chat, `ap decide --record`); False is a pure preview."""
 
 
-class RetainResult(BaseModel):
-    retained: bool = False
-    queued: bool = False
-    document_id: str | None = None
-
-
 DECISION_LEASE = timedelta(minutes=5)
 """Longer than the run's longest call (a Hindsight recall or retain); renewed while the run goes on."""
 
 
 class Trail:
-    """The audit steps of one run: same run id, bank, vendor and invoice on every line."""
+    """The audit steps of one run: same run id, bank, vendor and invoice on every line (none for a preview)."""
 
-    def __init__(self, audit: AuditLog, run_id: str, bank_id: str, vendor_id: str, invoice_number: str) -> None:
+    def __init__(self, audit: AuditLog | None, run_id: str, bank_id: str, vendor_id: str, invoice_number: str) -> None:
         self.audit, self.run_id, self.bank_id = audit, run_id, bank_id
         self.vendor_id, self.invoice_number = vendor_id, invoice_number
 
     def step(self, action: Action, **detail: object) -> None:
+        if self.audit is None:
+            return
         self.audit.record(self.run_id, self.bank_id, action, vendor_id=self.vendor_id,
                           invoice_number=self.invoice_number, **detail)
 
@@ -105,16 +106,19 @@ class Decider:
     async def _decide(self, invoice: Invoice, request: DecideRequest) -> DecisionReport:
         run_id = secrets.token_hex(5)
         bank = self.services.bank_of(request.tenant, PACK)
+        recording = request.record and self.book is not None
         identity = self.ledger.identify(invoice)
         vendor = identity.vendor
         vendor_id = narratives.vendor_key(vendor, invoice)
-        trail = Trail(self.audit, run_id, bank, vendor_id, invoice.invoice_number)
+        # A preview writes nothing anywhere: no ledger entry, no memory, no audit line.
+        trail = Trail(self.audit if recording else None, run_id, bank, vendor_id, invoice.invoice_number)
         step = trail.step
         step("INVOICE_RECEIVED", source=invoice.source, lines=len(invoice.lines), total=str(invoice.total),
              use_memory=request.use_memory, user=request.user_id)
         step("VENDOR_IDENTIFIED", by=identity.by, known=vendor is not None,
              gstin_conflict=identity.gstin_conflict)
-        earlier = self.view.entries(request.tenant)
+        # The invoice's own open entry is not an earlier invoice: deciding it again is a move, not its duplicate.
+        earlier = [e for e in self.view.entries(request.tenant) if not _own_open_entry(e, vendor_id, invoice)]
         match = three_way_match(invoice, self.ledger, self.policy.tolerances, vendor.vendor_id if vendor else None,
                                 earlier)
         step("MATCH_DONE", status=match.status, po=match.po_number, grns=match.grn_numbers,
@@ -122,38 +126,55 @@ class Decider:
         vendor_memory = await recall_vendor_memory(self.services.memory, bank, vendor, invoice, request.use_memory,
                                                    self.policy.max_memories)
         _audit_memory(trail, vendor_memory)
-        risk = evaluate(invoice, identity, match, vendor_memory, self.ledger, self.policy, earlier)
+        risk = evaluate(invoice, identity, match, vendor_memory, self.ledger, self.policy, earlier,
+                        buyer=self.ledger.data.buyer)
         step("RISK_EVALUATED", flags=[f.code for f in risk.flags], trust=risk.trust.model_dump())
         decision = decide(risk, vendor_memory, self.policy)
         step("DECISION_MADE", status=decision.status, confidence=decision.confidence,
              deciding=[f.code for f in decision.deciding])
-        if request.record and self.book is not None:
-            entry = entry_for(invoice, vendor_id, match.billed, "decided", run_id, self.services.clock())
-            pay_to = invoice.bank.account_number if invoice.bank else (vendor.bank_account.account_number
-                                                                       if vendor else None)
-            first = self.book.claim(request.tenant, entry, decision.status, request.user_id, pay_to)
-            if first is not None:
-                # Another decision of this invoice (a second clerk, a second tap) claimed it first: decide
-                # again with that one in view, so this one is blocked as its duplicate, never a second approval.
-                earlier = self.view.entries(request.tenant)
-                match = three_way_match(invoice, self.ledger, self.policy.tolerances,
-                                        vendor.vendor_id if vendor else None, earlier)
-                risk = evaluate(invoice, identity, match, vendor_memory, self.ledger, self.policy, earlier)
-                decision = decide(risk, vendor_memory, self.policy)
-                step("DECISION_MADE", status=decision.status, confidence=decision.confidence,
-                     deciding=[f.code for f in decision.deciding], lost_claim_to=first.decision_id)
-            self.book.log(request.tenant, run_id, vendor_id, invoice.invoice_number, "decision", decision.status,
-                          request.user_id)
         report = self._report(run_id, invoice, vendor_id, decision, match, vendor_memory, request)
-        if self.book is not None:
+        report = report.model_copy(update={"content_key": content_key(invoice), "preview": not recording})
+        if recording:
+            assert self.book is not None
+            report = await self._record(trail, invoice, vendor_id, decision, match, report, request)
             report = report.model_copy(update={"overrides": self._earlier_overrides(request.tenant, vendor_id)})
-        kept = await self._retain(trail, invoice, decision, report, request)
-        report = report.model_copy(update={"retained": kept.retained, "retain_queued": kept.queued,
-                                           "memory_document_id": kept.document_id})
-        self.audit.save_run(run_id, bank, request.user_id, report.model_dump(mode="json"))
-        log.info("ap run %s: %s at %.2f (memory %s)", run_id, report.status, report.confidence,
-                 report.memory_source)
+            self.audit.save_run(run_id, bank, request.user_id, report.model_dump(mode="json"))
+        log.info("ap run %s: %s at %.2f (memory %s%s)", run_id, report.status, report.confidence,
+                 report.memory_source, ", preview" if not recording else "")
         return report
+
+    async def _record(self, trail: Trail, invoice: Invoice, vendor_id: str, decision: Decision, match: MatchResult,
+                      report: DecisionReport, request: DecideRequest) -> DecisionReport:
+        """Record the decision in the ledger (a new entry, or the invoice's entry moved) and write its memory."""
+        assert self.book is not None
+        memo = DecisionMemo(vendor_name=report.vendor_name, confidence=decision.confidence,
+                            flags=[f.code for f in decision.flags], evidence=[evidence("en", f) for f in decision.flags],
+                            recommendation=recommendation("en", decision, invoice, self.ledger.vendor(vendor_id)),
+                            mismatch=narratives.mismatch_of(report))
+        entry = entry_for(invoice, vendor_id, match.billed, "decided", trail.run_id, self.services.clock())
+        asked = invoice.bank.account_number if invoice.bank else None
+        done = self.book.record_decision(request.tenant, entry, decision.status, request.user_id, memo,
+                                         report.content_key or "", asked)
+        trail.step("LEDGER_RECORDED", outcome=done.outcome, state=done.record.state,
+                   before=done.before.state if done.before else None)
+        self.book.log(request.tenant, trail.run_id, vendor_id, invoice.invoice_number, "decision", decision.status,
+                      request.user_id)
+        before = done.before
+        report = report.model_copy(update={
+            "ledger_state": done.record.state, "ledger_outcome": done.outcome,
+            "ledger_before": None if before is None else LedgerNote(
+                state=before.state, agent_status=before.agent_status, by=before.state_by,
+                on=before.state_at.date(), total=before.entry.total, reason=before.state_reason)})
+        if not request.use_memory or done.outcome in ("unchanged", "closed"):
+            trail.step("RETAIN_NOT_NEEDED", status=decision.status, use_memory=request.use_memory,
+                       outcome=done.outcome)
+            if done.outcome == "unchanged":
+                report = report.model_copy(update={"memory_document_id": document_id(vendor_id, entry.number_key)})
+            return report
+        kept = await retain_record(self.services, trail.bank_id, done.record)
+        trail.step(kept.step, document_id=kept.document_id, state=done.record.state)
+        return report.model_copy(update={"retained": kept.retained, "retain_queued": kept.queued,
+                                         "memory_document_id": kept.document_id})
 
     def _earlier_overrides(self, tenant: str, vendor_id: str) -> list[OverrideNote]:
         """The clerks' latest overrides on this vendor's invoices, with their reasons, newest first."""
@@ -176,34 +197,6 @@ class Decider:
             tolerance_pct=f"{self.policy.tolerances.unit_price_pct.normalize():f}",
         )
 
-    async def _retain(self, trail: Trail, invoice: Invoice, decision: Decision, report: DecisionReport,
-                      request: DecideRequest) -> RetainResult:
-        """Retain a block, exception or review route once per invoice; never a clean approval."""
-        if not request.use_memory or decision.status not in RETAINED_STATUSES:
-            trail.step("RETAIN_NOT_NEEDED", status=decision.status, use_memory=request.use_memory)
-            return RetainResult()
-        vendor = self.ledger.vendor(trail.vendor_id)
-        item = narratives.decision_memory(
-            report, invoice, trail.vendor_id, [evidence("en", f) for f in decision.flags],
-            recommendation("en", decision, invoice, vendor),
-        )
-        digest = _digest(item)
-        # People press Run more than once; one blocked invoice must stay one memory, not skew recall toward it.
-        if self.audit.retained_digest(trail.bank_id, item.document_id) == digest:
-            trail.step("AGENT_MEMORY_ALREADY_RETAINED", document_id=item.document_id)
-            return RetainResult(document_id=item.document_id)
-        try:
-            outcome = await self.services.outbox.retain_or_queue(self.services.memory, trail.bank_id, [item])
-        except MemoryRejected as exc:
-            log.warning("memory refused the decision on %s: %s", trail.vendor_id, exc)
-            trail.step("AGENT_MEMORY_REJECTED", document_id=item.document_id, error=str(exc)[:200])
-            return RetainResult()
-        if not outcome.fully_stored:
-            trail.step("AGENT_MEMORY_QUEUED", document_id=item.document_id)
-            return RetainResult(queued=True, document_id=item.document_id)
-        trail.step("AGENT_MEMORY_RETAINED", document_id=item.document_id, digest=digest, status=decision.status)
-        return RetainResult(retained=True, document_id=item.document_id)
-
 
 def _audit_memory(trail: Trail, vendor_memory: VendorMemory) -> None:
     if vendor_memory.source == "disabled":
@@ -216,5 +209,14 @@ def _audit_memory(trail: Trail, vendor_memory: VendorMemory) -> None:
         trail.step("MEMORY_RECALLED", kept=[m.document_id for m in vendor_memory.kept], dropped=vendor_memory.dropped)
 
 
-def _digest(item: MemoryItem) -> str:
-    return ids.content_digest(item.model_dump_json(include={"content", "metadata", "tags", "event_time"}), 16)
+def _own_open_entry(entry: LedgerEntry, vendor_id: str, invoice: Invoice) -> bool:
+    """The recorded, still open entry of this same invoice (same vendor, same number folded)."""
+    return (entry.vendor_id == vendor_id and entry.number_key == normalise_number(invoice.invoice_number)
+            and entry.decision_id is not None and entry.status in OPEN)
+
+
+def content_key(invoice: Invoice) -> str:
+    """A digest of what the invoice says: another one under the same number is a corrected invoice."""
+    fields = invoice.model_dump(mode="json", exclude={"source", "notes", "contact", "vendor_name", "invoice_number"})
+    fields["number"] = normalise_number(invoice.invoice_number)  # the same number printed another way is the same
+    return ids.content_digest(json.dumps(fields, sort_keys=True), 16)

@@ -16,8 +16,8 @@ from handlers.ap.duplicates import exact_duplicate, near_duplicates
 from handlers.ap.ledger import Ledger, VendorMatch
 from handlers.ap.ledgerview import LedgerEntry, entries_from_history
 from handlers.ap.match import MatchResult
-from handlers.ap.models import Invoice, Policy, Vendor
-from handlers.ap.money import format_inr, masked
+from handlers.ap.models import Buyer, Invoice, Policy, Vendor
+from handlers.ap.money import account_difference, format_inr, masked
 from handlers.ap.payments import account_record
 from handlers.ap.vendor_memory import VendorMemory
 from memory import Recalled
@@ -98,28 +98,22 @@ def _identity(policy: Policy, invoice: Invoice, match: VendorMatch) -> list[Flag
     return found
 
 
-def _bank(policy: Policy, invoice: Invoice, vendor: Vendor, history: Recalled | None,
-          view: list[LedgerEntry]) -> list[Flag]:
-    """A new account on the invoice: blocked when the vendor is remembered and the ledger shows enough clean
-    payments to the account on file with no earlier change; otherwise a person verifies it.
-
-    Memory is the gate (without the vendor's history the change is only reviewed); the numbers come from the
-    ledger view (seeded history + invoices marked paid), never from the memory's text.
-    """
+def _bank(policy: Policy, invoice: Invoice, vendor: Vendor, view: list[LedgerEntry]) -> list[Flag]:
+    """A new account on the invoice: blocked when the ledger shows enough clean payments to the account on file
+    with no earlier change; otherwise a person verifies it. The counts come from the ledger view (imported or
+    seeded history and invoices marked paid), never from a memory; both numbers are shown in full, with where
+    they differ, since a mask hides a dropped digit."""
     if invoice.bank is None or invoice.bank.account_number == vendor.bank_account.account_number:
         return []
-    values = {"name": vendor.name, "old": masked(vendor.bank_account.account_number),
-              "new": masked(invoice.bank.account_number), "contact": vendor.verified_contact.show()}
-    if history is not None:
-        record = account_record(view, vendor.vendor_id, vendor.bank_account.account_number)
-        clean = record.clean_to_current
-        if clean >= policy.first_bank_change_min_payments and record.bank_changes == 0:
-            return [_flag(policy, "FIRST_BANK_CHANGE", "PAYMENT_BLOCKED", payments=str(clean),
-                          remembered=f"••••{vendor.bank_account.suffix}", **values)]
-        return [_flag(policy, "BANK_CHANGE", "HUMAN_REVIEW", "few", payments=str(clean), **values)]
-    if vendor.never_paid:
-        return [_flag(policy, "BANK_CHANGE", "HUMAN_REVIEW", "few", payments="0", **values)]
-    return [_flag(policy, "BANK_CHANGE", "HUMAN_REVIEW", "unknown", **values)]
+    old, new = vendor.bank_account.account_number, invoice.bank.account_number
+    values = {"name": vendor.name, "old": old, "new": new, "diff": account_difference(new, old),
+              "contact": vendor.verified_contact.show()}
+    record = account_record(view, vendor.vendor_id, old)
+    clean = record.clean_to_current
+    if clean >= policy.first_bank_change_min_payments and record.bank_changes == 0:
+        return [_flag(policy, "FIRST_BANK_CHANGE", "PAYMENT_BLOCKED", payments=str(clean),
+                      remembered=masked(old), **values)]
+    return [_flag(policy, "BANK_CHANGE", "HUMAN_REVIEW", "few", payments=str(clean), **values)]
 
 
 def _duplicate(policy: Policy, invoice: Invoice, vendor: Vendor, view: list[LedgerEntry]) -> list[Flag]:
@@ -142,6 +136,7 @@ def _duplicate(policy: Policy, invoice: Invoice, vendor: Vendor, view: list[Ledg
 
 
 def _outlier(policy: Policy, invoice: Invoice, vendor: Vendor, history: Recalled | None) -> list[Flag]:
+    """An amount far outside the remembered range of this vendor's payments (the history memory's numbers)."""
     if history is None:
         return []
     low, high = facts.decimal_fact(history, facts.AMOUNT_MIN), facts.decimal_fact(history, facts.AMOUNT_MAX)
@@ -239,19 +234,17 @@ def _instructions(policy: Policy, invoice: Invoice) -> list[Flag]:
     return []
 
 
-def _trust(policy: Policy, history: Recalled | None, clean: int, flags: list[Flag]) -> Trust:
+def _trust(policy: Policy, clean: int, flags: list[Flag]) -> Trust:
     levels = policy.trust
-    before = levels.unknown
-    if history is not None:
-        before = levels.established if clean >= policy.first_bank_change_min_payments else (
-            levels.some_history if clean > 0 else levels.unknown)
+    before = levels.established if clean >= policy.first_bank_change_min_payments else (
+        levels.some_history if clean > 0 else levels.unknown)
     after = levels.after_first_bank_change if any(f.code == "FIRST_BANK_CHANGE" for f in flags) else before
     return Trust(before=before, after=min(before, after))
 
 
 def evaluate(
     invoice: Invoice, identity: VendorMatch, match: MatchResult, vendor_memory: VendorMemory, ledger: Ledger,
-    policy: Policy, view: list[LedgerEntry] | None = None,
+    policy: Policy, view: list[LedgerEntry] | None = None, buyer: Buyer | None = None,
 ) -> RiskResult:
     """Run every rule and return the flags raised, in rule order, with the vendor's trust before and after.
 
@@ -263,7 +256,7 @@ def evaluate(
     flags = _identity(policy, invoice, identity)
     vendor = identity.vendor
     if vendor is not None:
-        flags += _bank(policy, invoice, vendor, history, view)
+        flags += _bank(policy, invoice, vendor, view)
         flags += _duplicate(policy, invoice, vendor, view)
         flags += _outlier(policy, invoice, vendor, history)
     flags += _match(policy, invoice, match)
@@ -274,4 +267,4 @@ def evaluate(
         flags.append(_flag(policy, "MEMORY_UNAVAILABLE", None, rec=False))
     clean = 0 if vendor is None else account_record(view, vendor.vendor_id,
                                                     vendor.bank_account.account_number).clean_to_current
-    return RiskResult(flags=flags, trust=_trust(policy, history, clean, flags), history=history)
+    return RiskResult(flags=flags, trust=_trust(policy, clean, flags), history=history)

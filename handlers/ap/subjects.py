@@ -27,7 +27,8 @@ from bot.store.subject_registers import (
     terms_from,
 )
 from handlers.ap.audit import AuditRow, RunRow
-from handlers.ap.ledger_store import ActionRow, EntryRow, PendingReasonRow
+from handlers.ap.ledger_store import ActionRow, EntryRow
+from handlers.ap.reason_asks import PendingReasonRow
 from memory.subjects import HeldItem, Subject
 
 BOOKS_KEPT = ("books of account: kept 8 years (Companies Act 2013 s.128(5)) and 72 months (CGST Act s.36), "

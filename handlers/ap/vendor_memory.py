@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field
 
 from bot.services.prompts import render
 from handlers.ap import facts
+from handlers.ap.ledgerview import normalise_number
 from handlers.ap.models import Invoice, Vendor
 from memory import MemoryClient, MemoryLayerError, Recalled, RecallRequest, ids, tags
 
@@ -44,7 +45,8 @@ def _same_number(a: str, b: str) -> bool:
 
 
 def _drop_reason(memory: Recalled, vendor: Vendor, invoice_number: str) -> DropReason | None:
-    own_ids = {ids.ap_decision(vendor.vendor_id, invoice_number), ids.ap_resolution(vendor.vendor_id, invoice_number)}
+    own_ids = {ids.ap_decision(vendor.vendor_id, invoice_number), ids.ap_resolution(vendor.vendor_id, invoice_number),
+               ids.ap_decision(vendor.vendor_id, normalise_number(invoice_number))}
     if memory.document_id in own_ids:
         return "own_decision"
     remembered_number = memory.metadata.get(facts.INVOICE_NUMBER)

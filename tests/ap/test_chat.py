@@ -12,7 +12,8 @@ from bot.services.i18n import text
 from bot.core.messages import Incoming, Media, Reply
 from handlers.ap.pack import APPack
 from handlers.ap.demo import SAMPLES, load_sample
-from memory import ids, tags
+from handlers.ap.invoice_memory import document_id
+from memory import tags
 from tests.ap.documents import invoice_lines, make_pdf
 from tests.conftest import make_settings
 from tests.fakes.groq import FakeGroq
@@ -38,7 +39,7 @@ async def test_json_invoice_gets_a_card_with_three_buttons(ap_app: App, demo: st
     card = await send_sample(ap_app, "ravi_new_account")
     assert card.text.startswith("PAYMENT BLOCKED (99% confidence): invoice RSC/26-27/0007")
     assert "FIRST_BANK_CHANGE" in card.text and "Suresh Kumar" in card.text
-    assert "Vendor memory: 1 memories" in card.text
+    assert "Vendor memory: " in card.text and "memories about this vendor" in card.text
     assert [b.label for b in card.flat_buttons()] == ["Approve", "Hold", "Send to review"]
     assert all(b.data.startswith("ap:") and len(b.data.encode()) <= 64 for b in card.flat_buttons())
 
@@ -67,17 +68,25 @@ async def test_clerk_override_is_audited_and_retained_once(ap_app: App, pack: AP
     [asked] = await ap_app.conversation.handle(said("anita", callback=press(card, "Approve")))
     assert "reply with a short reason" in asked.text
     [first] = await ap_app.conversation.handle(said("anita", "Short supply agreed with the site, credit note coming"))
-    assert "overriding the agent's EXCEPTION" in first.text
-    [second] = await ap_app.conversation.handle(said("anita", callback=press(card, "Hold")))
-    assert second.text == "Already recorded: Approve."
+    assert "is now approved" in first.text and "overriding the agent's EXCEPTION" in first.text
     bank = ap_app.services.bank_of(demo, "ap")
-    clerk = [e for e in pack.audit.entries(bank_id=bank, invoice_number="ABC/26-27/007") if e.action == "CLERK_ACTION"]
-    assert len(clerk) == 1 and clerk[0].detail["action"] == "approve" and clerk[0].detail["overrides"] is True
-    assert clerk[0].detail["reason"] == "Short supply agreed with the site, credit note coming"
+    doc = document_id("V002", "ABC/26-27/007")
     stored = await ap_app.services.memory.list_documents(bank, tags=[tags.record_type("clerk-resolution")])
-    resolution = next(d for d in stored if d.document_id == ids.ap_resolution("V002", "ABC/26-27/007"))
+    resolution = next(d for d in stored if d.document_id == doc)
     assert resolution.metadata["clerk_action"] == "approve" and resolution.metadata["agent_status"] == "EXCEPTION"
     assert resolution.metadata["resolution_code"] == "approved_as_invoiced" and resolution.metadata["sku"] == "MON-24"
+    assert resolution.metadata["state"] == "approved"
+    [again] = await ap_app.conversation.handle(said("anita", callback=press(card, "Approve")))
+    assert again.text.startswith("ABC/26-27/007 is already approved"), again.text
+    # A hold after an approval is a hold, shown as one, and the invoice's one memory now says so.
+    [held] = await ap_app.conversation.handle(said("anita", callback=press(card, "Hold")))
+    assert "is now on hold" in held.text and "approved" not in held.text.lower()
+    clerk = [e for e in pack.audit.entries(bank_id=bank, invoice_number="ABC/26-27/007") if e.action == "CLERK_ACTION"]
+    assert [c.detail["action"] for c in clerk] == ["approve", "hold"] and clerk[0].detail["overrides"] is True
+    assert clerk[0].detail["reason"] == "Short supply agreed with the site, credit note coming"
+    every = [d for d in await ap_app.services.memory.list_documents(bank) if d.document_id == doc]
+    assert len(every) == 1 and every[0].metadata["state"] == "held" and every[0].metadata["state_by"] == "anita"
+    assert pack.book.recorded(demo, "V002", "ABC/26-27/007").state == "held"  # type: ignore[union-attr]
 
 
 async def test_agreeing_with_the_agent_is_audited_not_retained(ap_app: App, pack: APPack, demo: str) -> None:
@@ -85,10 +94,14 @@ async def test_agreeing_with_the_agent_is_audited_not_retained(ap_app: App, pack
     assert card.text.startswith("HUMAN REVIEW (61% confidence)")
     assert "never paid this vendor, so nothing was recalled" in card.text
     [answer] = await ap_app.conversation.handle(said("anita", callback=press(card, "Send to review")))
-    assert "in line with the agent's HUMAN REVIEW" in answer.text
+    assert "is now sent to review" in answer.text and "in line with the agent's HUMAN REVIEW" in answer.text
+    assert "approved" not in answer.text.lower()
     bank = ap_app.services.bank_of(demo, "ap")
     stored = await ap_app.services.memory.list_documents(bank, tags=[tags.record_type("clerk-resolution")])
-    assert ids.ap_resolution("V003", "NPS/2026/0001") not in {d.document_id for d in stored}
+    assert document_id("V003", "NPS/2026/0001") not in {d.document_id for d in stored}
+    [doc] = [d for d in await ap_app.services.memory.list_documents(bank)
+             if d.document_id == document_id("V003", "NPS/2026/0001")]
+    assert doc.metadata["state"] == "review" and doc.metadata["kind"] == "agent_decision"
 
 
 async def test_another_clerks_buttons_and_stale_data_are_harmless(ap_app: App, demo: str) -> None:
@@ -129,7 +142,7 @@ async def test_plain_text_and_commands(ap_app: App, demo: str) -> None:
     assert "V001 Ravi Steel & Components: 14 payments, account on file ••••4821" in vendors.text
     await send_sample(ap_app, "ravi_clean")
     [trail] = await ap_app.conversation.handle(said("anita", "/audit RSC/26-27/0009"))
-    assert "DECISION_MADE" in trail.text and "RETAIN_NOT_NEEDED" in trail.text
+    assert "DECISION_MADE" in trail.text and "LEDGER_RECORDED" in trail.text
 
 
 async def test_with_a_model_an_injected_instruction_cannot_approve(tmp_path: Path, hindsight_url: str,

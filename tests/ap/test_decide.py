@@ -10,7 +10,9 @@ import pytest
 from bot.core.app import App
 from handlers.ap.pack import APPack
 from handlers.ap.decision import DecisionReport
+from handlers.ap.cards import render_report
 from handlers.ap.demo import load_sample
+from handlers.ap.invoice_memory import document_id
 from memory import MemoryClient, MemoryItem, ids, tags
 from memory.asof import IST
 from tests.conftest import make_settings
@@ -24,12 +26,12 @@ def recalls(app: App, bank: str) -> int:
     return sum(1 for r in app.services.memory.call_log.latest(200, bank) if r.operation == "recall")
 
 
-async def test_ravi_new_account_blocked_with_memory_and_reviewed_without(pack: APPack, demo: str) -> None:
+async def test_ravi_new_account_blocked_on_the_ledger_counts_with_or_without_memory(pack: APPack, demo: str) -> None:
+    """The first-bank-change rule reads the ledger's counts (issue 25): memory adds the story, not the gate."""
     invoice = load_sample("ravi_new_account")
     without = await pack.decide(invoice, demo, use_memory=False)
-    assert without.status == "HUMAN_REVIEW"
-    assert without.confidence == pytest.approx(0.72)
-    assert [f.code for f in without.flags] == ["BANK_CHANGE"]
+    assert without.status == "PAYMENT_BLOCKED"
+    assert [f.code for f in without.flags] == ["FIRST_BANK_CHANGE"]
     assert without.memory_source == "disabled" and without.memories == [] and not without.retained
 
     with_memory = await pack.decide(invoice, demo)
@@ -37,20 +39,21 @@ async def test_ravi_new_account_blocked_with_memory_and_reviewed_without(pack: A
     assert with_memory.confidence == pytest.approx(0.99)
     assert with_memory.memory_source == "recalled"
     flag = next(f for f in with_memory.flags if f.code == "FIRST_BANK_CHANGE")
-    assert "14 clean payments to ••••4821" in flag.evidence and "••••7719" in flag.evidence
+    assert "14 clean payments to ••••4821" in flag.evidence
+    assert "034501557719" in flag.evidence and "50200012344821" in flag.evidence, "both numbers in full"
     assert "14 successful payments to ••••4821" in with_memory.recommendation
     assert "Suresh Kumar" in with_memory.recommendation and "+91 40 2771 3390" in with_memory.recommendation
     assert "98490" not in with_memory.recommendation  # the number printed on the invoice is never the one to call
     assert with_memory.trust.before == 90 and with_memory.trust.after == 30
     assert 1 <= len(with_memory.memories) <= 4
     assert with_memory.memories[0].document_id == ids.seed("ap-vendor-history", "V001")
-    assert with_memory.retained
+    assert with_memory.preview and not with_memory.retained, "a preview writes nothing"
 
 
 async def test_never_paid_vendor_gets_no_recall_at_all(ap_app: App, pack: APPack, demo: str) -> None:
     bank = ap_app.services.bank_of(demo, "ap")
     before = recalls(ap_app, bank)
-    report = await pack.decide(load_sample("nova_first"), demo)
+    report = await pack.decide(load_sample("nova_first"), demo, record=True)
     assert report.memory_source == "no_history"
     assert report.memories == []
     assert report.status == "HUMAN_REVIEW" and report.confidence == pytest.approx(0.61)
@@ -97,15 +100,16 @@ async def test_abc_repeat_mismatch_recommends_the_remembered_correction(pack: AP
 async def test_the_same_invoice_run_three_times_retains_one_memory(ap_app: App, pack: APPack, tenant: str) -> None:
     bank = ap_app.services.bank_of(tenant, "ap")
     invoice = load_sample("ravi_new_account")
-    runs = [await pack.decide(invoice, tenant) for _ in range(3)]
+    runs = [await pack.decide(invoice, tenant, record=True) for _ in range(3)]
     assert [r.status for r in runs] == ["PAYMENT_BLOCKED"] * 3
     assert [r.retained for r in runs] == [True, False, False]
-    decision_id = ids.ap_decision("V001", invoice.invoice_number)
+    assert [r.ledger_outcome for r in runs] == ["new", "unchanged", "unchanged"], "never a duplicate of itself"
+    decision_id = document_id("V001", invoice.invoice_number)
     assert {r.memory_document_id for r in runs} == {decision_id}
     stored = await ap_app.services.memory.list_documents(bank, tags=[tags.record_type("agent-decision")])
     assert [d.document_id for d in stored] == [decision_id]
     assert stored[0].metadata["status"] == "PAYMENT_BLOCKED"
-    assert stored[0].metadata["flags"] == "FIRST_BANK_CHANGE"
+    assert stored[0].metadata["flags"] == "FIRST_BANK_CHANGE" and stored[0].metadata["state"] == "decided"
     # Later runs never cite the agent's own earlier decision on this invoice.
     for run in runs[1:]:
         assert all(m.document_id != decision_id for m in run.memories)
@@ -114,21 +118,27 @@ async def test_the_same_invoice_run_three_times_retains_one_memory(ap_app: App, 
     assert dropped[0] == {} and all(d.get("own_decision") == 1 for d in dropped[1:])
 
 
-async def test_clean_approval_is_not_retained(ap_app: App, pack: APPack, demo: str) -> None:
-    bank = ap_app.services.bank_of(demo, "ap")
-    report = await pack.decide(load_sample("ravi_clean"), demo)
+async def test_a_preview_writes_nothing_and_a_recorded_decision_is_one_memory(ap_app: App, pack: APPack,
+                                                                              tenant: str) -> None:
+    bank = ap_app.services.bank_of(tenant, "ap")
+    before = {d.document_id for d in await ap_app.services.memory.list_documents(bank)}
+    report = await pack.decide(load_sample("ravi_clean"), tenant)
     assert report.status == "APPROVE" and report.confidence == pytest.approx(0.93)
-    assert report.flags == [] and not report.retained and report.memory_document_id is None
+    assert report.flags == [] and not report.retained and report.memory_document_id is None and report.preview
     assert report.recommendation == "Approve payment of ₹4,58,784 to the account on file ••••4821."
+    assert "Preview only" in render_report("en", report) and "saved" not in render_report("en", report)
+    assert {d.document_id for d in await ap_app.services.memory.list_documents(bank)} == before
+    assert pack.audit.entries(run_id=report.run_id) == [] and pack.book.recorded_entries(tenant) == []
+    recorded = await pack.decide(load_sample("ravi_clean"), tenant, record=True)
+    assert recorded.retained and recorded.ledger_state == "decided"
     stored = await ap_app.services.memory.list_documents(bank, tags=[tags.record_type("agent-decision")])
-    assert ids.ap_decision("V001", "RSC/26-27/0009") not in {d.document_id for d in stored}
-    assert [e.action for e in pack.audit.entries(run_id=report.run_id)][-1] == "RETAIN_NOT_NEEDED"
+    assert [d.document_id for d in stored] == [document_id("V001", "RSC/26-27/0009")]
 
 
 async def test_few_payments_bank_change_goes_to_review(pack: APPack, demo: str) -> None:
     report = await pack.decide(load_sample("sai_new_account"), demo)
     assert report.status == "HUMAN_REVIEW" and [f.code for f in report.flags] == ["BANK_CHANGE"]
-    assert "only 3 remembered payments" in report.flags[0].evidence
+    assert "only 3 clean payments" in report.flags[0].evidence
     assert "Venkat Rao" in report.recommendation
 
 
@@ -149,7 +159,7 @@ async def test_tenants_never_share_vendor_memory(pack: APPack, demo: str) -> Non
     await pack.services.memory.ensure_bank(pack.bank_profile(pack.services.bank_of(other, "ap")))
     report = await pack.decide(load_sample("ravi_new_account"), other)
     assert report.memory_source == "recalled" and report.memories == []
-    assert report.status == "HUMAN_REVIEW"
+    assert report.status == "PAYMENT_BLOCKED"  # the other tenant's own ledger counts, never our memory
 
 
 async def _outage_report(tmp_path: Path, hindsight_url: str, bank_prefix: str,
@@ -159,7 +169,7 @@ async def _outage_report(tmp_path: Path, hindsight_url: str, bank_prefix: str,
     pack = app.packs["ap"]
     assert isinstance(pack, APPack)
     seed_tenants(app.services.database, {"outage"}, ["ap"])
-    report = await pack.decide(load_sample("ravi_new_account"), "outage")
+    report = await pack.decide(load_sample("ravi_new_account"), "outage", record=True)
     return app, report
 
 
@@ -172,11 +182,11 @@ async def test_recall_outage_on_a_closed_port_is_memory_error(tmp_path: Path, hi
     try:
         assert report.memory_source == "memory_error"
         assert report.memories == []
-        assert report.status == "HUMAN_REVIEW"  # decided on the ledger, like a run without memory
+        assert report.status == "PAYMENT_BLOCKED"  # decided on the ledger, like a run without memory
         assert "MEMORY_UNAVAILABLE" in [f.code for f in report.flags]
         assert not report.retained and report.retain_queued, "a write during an outage waits, it is not dropped"
         pending = app.services.outbox.pending()
-        assert [q.item.document_id for q in pending] == [ids.ap_decision("V001", "RSC/26-27/0007")]
+        assert [q.item.document_id for q in pending] == [document_id("V001", "RSC/26-27/0007")]
     finally:
         await app.aclose()
 
@@ -198,11 +208,11 @@ async def test_recall_outage_on_a_503_is_memory_error(tmp_path: Path, hindsight_
         server.close()
 
 
-async def test_every_step_is_audited(pack: APPack, demo: str) -> None:
-    report = await pack.decide(load_sample("ravi_new_account"), demo)
+async def test_every_step_is_audited(pack: APPack, tenant: str) -> None:
+    report = await pack.decide(load_sample("ravi_new_account"), tenant, record=True)
     actions = [e.action for e in pack.audit.entries(run_id=report.run_id)]
     assert actions == ["INVOICE_RECEIVED", "VENDOR_IDENTIFIED", "MATCH_DONE", "MEMORY_RECALLED", "RISK_EVALUATED",
-                       "DECISION_MADE", "AGENT_MEMORY_RETAINED"]
+                       "DECISION_MADE", "LEDGER_RECORDED", "AGENT_MEMORY_RETAINED"]
     recalled = next(e for e in pack.audit.entries(run_id=report.run_id) if e.action == "MEMORY_RECALLED")
     assert recalled.detail["kept"][0] == ids.seed("ap-vendor-history", "V001")
 
@@ -228,7 +238,7 @@ async def test_demo_shows_memory_changing_the_outcome(pack: APPack, demo: str) -
     lines: list[str] = []
     await pack.demo(demo, lines.append)
     shown = "\n".join(lines)
-    assert "without memory: HUMAN_REVIEW at 72%" in shown
+    assert "without memory: PAYMENT_BLOCKED at 99%" in shown  # the ledger's counts block it either way
     assert "with memory:    PAYMENT_BLOCKED at 99%" in shown
     assert "HUMAN_REVIEW at 61% (memory: no_history, 0 kept; flags: NEW_VENDOR)" in shown
     assert "Request a corrected invoice from ABC Technologies" in shown

@@ -27,8 +27,10 @@ from handlers.ap.pack import APPack
 from handlers.ap.audit import AuditLog
 from handlers.ap.demo import SAMPLES, load_sample
 from handlers.ap.ledger import Ledger, load_policy
-from handlers.ap.ledger_store import DecisionBook, PendingReasonRow, RecordedView
+from handlers.ap.ledger_store import DecisionBook, RecordedView
+from handlers.ap.reason_asks import PendingReasonRow
 from handlers.ap.ledgerview import LedgerEntry, entries_from_history, normalise_number
+from handlers.ap.lifecycle import DecisionMemo
 from handlers.ap.payments import account_record
 from handlers.ap.pipeline import Decider, DecideRequest
 from tests.registers import seed_ledger
@@ -84,28 +86,41 @@ async def say(app: App, body: str, sender: str = "kavya") -> list[Reply]:
     return await app.conversation.handle(said(sender, body))
 
 
-async def test_the_same_invoice_decided_twice_in_chat_is_blocked_citing_the_first(
+async def test_the_same_invoice_again_is_its_one_entry_until_paid_then_a_duplicate(
         office: tuple[App, APPack, str]) -> None:
+    """Sent again while open, an invoice is decided again on its one entry (never its own duplicate); once paid,
+    the same number again is blocked citing the payment."""
     ap_app, pack, tenant = office
     [first] = await say(ap_app, sample_text("ravi_clean"))
     assert first.text.startswith("APPROVE")
     [second] = await say(ap_app, sample_text("ravi_clean"))
-    assert second.text.startswith("PAYMENT BLOCKED") and "DUPLICATE_INVOICE" in second.text
-    assert first.card_id is not None and first.card_id in second.text  # cites the first decision's run
+    assert second.text.startswith("APPROVE") and "DUPLICATE_INVOICE" not in second.text
+    assert "already recorded" in second.text and "nothing changed" in second.text
     recorded = pack.book.recorded_entries(tenant)
-    assert [(r.entry.invoice_number, r.entry.decision_id, r.agent_status) for r in recorded] == [
-        ("RSC/26-27/0009", first.card_id, "APPROVE")]
+    assert [(r.entry.invoice_number, r.state, r.agent_status) for r in recorded] == [
+        ("RSC/26-27/0009", "decided", "APPROVE")]
     decisions = pack.book.actions(tenant, "V001", action="decision")
-    assert [a.agent_status for a in decisions] == ["APPROVE", "PAYMENT_BLOCKED"]
+    assert [a.agent_status for a in decisions] == ["APPROVE", "APPROVE"]
     assert all(a.by_user for a in decisions)
+    assert (await pack.pay(tenant, "RSC/26-27/0009", None, date(2026, 4, 30), "kavya")).outcome == "paid"
+    [third] = await say(ap_app, sample_text("ravi_clean"))
+    assert third.text.startswith("PAYMENT BLOCKED") and "DUPLICATE_INVOICE" in third.text
+    assert "already paid" in third.text
+    [entry] = pack.book.recorded_entries(tenant)
+    assert entry.state == "paid" and entry.entry.paid_to_account == RAVI_ACCOUNT
 
 
 async def test_a_variant_of_the_number_is_the_same_invoice(office: tuple[App, APPack, str]) -> None:
     ap_app = office[0]
+    pack, tenant = office[1], office[2]
     await say(ap_app, sample_text("ravi_clean", invoice_number="RSC/26-27/0009"))
     [variant] = await say(ap_app, sample_text("ravi_clean", invoice_number="rsc 26-27-9"))
-    assert variant.text.startswith("PAYMENT BLOCKED") and "DUPLICATE_INVOICE" in variant.text
-    assert "RSC/26-27/0009" in variant.text
+    assert variant.text.startswith("APPROVE") and "already recorded" in variant.text
+    assert [r.entry.invoice_number for r in pack.book.recorded_entries(tenant)] == ["RSC/26-27/0009"]
+    assert (await pack.pay(tenant, "rsc-26-27-9", None, date(2026, 4, 30), "kavya")).outcome == "paid"
+    [again] = await say(ap_app, sample_text("ravi_clean", invoice_number="RSC 26/27/09"))
+    assert again.text.startswith("PAYMENT BLOCKED") and "DUPLICATE_INVOICE" in again.text
+    assert "RSC/26-27/0009" in again.text
 
 
 async def test_a_look_alike_under_another_number_goes_to_review(office: tuple[App, APPack, str]) -> None:
@@ -142,23 +157,23 @@ async def test_two_clerks_deciding_one_invoice_at_once_record_one(ap_app: App, t
     invoice = liner_bags("APK/2001")
     reports = await asyncio.gather(decider.decide(invoice, request(tenant, "clerk1")),
                                    decider.decide(invoice, request(tenant, "clerk2")))
-    assert sorted(r.status for r in reports) == ["APPROVE", "PAYMENT_BLOCKED"]
-    winner = next(r for r in reports if r.status == "APPROVE")
-    loser = next(r for r in reports if r.status != "APPROVE")
-    assert any(f.code == "DUPLICATE_INVOICE" and winner.run_id in f.evidence for f in loser.flags)
+    assert [r.status for r in reports] == ["APPROVE", "APPROVE"]
+    assert sorted(str(r.ledger_outcome) for r in reports) == ["new", "unchanged"]
     [entry] = book.entries(tenant)
-    assert entry.decision_id == winner.run_id
+    assert entry.status == "decided" and entry.decision_id in {r.run_id for r in reports}
 
 
 def claim_at_once(books: list[DecisionBook], rounds: int) -> None:
-    """Two clerks' claims of one invoice released together by a barrier: exactly one inserts, each round."""
+    """Two clerks' decisions of one invoice released together by a barrier: exactly one inserts, each round, and
+    the other moves that same entry."""
     entry = LedgerEntry(vendor_id="V106", invoice_number="APK/77", invoice_date=date(2026, 4, 2),
                         total=Decimal("1000.00"), status="decided", decision_id="r0")
+    memo = DecisionMemo(vendor_name="Annapurna Packaging", confidence=0.9)
 
     def claim(i: int, tenant: str, barrier: threading.Barrier, results: list[object]) -> None:
         barrier.wait()
         mine = entry.model_copy(update={"decision_id": f"r{i}"})
-        results[i] = books[i].claim(tenant, mine, "APPROVE", f"clerk{i}", None)
+        results[i] = books[i].record_decision(tenant, mine, "APPROVE", f"clerk{i}", memo, "k1", None).outcome
 
     for round_no in range(rounds):
         tenant = f"t{round_no}"
@@ -169,10 +184,9 @@ def claim_at_once(books: list[DecisionBook], rounds: int) -> None:
             t.start()
         for t in threads:
             t.join()
-        assert sum(r is None for r in results) == 1  # exactly one claimed it
+        assert sorted(str(r) for r in results) == ["new", "unchanged"]  # exactly one inserted it
         [stored] = books[0].entries(tenant)
-        lost = next(r for r in results if r is not None)
-        assert isinstance(lost, LedgerEntry) and lost.decision_id == stored.decision_id
+        assert stored.decision_id in {"r0", "r1"}
 
 
 def test_concurrent_claims_from_two_databases_on_one_sqlite_file_insert_once(tmp_path: Path) -> None:
@@ -216,33 +230,44 @@ def test_paid_invoices_add_to_the_payment_count(tmp_path: Path) -> None:
     view = RecordedView(book, entries_from_history(ledger.data.invoices))
     assert account_record(view.entries("t1"), "V001", RAVI_ACCOUNT).clean_to_current == 14
     invoice = load_sample("ravi_clean")
-    entry = LedgerEntry(vendor_id="V001", invoice_number=invoice.invoice_number, invoice_date=invoice.invoice_date,
-                        total=invoice.total, status="decided", decision_id="r1")
-    assert book.claim("t1", entry, "EXCEPTION", "anita", RAVI_ACCOUNT) is None
-    # An invoice the agent did not approve is not paid until a clerk approves it.
-    assert book.mark_paid("t1", "rsc-26-27-9", None, date(2026, 4, 28), "cli").outcome == "not_approved"
-    assert not book.set_clerk_action("t1", "V001", invoice.invoice_number, "approve", "another-run")
-    assert book.set_clerk_action("t1", "V001", invoice.invoice_number, "approve", "r1")
-    paid = book.mark_paid("t1", "rsc-26-27-9", None, date(2026, 4, 28), "cli")
+    memo = DecisionMemo(vendor_name="Ravi Steel & Components", confidence=0.9)
+
+    def record(number: str, status: str, run: str, day: date, asked: str | None = None) -> None:
+        entry = LedgerEntry(vendor_id="V001", invoice_number=number, invoice_date=day, total=invoice.total,
+                            status="decided", decision_id=run)
+        assert book.record_decision("t1", entry, status, "anita", memo, run, asked).outcome == "new"
+
+    record(invoice.invoice_number, "EXCEPTION", "r1", invoice.invoice_date)
+    # An invoice the agent did not approve is not paid until a clerk approves it, with a reason.
+    assert book.mark_paid("t1", "rsc-26-27-9", None, date(2026, 4, 28), "cli", RAVI_ACCOUNT).outcome == "not_approved"
+    assert book.act("t1", invoice.invoice_number, "V001", "approve", "anita").outcome == "reason_needed"
+    assert book.act("t1", invoice.invoice_number, "V001", "approve", "anita", "short supply agreed").outcome == "moved"
+    paid = book.mark_paid("t1", "rsc-26-27-9", None, date(2026, 4, 28), "cli", RAVI_ACCOUNT)
     assert paid.outcome == "paid" and paid.entry is not None and paid.entry.paid_to_account == RAVI_ACCOUNT
-    assert book.mark_paid("t1", invoice.invoice_number, None, date(2026, 4, 29), "cli").outcome == "already_paid"
+    assert book.mark_paid("t1", invoice.invoice_number, None, date(2026, 4, 29), "cli",
+                          RAVI_ACCOUNT).outcome == "already_paid"
+    assert book.act("t1", invoice.invoice_number, "V001", "hold", "anita").outcome == "closed"
     assert account_record(view.entries("t1"), "V001", RAVI_ACCOUNT).clean_to_current == 15
     assert account_record(view.entries("t2"), "V001", RAVI_ACCOUNT).clean_to_current == 14
-    # A payment to another account ends the run of clean payments to the one on file.
-    other = LedgerEntry(vendor_id="V001", invoice_number="RSC/26-27/0044", invoice_date=date(2026, 5, 2),
-                        total=invoice.total, status="decided", decision_id="r2")
-    book.claim("t1", other, "APPROVE", "anita", "50200099990001")
-    book.mark_paid("t1", "RSC/26-27/0044", "V001", date(2026, 5, 6), "cli")
+    # An account the invoice asked for is paid to only when a clerk types it in full; never a reading alone.
+    record("RSC/26-27/0044", "APPROVE", "r2", date(2026, 5, 2), asked="50200099990001")
+    assert book.mark_paid("t1", "RSC/26-27/0044", "V001", date(2026, 5, 6), "cli", RAVI_ACCOUNT,
+                          "50200099990002").outcome == "account_unverified"
+    confirmed = book.mark_paid("t1", "RSC/26-27/0044", "V001", date(2026, 5, 6), "kavya", RAVI_ACCOUNT,
+                               "5020 0099 9900 01")
+    assert confirmed.outcome == "paid" and confirmed.record is not None
+    assert confirmed.record.confirmed_by == "kavya" and confirmed.record.entry.paid_to_account == "50200099990001"
     after = account_record(view.entries("t1"), "V001", RAVI_ACCOUNT)
     assert after.clean_to_current == 0 and after.bank_changes == 1 and after.paid == 16
-    assert [a.action for a in book.actions("t1", "V001")] == ["paid", "paid"]
+    assert [a.action for a in book.actions("t1", "V001")] == ["paid", "account_confirmed", "paid"]
     assert normalise_number("rsc-26-27-9") == book.entries("t1")[0].number_key
-    # The agent approved it but the clerk put it on hold: not payable.
-    held = LedgerEntry(vendor_id="V001", invoice_number="RSC/26-27/0045", invoice_date=date(2026, 5, 3),
-                       total=invoice.total, status="decided", decision_id="r3")
-    book.claim("t1", held, "APPROVE", "anita", RAVI_ACCOUNT)
-    book.set_clerk_action("t1", "V001", "RSC/26-27/0045", "hold", "r3")
-    assert book.mark_paid("t1", "RSC/26-27/0045", "V001", date(2026, 5, 7), "cli").outcome == "not_approved"
+    # The agent approved it but the clerk put it on hold: not payable until released by an approval.
+    record("RSC/26-27/0045", "APPROVE", "r3", date(2026, 5, 3))
+    assert book.act("t1", "RSC/26-27/0045", "V001", "hold", "anita").outcome == "moved"
+    assert book.mark_paid("t1", "RSC/26-27/0045", "V001", date(2026, 5, 7), "cli",
+                          RAVI_ACCOUNT).outcome == "not_approved"
+    assert book.act("t1", "RSC/26-27/0045", "V001", "approve", "anita").outcome == "moved"
+    assert book.mark_paid("t1", "RSC/26-27/0045", "V001", date(2026, 5, 7), "cli", RAVI_ACCOUNT).outcome == "paid"
 
 
 async def test_an_override_waits_for_its_reason_and_is_shown_on_the_next_invoice(
@@ -302,12 +327,12 @@ async def test_choosing_hold_instead_ends_the_wait_and_a_stale_ask_expires(offic
     assert pack.book.pending_reason(tenant, "kavya") is None
 
 
-async def test_two_clerks_in_chat_one_approval_one_block(office: tuple[App, APPack, str]) -> None:
+async def test_two_clerks_in_chat_record_one_entry(office: tuple[App, APPack, str]) -> None:
     ap_app, pack, tenant = office
     replies = await asyncio.gather(say(ap_app, sample_text("ravi_clean"), "kavya"),
                                    say(ap_app, sample_text("ravi_clean"), "arjun"))
     statuses = sorted(r[0].text.split(" (")[0] for r in replies)
-    assert statuses == ["APPROVE", "PAYMENT BLOCKED"]
+    assert statuses == ["APPROVE", "APPROVE"]  # one invoice, one entry: never its own duplicate
     [entry] = pack.book.recorded_entries(tenant)
     assert entry.agent_status == "APPROVE" and entry.decided_by in {"kavya", "arjun"}
 
@@ -317,7 +342,7 @@ async def test_vendors_counts_an_invoice_marked_paid(office: tuple[App, APPack, 
     [before] = await say(ap_app, "/vendors")
     assert "V001 Ravi Steel & Components: 14 payments" in before.text
     await say(ap_app, sample_text("ravi_clean"))
-    assert pack.book.mark_paid(tenant, "RSC/26-27/0009", "V001", date(2026, 4, 30), "kavya").outcome == "paid"
+    assert (await pack.pay(tenant, "RSC/26-27/0009", "V001", date(2026, 4, 30), "kavya")).outcome == "paid"
     [after] = await say(ap_app, "/vendors")
     assert "V001 Ravi Steel & Components: 15 payments" in after.text
 

@@ -55,7 +55,7 @@ def test_first_bank_change_after_ten_clean_payments_blocks(ledger: Ledger, polic
 def test_nine_clean_payments_is_review_not_block(ledger: Ledger, policy: Policy) -> None:
     decision = run(load_sample(NEW_ACCOUNT), memory_of(ravi_history(clean=14)), ledger, policy, ravi_paid(9))
     assert decision.status == "HUMAN_REVIEW" and codes(decision) == ["BANK_CHANGE"]
-    assert "only 9 remembered payments" in evidence("en", decision.flags[0])
+    assert "only 9 clean payments" in evidence("en", decision.flags[0])
 
 
 def test_the_payment_count_comes_from_the_ledger_not_from_memory(ledger: Ledger, policy: Policy) -> None:
@@ -74,10 +74,11 @@ def test_an_earlier_beneficiary_change_is_not_a_first_change(ledger: Ledger, pol
     assert changed.status == "HUMAN_REVIEW" and codes(changed) == ["BANK_CHANGE"]
 
 
-def test_bank_change_without_memory_is_review_with_the_contact_on_file(ledger: Ledger, policy: Policy) -> None:
+def test_bank_change_without_memory_is_blocked_on_the_ledger_counts(ledger: Ledger, policy: Policy) -> None:
+    """The first-bank-change rule reads the ledger's counts: no memory of the vendor is needed (issue 25)."""
     invoice = load_sample(NEW_ACCOUNT)
     decision = run(invoice, VendorMemory(source="disabled"), ledger, policy)
-    assert decision.status == "HUMAN_REVIEW" and decision.confidence == pytest.approx(0.72)
+    assert decision.status == "PAYMENT_BLOCKED" and codes(decision) == ["FIRST_BANK_CHANGE"]
     text = advice(decision, invoice, ledger)
     assert "Suresh Kumar" in text and "+91 40 2771 3390" in text
 

@@ -29,6 +29,7 @@ from bot.store.subject_audit import SubjectAudit, import_legacy_audit
 from bot.cli.subjects import export, forget
 from handlers.agri.registers import KINDS as AGRI_KINDS
 from handlers.ap.ledger_store import DecisionBook
+from handlers.ap.lifecycle import DecisionMemo
 from handlers.ap.ledgerview import LedgerEntry
 from handlers.ap.registers import KINDS as AP_KINDS
 from handlers.legal.registers import KINDS as LEGAL_KINDS
@@ -182,9 +183,10 @@ async def test_forget_a_case_by_its_number(app: App) -> None:
 async def test_forget_a_vendor_keeps_the_books_and_says_why(app: App, capsys: pytest.CaptureFixture[str]) -> None:
     book = DecisionBook(app.services.database)
     for vendor, number in (("KP-21", "SVP/131"), ("KP-22", "LP-0470")):
-        book.claim(TENANT, LedgerEntry(vendor_id=vendor, invoice_number=number, number_key=number.lower(),
-                                       invoice_date=date(2026, 7, 1), total=1000, status="decided",  # type: ignore[arg-type]
-                                       decision_id=f"d-{vendor}"), "APPROVE", "anil", None)
+        book.record_decision(TENANT, LedgerEntry(vendor_id=vendor, invoice_number=number, number_key=number.lower(),
+                                                 invoice_date=date(2026, 7, 1), total=1000, status="decided",  # type: ignore[arg-type]
+                                                 decision_id=f"d-{vendor}"), "APPROVE", "anil",
+                             DecisionMemo(vendor_name=vendor, confidence=0.9), number, None)
         book.log(TENANT, f"d-{vendor}", vendor, number, "decision", "APPROVE", "anil")
     subject = Subject(tenant=TENANT, kind="vendor", subject_id="KP-21")
     exported = await export(app, subject, by="t")

@@ -157,7 +157,11 @@ async def test_ap_invoice_pdf_to_decision_card_to_clerk_hold(walk: Walk) -> None
 
     fake.press(ANITA, card_message, fake.buttons(card_message)["Hold"])
     [recorded] = await walk.next_texts(ANITA, 1)
-    assert recorded == "Recorded: Hold, in line with the agent's PAYMENT BLOCKED."
-    fake.press(ANITA, card_message, fake.buttons(card_message)["Approve"])  # a second tap changes nothing
+    assert recorded.startswith("Hold: RSC/26-27/0007 is now on hold (by anita), in line with the agent's "
+                               "PAYMENT BLOCKED.")
+    fake.press(ANITA, card_message, fake.buttons(card_message)["Hold"])  # a second tap changes nothing
     [again] = await walk.next_texts(ANITA, 1)
-    assert again == "Already recorded: Hold."
+    assert again == "RSC/26-27/0007 is already on hold (by anita); nothing changed."
+    fake.press(ANITA, card_message, fake.buttons(card_message)["Approve"])  # releasing a block says why first
+    [asked] = await walk.next_texts(ANITA, 1)
+    assert "reply with a short reason" in asked

@@ -23,7 +23,8 @@ from bot.core.app import App
 from bot.services.i18n import show_date, text
 from bot.transports.whatsapp.webhook import WEBHOOK_ROUTE, create_app
 from bot.transports.whatsapp.transport import WhatsAppTransport
-from memory import RecallRequest, ids, tags
+from memory import RecallRequest, tags
+from handlers.ap.invoice_memory import document_id
 from tests.conftest import make_settings
 from tests.fakes.groq import FakeGroq, multipart_field
 from tests.fakes.twilio import (
@@ -173,4 +174,4 @@ async def test_ap_repeat_mismatch_pdf_then_clerk_approves_by_number_with_a_reaso
     assert "overriding the agent's EXCEPTION" in answer
     bank = walk.app.services.bank_of(walk.tenant, "ap")
     stored = await walk.app.services.memory.list_documents(bank, tags=[tags.record_type("clerk-resolution")])
-    assert ids.ap_resolution("V002", "ABC/26-27/007") in {d.document_id for d in stored}
+    assert document_id("V002", "ABC/26-27/007") in {d.document_id for d in stored}  # the invoice's one memory

@@ -1,0 +1,94 @@
+"""What a clerk's press on a decision card does: the invoice's ledger entry moves (lifecycle.py), the move is
+audited and logged with who and why, and the invoice's one memory is replaced to say the new state.
+
+Approve over a block, an exception or a review first asks "why?" (kept per person until the reply comes);
+without a reason nothing moves. A card the invoice has since been decided again past moves nothing and says
+so; a paid or rejected invoice moves no more. Hold is shown as a hold and Send to review as a review, never as
+an approval.
+"""
+
+import logging
+from typing import cast
+
+from bot.core.messages import Reply
+from bot.core.pack import Turn
+from handlers.ap.audit import AuditLog, RunRecord
+from handlers.ap.cards import ACTIONS, PREFIX, state_label
+from handlers.ap.decision import DecisionReport
+from handlers.ap.invoice_memory import retain_record
+from handlers.ap.ledger_store import DecisionBook
+from handlers.ap.lifecycle import ClerkAction, needs_reason, overrides
+from handlers.ap.reason_asks import PendingReason
+
+log = logging.getLogger(__name__)
+
+
+def _vendor_key(report: DecisionReport) -> str:
+    return report.vendor_id or "UNREGISTERED"
+
+
+async def on_clerk_choice(turn: Turn, audit: AuditLog, book: DecisionBook, data: str) -> list[Reply]:
+    """A press on Approve / Hold / Send to review; an approval over the agent first asks for the reason."""
+    parts = data.split(":")
+    if len(parts) != 3 or parts[0] != PREFIX or parts[1] not in ACTIONS:
+        return [Reply(text=turn.t("core.card_gone"))]
+    action, run_id = cast(ClerkAction, ACTIONS[parts[1]]), parts[2]
+    run = audit.run(run_id)
+    if run is None:
+        return [Reply(text=turn.t("core.card_gone"))]
+    if run.user_id != turn.user.user_id or run.bank_id != turn.bank_id:
+        return [Reply(text=turn.t("core.card_not_yours"))]
+    report = DecisionReport.model_validate(run.report)
+    current = book.recorded(turn.user.tenant, _vendor_key(report), report.invoice_number)
+    if current is None:
+        return [Reply(text=turn.t("core.card_gone"))]
+    if needs_reason(current.agent_status, action) and current.state in ("decided", "held", "review") \
+            and current.agent_status == report.status:
+        book.ask_reason(turn.user.tenant, turn.user.user_id, run_id, action)
+        return [Reply(text=turn.t("ap.reason_ask", action=turn.t(f"ap.action_{action}"), number=report.invoice_number,
+                                  status=turn.t(f"ap.status_{report.status}")))]
+    return await record_choice(turn, audit, book, run, report, action, None)
+
+
+async def give_reason(turn: Turn, audit: AuditLog, book: DecisionBook, pending: PendingReason,
+                      reason: str) -> list[Reply]:
+    """The clerk's reply to "why?": the override waiting for it is recorded now, with the reason."""
+    run = audit.run(pending.run_id)
+    if run is None or not book.take_reason(turn.user.tenant, turn.user.user_id, pending.run_id):
+        return [Reply(text=turn.t("core.card_gone"))]
+    report = DecisionReport.model_validate(run.report)
+    return await record_choice(turn, audit, book, run, report, cast(ClerkAction, pending.action),
+                               " ".join(reason.split()))
+
+
+async def record_choice(turn: Turn, audit: AuditLog, book: DecisionBook, run: RunRecord, report: DecisionReport,
+                        action: ClerkAction, reason: str | None) -> list[Reply]:
+    """Move the invoice's entry by this choice, audit and log it, and replace the invoice's memory."""
+    tenant, vendor_key, user = turn.user.tenant, _vendor_key(report), turn.user.user_id
+    book.take_reason(tenant, user, run.run_id)  # a choice made another way ends the wait for "why?"
+    moved = book.act(tenant, report.invoice_number, vendor_key, action, user, reason,
+                     run=(report.status, report.content_key))
+    values = {"action": turn.t(f"ap.action_{action}"), "number": report.invoice_number,
+              "status": turn.t(f"ap.status_{report.status}")}
+    record = moved.record
+    if record is not None:
+        values.update(state=state_label(turn.lang, record.state), by=record.state_by,
+                      current=turn.t(f"ap.status_{record.agent_status}"))
+    if moved.outcome != "moved" or record is None:
+        key = {"same": "ap.choice_already", "closed": "ap.choice_closed", "stale": "ap.choice_stale",
+               "reason_needed": "ap.reason_ask"}.get(moved.outcome, "core.card_gone")
+        return [Reply(text=turn.t(key, **values))]
+    over = overrides(report.status, action)
+    audit.record(run.run_id, run.bank_id, "CLERK_ACTION", vendor_id=report.vendor_id,
+                 invoice_number=report.invoice_number, action=action, clerk=user, agent_status=report.status,
+                 overrides=over, reason=reason, state=record.state)
+    book.log(tenant, run.run_id, vendor_key, report.invoice_number, action, report.status, user, reason)
+    if over:
+        book.log(tenant, run.run_id, vendor_key, report.invoice_number, "override", report.status, user, reason)
+    kept = await retain_record(turn.services, run.bank_id, record)
+    audit.record(run.run_id, run.bank_id, kept.step, vendor_id=report.vendor_id,
+                 invoice_number=report.invoice_number, document_id=kept.document_id, state=record.state)
+    memory = {"AGENT_MEMORY_RETAINED": "ap.choice_remembered", "AGENT_MEMORY_QUEUED": "ap.choice_memory_queued"}
+    lines = [turn.t("ap.choice_moved" if not over else "ap.choice_moved_override", **values),
+             turn.t(memory.get(kept.step, "ap.choice_memory_failed"), vendor=report.vendor_name)]
+    return [Reply(text="\n".join(lines))]

@@ -1,0 +1,130 @@
+"""An invoice's life in the ledger, as rules: which state follows which, by whom, with what reason.
+
+    decided (the agent's status) -> held | review | approved (by whom, why) -> paid (when, to which account)
+                                 -> rejected
+    decided again (a receipt arrived, a corrected invoice under the same number) is a move of the same entry,
+    never a second entry and never a duplicate of itself.
+
+Paid and rejected are closed: the same number again is a duplicate of it. The corrected invoice replaces the
+earlier version (the log keeps the version it superseded). These are pure functions; ledger_store.py applies
+them to rows under a conditional UPDATE so two clerks never move one invoice twice.
+"""
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from handlers.ap.ledgerview import LedgerEntry
+
+State = Literal["decided", "held", "review", "approved", "paid", "rejected"]
+ClerkAction = Literal["approve", "hold", "review", "reject"]
+Redecision = Literal["new", "unchanged", "redecided", "corrected", "closed"]
+
+OPEN: tuple[State, ...] = ("decided", "held", "review", "approved")
+CLOSED: tuple[State, ...] = ("paid", "rejected")
+STATE_OF_ACTION: dict[ClerkAction, State] = {"approve": "approved", "hold": "held", "review": "review",
+                                             "reject": "rejected"}
+AGREEING: dict[str, ClerkAction] = {"APPROVE": "approve", "PAYMENT_BLOCKED": "hold", "EXCEPTION": "hold",
+                                    "HUMAN_REVIEW": "review"}
+"""The clerk action that goes along with each agent status; any other choice overrides the agent."""
+
+
+class DecisionMemo(BaseModel):
+    """What a recorded decision said, kept on its ledger entry so its memory can be written from the record."""
+
+    vendor_name: str
+    confidence: float
+    flags: list[str] = Field(default_factory=list)
+    evidence: list[str] = Field(default_factory=list)
+    """The flags' evidence in English (memory is written in English whatever the clerk reads)."""
+    recommendation: str = ""
+    mismatch: dict[str, str] = Field(default_factory=dict)
+    account_asked: str | None = None
+    """The account the document asked to be paid to, in full, when it is not the one on file."""
+
+
+class RecordedEntry(BaseModel):
+    """A ledger entry with its life: the agent's status, who moved it to its state, when and why."""
+
+    entry: LedgerEntry
+    agent_status: str
+    decided_by: str
+    state_by: str
+    state_at: datetime
+    state_reason: str | None = None
+    content_key: str | None = None
+    invoice_account: str | None = None
+    confirmed_account: str | None = None
+    confirmed_by: str | None = None
+    memo: DecisionMemo | None = None
+    clerk_action: str | None = None
+    """The clerk's latest choice on the decision the entry holds (approve, hold, review, reject), if any."""
+
+    @property
+    def state(self) -> str:
+        return self.entry.status
+
+
+class Decided(BaseModel):
+    """What recording a decision did to the invoice's entry."""
+
+    outcome: Redecision
+    record: RecordedEntry
+    before: RecordedEntry | None = None
+
+
+ActOutcome = Literal["moved", "same", "closed", "stale", "reason_needed", "not_found", "ambiguous"]
+
+
+class ActResult(BaseModel):
+    outcome: ActOutcome
+    record: RecordedEntry | None = None
+    before_state: str | None = None
+    candidates: list[str] = []
+
+
+PayOutcome = Literal["paid", "not_found", "ambiguous", "already_paid", "not_approved", "account_unverified",
+                     "no_account"]
+
+
+class PayResult(BaseModel):
+    outcome: PayOutcome
+    entry: LedgerEntry | None = None
+    record: RecordedEntry | None = None
+    candidates: list[str] = []
+
+
+def overrides(agent_status: str, action: ClerkAction) -> bool:
+    """A choice other than the one that goes with the agent's status overrides it."""
+    return AGREEING.get(agent_status) != action
+
+
+def needs_reason(agent_status: str, action: ClerkAction) -> bool:
+    """Approving over a block, exception or review, and rejecting, must say why."""
+    return (action == "approve" and agent_status != "APPROVE") or action == "reject"
+
+
+def may_act(state: str, action: ClerkAction) -> bool:
+    """A clerk moves an open invoice; a paid or rejected one stays as it is."""
+    return state in OPEN and STATE_OF_ACTION[action] != state
+
+
+def payable(state: str, agent_status: str) -> bool:
+    """Approved by a clerk, or approved by the agent (goods received, nothing flagged) with no clerk move since
+    (any clerk action takes an entry out of `decided`)."""
+    return state == "approved" or (state == "decided" and agent_status == "APPROVE")
+
+
+def redecided_state(state: str, old_agent: str, new_agent: str, same_content: bool) -> tuple[State, Redecision]:
+    """The state after the same invoice is decided again (resent, or a corrected version under its number).
+
+    A clerk's hold, review or approval stands while the facts give the same status; new facts (the rest of a
+    receipt, a corrected invoice) put it back to `decided` under the new status."""
+    if state in CLOSED:
+        return state, "closed"  # type: ignore[return-value]
+    if not same_content:
+        return "decided", "corrected"
+    if new_agent == old_agent:
+        return state, "unchanged"  # type: ignore[return-value]
+    return "decided", "redecided"
