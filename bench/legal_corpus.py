@@ -37,7 +37,7 @@ from handlers.legal.segment import segment
 CORPUS_DIR = PROJECT_ROOT / "tests" / "corpus" / "legal"
 THRESHOLD = 0.95
 BATCHES: dict[str, tuple[str, str]] = {"1": ("pages", "expected.json"), "2": ("pages2", "expected2.json"),
-                                        "3": ("pages3", "expected3.json")}
+                                        "3": ("pages3", "expected3.json"), "4": ("pages4", "expected4.json")}
 """Batch name -> (pages folder, expected file) inside the corpus directory."""
 
 
@@ -83,6 +83,10 @@ class PageScore(BaseModel):
     next_right: int
     fully_right: int
     misses: list[str]
+    kinds: dict[str, list[int]] = Field(default_factory=dict)
+    """Per expected kind: [entries, fully right]."""
+    non_hearings_as_hearings: int = 0
+    """Listings, steps and documents read as hearings (never acceptable: they would move dates)."""
 
 
 class CorpusReport(BaseModel):
@@ -153,8 +157,9 @@ def _pair(expected: list[ExpectedEntry], found: list[ProposedEntry]) -> Pairs:
 
 def score_page(corpus: Corpus, page: CorpusPage, register: CaseRegister, text: str | None = None) -> PageScore:
     found = segment(corpus.text(page) if text is None else text, register, corpus.upload(page))
-    case_right = hearing_right = next_right = fully = 0
+    case_right = hearing_right = next_right = fully = as_hearing = 0
     misses: list[str] = []
+    kinds: dict[str, list[int]] = {}
     for want, got in _pair(page.entries, found):
         case_ok = got is not None and got.case_id == want.case_id
         hearing_ok = got is not None and _hearing_right(want, got)
@@ -163,6 +168,11 @@ def score_page(corpus: Corpus, page: CorpusPage, register: CaseRegister, text: s
         hearing_right += hearing_ok
         next_right += next_ok
         fully += case_ok and hearing_ok and next_ok
+        tally = kinds.setdefault(want.kind, [0, 0])
+        tally[0] += 1
+        tally[1] += case_ok and hearing_ok and next_ok
+        as_hearing += want.kind != "hearing" and want.hearing_date is not None and got is not None \
+            and got.kind == "hearing"
         if not (case_ok and hearing_ok and next_ok):
             shown = "nothing" if got is None else (f"{got.kind} {got.case_id} {got.hearing_date} ({got.date_source}) "
                                                     f"next {got.next_date}")
@@ -171,7 +181,7 @@ def score_page(corpus: Corpus, page: CorpusPage, register: CaseRegister, text: s
         misses.append(f"want {len(page.entries)} entries, got {len(found)}")
     return PageScore(file=page.file, count_right=len(found) == len(page.entries), hearings=len(page.entries),
                      case_right=case_right, hearing_right=hearing_right, next_right=next_right, fully_right=fully,
-                     misses=misses)
+                     misses=misses, kinds=kinds, non_hearings_as_hearings=as_hearing)
 
 
 def score(directory: Path = CORPUS_DIR, batch: str = "1") -> CorpusReport:
@@ -189,6 +199,7 @@ def score_ocr(directory: Path = CORPUS_DIR, batch: str = "1") -> CorpusReport:
     """Score the pages as Tesseract reads them back from drawn images (Latin-script pages only)."""
     from bot.services.ocr import TextReader
     from handlers.legal.backlog import render_image
+    from handlers.legal.layout import rows_of
 
     corpus = load_corpus(directory, batch)
     register = load_register(directory)
@@ -201,7 +212,8 @@ def score_ocr(directory: Path = CORPUS_DIR, batch: str = "1") -> CorpusReport:
                 continue
             image = Path(work) / f"{Path(page.file).stem}.png"
             image.write_bytes(render_image(written.splitlines(), rotate=0.6 if index % 2 else 0.0))
-            scores.append(score_page(corpus, page, register, reader.read(image).text))
+            # As the bot reads a photo: Tesseract with word positions, the page rebuilt row by row.
+            scores.append(score_page(corpus, page, register, rows_of(reader.read(image, words=True)).text))
     return CorpusReport(pages=scores)
 
 
@@ -213,6 +225,16 @@ def render(report: CorpusReport, show_misses: bool = False, title: str = "legal 
              f"  next date     {report.share('next_right'):6.1%}",
              f"  entry count   {report.count_share:6.1%} of pages",
              f"  fully right   {report.fully_right:6.1%} of hearings (threshold {THRESHOLD:.0%})"]
+    kinds: dict[str, list[int]] = {}
+    for page in report.pages:
+        for kind, (total, right) in page.kinds.items():
+            kinds.setdefault(kind, [0, 0])
+            kinds[kind][0] += total
+            kinds[kind][1] += right
+    if set(kinds) - {"hearing"}:
+        lines += [f"  {kind:<13} {right / total:6.1%} fully right of {total}" for kind, (total, right) in
+                  sorted(kinds.items())]
+        lines.append(f"  non-hearings read as hearings: {sum(p.non_hearings_as_hearings for p in report.pages)}")
     if show_misses:
         for page in report.pages:
             lines += [f"  {page.file}: {miss}" for miss in page.misses]

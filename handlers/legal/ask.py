@@ -24,9 +24,8 @@ log = logging.getLogger(__name__)
 
 
 async def case_records(services: Services, bank: str, case: CaseRecord, as_of: date | None) -> list[HearingRecord]:
-    """Return every record of a case (entries from the database, chat memories from memory), none after as_of."""
-    book = CaseBook.of_bank(services, bank)
-    return await book.records(case.case_id, as_of) + await book.chat_memories(case.case_id, as_of)
+    """Return every record of a case (its entries and chat memories, from the database), none after as_of."""
+    return await CaseBook.of_bank(services, bank).records(case.case_id, as_of)
 
 
 async def _ranked(services: Services, bank: str, case: CaseRecord, question: Question,

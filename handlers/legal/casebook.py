@@ -15,8 +15,8 @@ from bot.core.pack import Services
 from handlers.legal.case_dates import last_hearing, lists
 from handlers.legal.entries import EntryStore
 from handlers.legal.models import CaseRecord, HearingRecord
-from handlers.legal.records import CHAT_MEMORY, memory_item, record_of
-from memory import MemoryLayerError, MemoryUnavailable, tags
+from handlers.legal.records import memory_item, record_of
+from memory import MemoryLayerError, MemoryUnavailable
 from memory.outbox import RetainOutcome
 
 log = logging.getLogger(__name__)
@@ -48,7 +48,7 @@ class CaseBook:
             raise ValueError(f"{bank!r} is not a legal bank of this deployment")
         return cls(services, tenant)
 
-    async def file(self, filed: list[tuple[HearingRecord, CaseRecord]], by: str,
+    async def file(self, filed: list[tuple[HearingRecord, CaseRecord | None]], by: str,
                    origin: str | None = None, action: str = "save") -> RetainOutcome:
         """Write confirmed entries: each record, then its memory through the outbox (queued while memory is
         down). A crash between the two is finished by the card's resumed save or by `smriti memory rebuild`."""
@@ -62,8 +62,8 @@ class CaseBook:
         if self.store.backfilled(self.tenant):
             return
         documents = await self.services.memory.list_documents(self.bank)
-        found = [r for r in (record_of(d) for d in documents) if r is not None and r.kind != "chat_memory"
-                 and r.case_id]
+        found = [r for r in (record_of(d) for d in documents)
+                 if r is not None and (r.case_id or r.kind == "chat_memory")]
         added = self.store.add_missing(self.tenant, found)
         self.store.mark_backfilled(self.tenant, added)
         if added:
@@ -84,14 +84,10 @@ class CaseBook:
         return self.store.delete(self.tenant, document_id, by)
 
     async def records(self, case_id: str, as_of: date | None = None) -> list[HearingRecord]:
-        """Every live entry of the case (hearings, listings, steps, documents), none dated after as_of."""
+        """Every live record of the case (hearings, listings, steps, documents, chat memories), none dated after
+        as_of."""
         await self.ready()
         return self.store.of_case(self.tenant, case_id, as_of)
-
-    async def chat_memories(self, case_id: str, as_of: date | None = None) -> list[HearingRecord]:
-        documents = await self.services.memory.list_documents(self.bank, tags=[tags.case(case_id), CHAT_MEMORY])
-        found = [r for r in (record_of(d) for d in documents) if r is not None and r.kind == "chat_memory"]
-        return [r for r in found if as_of is None or r.hearing_date <= as_of]
 
     async def listed_on(self, day: date) -> dict[str, Listed]:
         """Every case listed on `day`, with the hearing or listing that set it and its last hearing before:

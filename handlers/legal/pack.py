@@ -37,10 +37,11 @@ from handlers.legal.ingest import (
     load_backlog_dir,
     progress_bar,
 )
-from handlers.legal.models import CaseRecord, ProposedEntry, Upload
+from handlers.legal.models import CaseRecord, HearingRecord, ProposedEntry, Upload
 from handlers.legal.newcase import NewCase, cited_case, parse_case
 from handlers.legal.question import looks_like_question
-from handlers.legal.records import chat_memory, memory_item
+from handlers.legal.casebook import CaseBook
+from handlers.legal.records import chat_record, memory_item
 from handlers.legal.register import CaseRegister
 from handlers.legal.registers import CaseRegisters
 from handlers.legal.subjects import EntrySubjectStore, case_store, case_terms, find_cases
@@ -89,7 +90,7 @@ class LegalPack(Pack):
         register = self.register_for(tenant)
         for record in self.entries.all(tenant):
             case = register.get(record.case_id)
-            if case is not None:
+            if case is not None or record.kind == "chat_memory":
                 yield memory_item(record, case)
 
     def commands(self) -> list[CommandInfo]:
@@ -257,8 +258,8 @@ class LegalPack(Pack):
             return Reply(text=turn.t("legal.remember_usage"))
         mention = register.only(said)
         case = register.get(mention.case_id) if mention else None
-        item = chat_memory(said, turn.incoming.received_at, turn.user.name, turn.user.user_id, case)
-        outcome = await self.services.outbox.retain_or_queue(self.services.memory, turn.bank_id, [item])
+        record = chat_record(said, turn.incoming.received_at, turn.user.name, turn.user.user_id, case)
+        outcome = await CaseBook(self.services, turn.user.tenant).file([(record, case)], by=turn.user.user_id)
         key = "legal.remembered" if outcome.fully_stored else "legal.remembered_queued"
         return Reply(text=turn.t(key, case=case.label if case else turn.t("legal.no_case_named"),
                                  date=show_date(turn.lang, turn.incoming.received_at.astimezone(IST).date())))
@@ -289,16 +290,17 @@ class LegalPack(Pack):
         render_backlog(directory)
         report = await self.ingest_dir(tenant, directory, workers=5, yes=True)
         register = self.register_for(tenant)
-        items = []
-        for said in load_chat_memories():
-            user = self.services.registry.by_id(said.author)
-            mention = register.only(said.text)
-            items.append(chat_memory(said.text, said.said_at, user.name if user else said.author, said.author,
-                                     register.get(mention.case_id) if mention else None))
+        said: list[tuple[HearingRecord, CaseRecord | None]] = []
+        for memory in load_chat_memories():
+            user = self.services.registry.by_id(memory.author)
+            mention = register.only(memory.text)
+            case = register.get(mention.case_id) if mention else None
+            said.append((chat_record(memory.text, memory.said_at, user.name if user else memory.author,
+                                     memory.author, case), case))
         bank = self.services.bank_of(tenant, self.name)
-        await self.services.outbox.retain_or_queue(self.services.memory, bank, items)
-        return SeedReport(bank_id=bank, retained=len(report.stored_ids) + len(items),
-                          details={"hearings": len(report.stored_ids), "chat_memories": len(items),
+        await CaseBook(self.services, tenant).file(said, by="seed")
+        return SeedReport(bank_id=bank, retained=len(report.stored_ids) + len(said),
+                          details={"hearings": len(report.stored_ids), "chat_memories": len(said),
                                    "held_for_review": len(report.held)})
 
     def seed_backlog_dir(self) -> Path:

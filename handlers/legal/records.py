@@ -61,9 +61,23 @@ def _header(record: HearingRecord, case: CaseRecord) -> str:
     return f"Hearing on {day} in {name}, recorded by {record.author} in {source} ({kind}).{nxt}"
 
 
-def memory_item(record: HearingRecord, case: CaseRecord) -> MemoryItem:
+def chat_record(text: str, said_at: datetime, author: str, author_id: str, case: CaseRecord | None) -> HearingRecord:
+    """The record of something said in chat (/remember): kept like an entry, its memory labelled as not a
+    court record."""
+    item = chat_memory(text, said_at, author, author_id, case)
+    return HearingRecord(document_id=item.document_id, case_id=case.case_id if case else "", kind="chat_memory",
+                         hearing_date=said_at.astimezone(IST).date(), source_file="chat", author=author,
+                         summary=text[:SUMMARY_CHARS], text=text, author_id=author_id, uploaded_at=said_at)
+
+
+def memory_item(record: HearingRecord, case: CaseRecord | None) -> MemoryItem:
     """The memory of a record, dated with its hearing (or document) date: the one function the save path, an
     edit and a rebuild from the records all use."""
+    if record.kind == "chat_memory":
+        said_at = record.uploaded_at or datetime.combine(record.hearing_date, COURT_OPENS, IST)
+        return chat_memory(record.text or record.summary, said_at, record.author, record.author_id, case)
+    if case is None:
+        raise ValueError("an entry of a case needs its case")
     day = record.hearing_date
     kind = record.upload_kind.replace("_", " ") or "note"
     return MemoryItem(
@@ -140,8 +154,12 @@ def record_of(document: StoredDocument) -> HearingRecord | None:
         source_file=meta.get("source_file", ""), author=meta.get("author", ""), summary=meta.get("summary", ""),
         confidence=max(0.0, min(1.0, confidence)), upload_kind=meta.get("upload_kind", ""),
         text=meta.get("summary", ""), upload_id=meta.get("upload_id", ""), date_source=meta.get("date_source", ""),
-        uploaded_at=_when(meta.get("uploaded_at", "")),
+        uploaded_at=_when(meta.get("uploaded_at") or meta.get("said_at", "")), author_id=_author_of(document.tags),
     )
+
+
+def _author_of(tags_: list[str]) -> str:
+    return next(iter(values_with_prefix(tags_, TagPrefix.AUTHOR)), "")
 
 
 def _when(value: str) -> datetime | None:

@@ -9,6 +9,7 @@ from datetime import date, datetime, timedelta
 import pytest
 
 from bot.core.app import App
+from bot.core.memory_records import check_pack
 from handlers.legal.casebook import CaseBook
 from handlers.legal.entries import EntryStore
 from handlers.legal.models import HearingRecord, ProposedEntry, Upload
@@ -46,6 +47,13 @@ async def test_save_writes_the_record_and_its_memory_which_say_the_same(app: App
     # The rebuild writes what Save wrote (the memory layer adds its own event_date key).
     assert rebuilt[record.document_id].metadata == {k: v for k, v in stored.metadata.items() if k != EVENT_DATE_KEY}
     assert stored.event_date == date(2026, 11, 21)
+    # What is said in chat is a record too, so `smriti memory check` finds every memory of the pack's records.
+    await app.conversation.handle(say("divya", "/remember Gorle: the client will not accept a half share"))
+    [said] = [r for r in store.all(TENANT) if r.kind == "chat_memory"]
+    assert said.case_id == "gorle" and "half share" in said.text
+    check = await check_pack(_pack(app), app.services, TENANT)
+    assert check.records_without_memory == []
+    assert not {record.document_id, said.document_id} & set(check.memory_without_records)
 
 
 def _chain(rng: random.Random, case_id: str, start: date, hearings: int) -> list[HearingRecord]:
