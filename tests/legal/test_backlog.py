@@ -19,7 +19,8 @@ from handlers.legal.entries import EntryStore
 from handlers.legal.ingest import IngestReport
 from handlers.legal.models import GUESSED_CONFIDENCE_CAP
 from handlers.legal.pack import LegalPack
-from handlers.legal.records import chat_memory
+from handlers.legal.casebook import CaseBook
+from handlers.legal.records import chat_record
 from handlers.legal.register import CaseRegister
 from handlers.legal.today import cause_list
 from memory import StoredDocument
@@ -176,9 +177,10 @@ async def test_unknown_case_lists_near_matches_and_answers_from_nothing(ingested
 async def test_a_later_chat_memory_ranks_below_the_court_records(ingested: Ingested) -> None:
     services = ingested.app.services
     case = ingested.register.get("seabreeze")
-    said = chat_memory("Seabreeze: client will not accept a refund of the advance", datetime.now(timezone.utc),
+    # Filed as /remember files it: a record of the chat memory, then its memory.
+    said = chat_record("Seabreeze: client will not accept a refund of the advance", datetime.now(timezone.utc),
                        "Adv. Aditya Varma", "aditya", case)
-    await services.memory.retain(ingested.bank, [said])
+    await CaseBook(services, TENANT).file([(said, case)], by="aditya")
     answer = await ask(services, ingested.bank, ingested.register, "What happened last time in Seabreeze?")
     assert {c.hearing_date for c in answer.citations} == {date(2026, 9, 24)}
     record_at = answer.answer.index("draft 60% done")
