@@ -30,7 +30,9 @@ log = logging.getLogger(__name__)
 
 MAX_WEBHOOK_BYTES = 1024 * 1024
 """Twilio's forms and Telegram's updates are a few KB; a megabyte leaves room and bounds what a caller costs."""
-CHECK_TIMEOUT_S = 3.0
+CHECK_TIMEOUT_S = 5.0
+MEMORY_CHECK_TIMEOUT_S = 15.0
+"""The memory client bounds its own health call (5 s); the first call also loads the SDK."""
 
 
 class BodyTooLarge(Exception):
@@ -115,7 +117,7 @@ class Health:
 
     async def _memory(self) -> str:
         try:
-            answering = await asyncio.wait_for(self.services.memory.health(), CHECK_TIMEOUT_S + 3)
+            answering = await asyncio.wait_for(self.services.memory.health(), MEMORY_CHECK_TIMEOUT_S)
         except Exception as exc:
             return f"unreachable ({type(exc).__name__})"
         return "ok" if answering else "not answering"
