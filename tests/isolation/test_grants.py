@@ -47,7 +47,8 @@ async def test_granted_village_gives_the_inheriting_officer_the_farmers_whole_hi
     conversation, home = seeded_app.conversation, seeded_app.settings.data_dir
 
     [refused] = await conversation.handle(say("lakshmi", "/brief F012 2026-12-01"))
-    assert "మీ గ్రామాల్లో లేరు" in refused.text and not _DOC_ID.search(refused.text)
+    assert "కనబడలేదు" in refused.text and not _DOC_ID.search(refused.text)
+    assert "శ్రీశైలం" not in refused.text
     [listing] = await conversation.handle(say("lakshmi", "/farmers"))
     assert "F012" not in listing.text
 
