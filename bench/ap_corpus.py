@@ -142,7 +142,8 @@ def decide_case(invoice: Invoice, ledger: Ledger, policy: Policy, view: list[Led
     vendor_id = identity.vendor.vendor_id if identity.vendor else None
     match = three_way_match(invoice, ledger, policy.tolerances, vendor_id, view)
     memory = VendorMemory(source="disabled")
-    decision = decide(evaluate(invoice, identity, match, memory, ledger, policy, view), memory, policy)
+    decision = decide(evaluate(invoice, identity, match, memory, ledger, policy, view, buyer=ledger.data.buyer),
+                      memory, policy)
     return decision.status, [f.code for f in decision.flags]
 
 

@@ -59,6 +59,8 @@ class Invoice(BaseModel):
 
     vendor_name: str = Field(min_length=2, max_length=120)
     vendor_gstin: str | None = None
+    buyer_gstin: str | None = None
+    """The GSTIN the invoice is billed to; input tax credit needs it to be the tenant's own."""
     invoice_number: str = Field(min_length=1, max_length=40)
     invoice_date: date
     po_number: str | None = None
@@ -81,7 +83,7 @@ class Invoice(BaseModel):
     notes: str | None = Field(default=None, max_length=2000)
     source: InvoiceSource = "json"
 
-    @field_validator("vendor_gstin")
+    @field_validator("vendor_gstin", "buyer_gstin")
     @classmethod
     def _gstin(cls, value: str | None) -> str | None:
         if value is None:
@@ -261,4 +263,6 @@ class Policy(BaseModel):
     trust: Trust
 
     def confidence_of(self, code: str) -> float:
-        return self.confidence[code]
+        """A tenant's policy saved before a rule existed has no figure for it: such a flag is as sure as a
+        GSTIN mismatch (a document that does not agree with the registers)."""
+        return self.confidence.get(code, self.confidence.get("GSTIN_MISMATCH", 0.8))

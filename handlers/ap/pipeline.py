@@ -219,4 +219,6 @@ def content_key(invoice: Invoice) -> str:
     """A digest of what the invoice says: another one under the same number is a corrected invoice."""
     fields = invoice.model_dump(mode="json", exclude={"source", "notes", "contact", "vendor_name", "invoice_number"})
     fields["number"] = normalise_number(invoice.invoice_number)  # the same number printed another way is the same
+    if fields.get("buyer_gstin") is None:
+        fields.pop("buyer_gstin", None)  # digests of invoices read before the buyer was read stay as they were
     return ids.content_digest(json.dumps(fields, sort_keys=True), 16)

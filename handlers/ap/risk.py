@@ -12,6 +12,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from handlers.ap import facts
+from handlers.ap.gstin import state_of, verify
 from handlers.ap.duplicates import exact_duplicate, near_duplicates
 from handlers.ap.ledger import Ledger, VendorMatch
 from handlers.ap.ledgerview import LedgerEntry, entries_from_history
@@ -28,7 +29,7 @@ FlagCode = Literal[
     "UNKNOWN_VENDOR", "NEW_VENDOR", "GSTIN_MISMATCH", "FIRST_BANK_CHANGE", "BANK_CHANGE", "DUPLICATE_INVOICE",
     "AMOUNT_OUTLIER", "QUANTITY_MISMATCH", "PRICE_MISMATCH", "TOTAL_MISMATCH", "LINE_NOT_ON_PO",
     "PO_NOT_FOUND", "GRN_NOT_FOUND", "RECURRING_MISMATCH", "INSTRUCTION_IN_DOCUMENT", "MEMORY_UNAVAILABLE",
-    "POSSIBLE_DUPLICATE", "RECEIPT_ALREADY_BILLED", "PRICE_VARIANCE",
+    "POSSIBLE_DUPLICATE", "RECEIPT_ALREADY_BILLED", "PRICE_VARIANCE", "GSTIN_INVALID", "BUYER_GSTIN_MISMATCH",
 ]
 
 RESOLUTIONS = ("request_corrected_invoice", "short_pay", "credit_note", "approved_as_invoiced")
@@ -95,6 +96,24 @@ def _identity(policy: Policy, invoice: Invoice, match: VendorMatch) -> list[Flag
     if vendor.never_paid:
         found.append(_flag(policy, "NEW_VENDOR", "HUMAN_REVIEW", name=vendor.name,
                            onboarded=vendor.onboarded_on.isoformat() if vendor.onboarded_on else "-", contact=vendor.verified_contact.show()))
+    return found
+
+
+def _gstins(policy: Policy, invoice: Invoice, vendor: Vendor | None, buyer: Buyer | None) -> list[Flag]:
+    """Both GSTINs checked by their state code and check digit; the one billed to must be the tenant's own."""
+    own = buyer.gstin if buyer is not None else None
+    contact = vendor.verified_contact.show() if vendor is not None else "-"
+    found: list[Flag] = []
+    for party, gstin in (("vendor", invoice.vendor_gstin), ("buyer", invoice.buyer_gstin)):
+        if gstin is None or (check := verify(gstin)).ok:
+            continue
+        found.append(_flag(policy, "GSTIN_INVALID", "HUMAN_REVIEW", f"{party}_{check.problem}", gstin=gstin,
+                           expected=check.expected_check or "-", state_code=gstin[:2], own=own or "-", contact=contact))
+    if own and invoice.buyer_gstin and invoice.buyer_gstin != own:
+        found.append(_flag(policy, "BUYER_GSTIN_MISMATCH", "HUMAN_REVIEW", gstin=invoice.buyer_gstin,
+                           state=state_of(invoice.buyer_gstin) or invoice.buyer_gstin[:2], own=own,
+                           own_state=state_of(own) or own[:2],
+                           name=vendor.name if vendor is not None else invoice.vendor_name))
     return found
 
 
@@ -255,6 +274,7 @@ def evaluate(
     history = remembered_history(vendor_memory)
     flags = _identity(policy, invoice, identity)
     vendor = identity.vendor
+    flags += _gstins(policy, invoice, vendor, buyer)
     if vendor is not None:
         flags += _bank(policy, invoice, vendor, view)
         flags += _duplicate(policy, invoice, vendor, view)

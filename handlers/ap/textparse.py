@@ -24,6 +24,7 @@ from handlers.ap.textfigures import (
     read_figure,
 )
 from handlers.ap.textitems import labelled_items
+from handlers.ap.textparties import party_gstins
 from handlers.ap.textlabels import bank_details, bare_number, find_labels, read_head
 from handlers.ap.texttable import is_header, item_heading, read_row, right_figure
 from handlers.ap.textvalues import take_tax_out, value_columns
@@ -236,9 +237,11 @@ def parse_invoice_text(text: str, buyer_gstin: str | None = None) -> TextParse:
         body.rows = [{"description": r.description, "quantity": r.quantity, "unit_price": r.unit_price,
                       "amount": r.amount} for r in labelled_items(lines)]
     fields: dict[str, Any] = {"lines": body.rows}
-    gstins = [g for g in _GSTIN.findall(_scanned_gstins(text.upper())) if g != buyer_gstin]
-    if gstins:
-        fields["vendor_gstin"] = gstins[0]
+    parties = party_gstins([_scanned_gstins(line.upper()) for line in lines], buyer_gstin)
+    if parties.vendor_gstin:
+        fields["vendor_gstin"] = parties.vendor_gstin
+    if parties.buyer_gstin:
+        fields["buyer_gstin"] = parties.buyer_gstin
     for key, name in (("invoice_number", "number"), ("po_number", "po")):
         if name in head.values:
             fields[key] = head.values[name]

@@ -29,7 +29,7 @@ def invoice_lines(invoice: Invoice, extra: list[str] | None = None) -> list[str]
         "TAX INVOICE",
         f"Supplier: {invoice.vendor_name}",
         f"GSTIN: {invoice.vendor_gstin}",
-        "Bill To: Smriti Demo Industries Pvt Ltd  GSTIN: 36AAECS9876M1Z3",
+        "Bill To: Smriti Demo Industries Pvt Ltd  GSTIN: 36AAECS9876M1ZE",
         f"Invoice No: {invoice.invoice_number}",
         f"Invoice Date: {invoice.invoice_date:%d-%m-%Y}",
         f"PO Ref: {invoice.po_number}",

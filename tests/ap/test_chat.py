@@ -170,7 +170,7 @@ async def test_with_a_model_an_injected_instruction_cannot_approve(tmp_path: Pat
 
 async def test_an_invoice_pasted_as_text_is_read_and_decided(ap_app: App, demo: str) -> None:
     pasted = "\n".join([
-        "GST INVOICE", "Sree Venkateswara Traders, Nellore", "GSTIN : 37AAUFS9981D1ZW",
+        "GST INVOICE", "Sree Venkateswara Traders, Nellore", "GSTIN : 37AAUFS9981D1ZB",
         "Bill No. : SVT/0412        Bill Date : 19.04.2026", "Order No. : KAI/PO/0999",
         "S.N. Description of Goods   Qty.  Unit  Price   Amount(Rs.)", "1. Jute Twine 2 ply   200  KG  96.00  19,200.00",
         "Add : IGST @ 5.00 %   : 960.00", "Grand Total : 20,160.00",

@@ -41,7 +41,7 @@ def liner_bags(number: str, quantity: str = "5000", day: date = date(2026, 4, 24
     q, r = Decimal(quantity), Decimal(rate)
     amount = (q * r).quantize(Decimal("0.01"))
     tax = (amount * Decimal("0.18")).quantize(Decimal("0.01"))
-    return Invoice(vendor_name="Annapurna Packaging Industries", vendor_gstin="36AAGFA6610C1Z4", invoice_number=number,
+    return Invoice(vendor_name="Annapurna Packaging Industries", vendor_gstin="36AAGFA6610C1ZZ", invoice_number=number,
                    invoice_date=day, po_number="KAI-PO-2604-109", tax=tax, total=amount + tax,
                    lines=[InvoiceLine(description="HDPE Liner Bag 25kg", quantity=q, unit_price=r, amount=amount)])
 

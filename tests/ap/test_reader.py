@@ -23,14 +23,14 @@ from tests.corpus.ap.layouts import amount_words, inr
 from tests.fakes.groq import FakeGroq
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus" / "ap"
-BUYER = Buyer(name="Kaveri Agri Inputs Pvt Ltd", gstin="36AAGCK1234E1Z8")
+BUYER = Buyer(name="Kaveri Agri Inputs Pvt Ltd", gstin="36AAGCK1234E1ZX")
 
 
 def bill(number_line: str = "Invoice No.: RSF/26-27/118", date_line: str = "Date: 02/05/2026",
          po_line: str = "PO No.: KAI-PO-2605-900", figures: list[str] | None = None) -> str:
     """A small GST invoice from a Nizamabad seed dealer, with the head lines swapped per test."""
     return "\n".join([
-        "TAX INVOICE", "Renuka Seeds & Fertilizers", "Gandhi Chowk, Nizamabad 503001", "GSTIN: 36AAHFR4410P1Z6",
+        "TAX INVOICE", "Renuka Seeds & Fertilizers", "Gandhi Chowk, Nizamabad 503001", "GSTIN: 36AAHFR4410P1ZW",
         number_line, date_line, po_line, "",
         "Sl Particulars                 HSN    Qty        Rate       Amount",
         "1  Maize Seed Hybrid 4kg       1005   150 Pkts   1,240.00   1,86,000.00",
@@ -192,7 +192,7 @@ async def test_a_model_reading_that_does_not_add_up_falls_back_to_the_rules(fake
 
 def test_a_guntur_dealers_own_phrasing() -> None:
     text = "\n".join([
-        "TAX INVOICE CUM DELIVERY CHALLAN", "Sri Venkata Sai Enterprises, Guntur", "GSTIN 37ABFFS7788H1Z1",
+        "TAX INVOICE CUM DELIVERY CHALLAN", "Sri Venkata Sai Enterprises, Guntur", "GSTIN 37ABFFS7788H1ZF",
         "Invoice Ref No: SVSE/2026/088          Date: 22nd April, 2026", "P.O. Number : 4500987",
         "Product                    Qty       Rate          Amount",
         "Gypsum Powder 50kg         80 Bags   @215.00/Bag   17,200.00",

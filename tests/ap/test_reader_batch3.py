@@ -16,7 +16,7 @@ from handlers.ap.textparse import parse_invoice_text
 from handlers.ap.textvalues import value_columns
 from tests.corpus.ap.layouts import inr as indian
 
-BUYER_GSTIN = "36AAGCK1234E1Z8"
+BUYER_GSTIN = "36AAGCK1234E1ZX"
 PAISA = Decimal("0.01")
 
 
@@ -33,7 +33,7 @@ def _adds_up(fields: dict[str, object]) -> bool:
 
 def test_a_rate_wise_gst_summary_is_not_more_tax() -> None:
     text = "\n".join([
-        "Palnadu Irrigation Stores", "GSTIN: 37AAPFP5512Q1Z3", "TAX INVOICE",
+        "Palnadu Irrigation Stores", "GSTIN: 37AAPFP5512Q1ZH", "TAX INVOICE",
         "Bill No : PIS-3321     Bill Date : 04/01/2027",
         "Sl Description          Qty    Rate      Amount",
         "1  Rain Gun 1.5 inch    4      5,200.00  20,800.00",
@@ -76,7 +76,7 @@ def test_page_carry_lines_are_neither_items_nor_figures() -> None:
 
 def test_a_number_beside_the_title_and_a_rounded_total() -> None:
     text = "\n".join([
-        "Godavari Sprayers", "GSTIN: 37AAJFG9901K1Z7", "",
+        "Godavari Sprayers", "GSTIN: 37AAJFG9901K1ZZ", "",
         "Sales Invoice                               SINV-27-00412",
         "Posting Date: 11-01-2027", "Customer's Purchase Order: HYD-PO-7781",
         "| Sr | Item           | Quantity | Rate       | Amount      |",
@@ -101,7 +101,7 @@ def test_value_details_printed_across_with_the_figures_beneath() -> None:
     assert value_columns("HSN/SAC  Taxable Value  Central Tax Amount", "8424 18,000.00 1,620.00") is None
     text = "\n".join([
         "e-Invoice", "IRN : 77ab0c9d2e1f", "Ack No. : 172711500098123   Ack Date : 15-01-2027",
-        "Document No: MAS/2027/061   Document Date: 15/01/2027", "Supplier: Mysuru Agro Sprayers, GSTIN 29AAHFM4471C1Z2",
+        "Document No: MAS/2027/061   Document Date: 15/01/2027", "Supplier: Mysuru Agro Sprayers, GSTIN 29AAHFM4471C1ZA",
         "SlNo Item Description  HSN  Quantity  Unit  Unit Price  Taxable Amt  Tax Rate  Other  Total",
         "1    Mist Blower 3HP   8424  6  NOS  3,000.00  18,000.00  18+0  0.00  21,240.00",
         "Value Details", labels, "18,000.00 1,620.00 1,620.00 0.00 0.00 21,240.00"])

@@ -11,7 +11,7 @@ from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 
 P = Decimal("0.01")
-BUYER = ("Kaveri Agri Inputs Pvt Ltd", "36AAGCK1234E1Z8", "Plot 7, Phase II, IDA Cherlapally, Hyderabad 500051")
+BUYER = ("Kaveri Agri Inputs Pvt Ltd", "36AAGCK1234E1ZX", "Plot 7, Phase II, IDA Cherlapally, Hyderabad 500051")
 
 
 @dataclass

@@ -20,7 +20,7 @@ from tests.corpus.ap.batch3_money import indian, q, western, words
 
 ROOT = Path(__file__).resolve().parent
 D = Decimal
-BUYER = ("Kaveri Agri Inputs Pvt Ltd", "36AAGCK1234E1Z8")
+BUYER = ("Kaveri Agri Inputs Pvt Ltd", "36AAGCK1234E1ZX")
 BUYER_ADDR = ["Survey No. 88, Shamshabad Road", "Hyderabad, Telangana - 501218"]
 
 
@@ -46,45 +46,45 @@ class Vendor:
 
 VENDORS = {
     "V201": Vendor("V201", "Sri Sai Durga Agencies", ["Plot 14, IDA Cherlapally", "Hyderabad - 500051"],
-                   "36ABCFS1234K1Z2", "Telangana", "040 2726 4410", "State Bank of India", "62104455871",
+                   "36ABCFS1234K1Z8", "Telangana", "040 2726 4410", "State Bank of India", "62104455871",
                    "SBIN0020345", "Malkajgiri", 6, "G. Durga Prasad"),
     "V202": Vendor("V202", "Bhavani Fertilisers & Chemicals", ["D.No. 4-17-30, Arundelpet", "Guntur - 522002"],
-                   "37AAKFB6612M1ZT", "Andhra Pradesh", "0863 223 5567", "Canara Bank", "1234101009876",
+                   "37AAKFB6612M1Z5", "Andhra Pradesh", "0863 223 5567", "Canara Bank", "1234101009876",
                    "CNRB0001234", "Arundelpet", 5, "B. Nagamani"),
     "V203": Vendor("V203", "Kakatiya Pipes & Fittings", ["H.No. 2-5-118, Subedari", "Hanamkonda, Warangal 506001"],
-                   "36AAQFK2291D1Z6", "Telangana", "0870 255 8821", "Union Bank of India", "072311100004512",
+                   "36AAQFK2291D1Z8", "Telangana", "0870 255 8821", "Union Bank of India", "072311100004512",
                    "UBIN0807231", "Hanamkonda", 4, "K. Ravinder"),
     "V204": Vendor("V204", "Nirmal Polysacks Pvt Ltd", ["Survey No. 311, Dichpally Road", "Nizamabad, Telangana 503175"],
-                   "36AAECN5521R1ZK", "Telangana", "08462 228 901", "HDFC Bank", "50200078812345", "HDFC0001891",
+                   "36AAECN5521R1ZZ", "Telangana", "08462 228 901", "HDFC Bank", "50200078812345", "HDFC0001891",
                    "Nizamabad", 7, "Sowmya N."),
     "V205": Vendor("V205", "Shree Ganesh Seeds Corporation", ["Old Mondha, Jalna", "Maharashtra 431203"],
-                   "27AAJFS7710Q1ZB", "Maharashtra", "02482 230 411", "Bank of Maharashtra", "60212345678",
+                   "27AAJFS7710Q1ZH", "Maharashtra", "02482 230 411", "Bank of Maharashtra", "60212345678",
                    "MAHB0000412", "Jalna Main", 3, "Sachin Bhosale"),
     "V206": Vendor("V206", "Rayalaseema Agri Tools", ["Shop 7, Market Yard, Kurnool 518002"],
-                   "37ABRPR4410K1ZD", "Andhra Pradesh", "94401 22871", "ICICI Bank", "117405000321", "ICIC0001174",
+                   "37ABRPR4410K1Z7", "Andhra Pradesh", "94401 22871", "ICICI Bank", "117405000321", "ICIC0001174",
                    "Kurnool", 2, "R. Mallikarjuna"),
     "V207": Vendor("V207", "Vasudha Bio Organics LLP", ["No. 42, 2nd Phase, Peenya Industrial Area",
                                                         "Bengaluru, Karnataka 560058"],
-                   "29AAPFV8833E1Z1", "Karnataka", "080 4126 7788", "Kotak Mahindra Bank", "9912345678",
+                   "29AAPFV8833E1ZJ", "Karnataka", "080 4126 7788", "Kotak Mahindra Bank", "9912345678",
                    "KKBK0008041", "Peenya", 5, "Deepa K."),
     "V208": Vendor("V208", "Telangana Tarpaulins & Covers", ["6-3-1109, Somajiguda", "Hyderabad 500082"],
-                   "36AAHFT5567J1Z9", "Telangana", "040 2331 0905", "Federal Bank", "15520200012345", "FDRL0001552",
+                   "36AAHFT5567J1ZM", "Telangana", "040 2331 0905", "Federal Bank", "15520200012345", "FDRL0001552",
                    "Somajiguda", 0, "Imran Khan"),
     "V209": Vendor("V209", "Sree Venkata Krishna Electricals", ["27-14-60, Museum Road", "Vijayawada 520002"],
-                   "37BKVPS9021L1ZC", "Andhra Pradesh", "0866 247 3321", "Indian Bank", "6789012345",
+                   "37BKVPS9021L1Z7", "Andhra Pradesh", "0866 247 3321", "Indian Bank", "6789012345",
                    "IDIB000V047", "Governorpet", 4, "S. Venkata Krishna"),
     "V210": Vendor("V210", "Annadata Sprayers Pvt Ltd", ["Plot 118, GIDC Metoda", "Rajkot, Gujarat 360021"],
-                   "24AAGCA3318H1ZN", "Gujarat", "0281 238 7710", "Bank of Baroda", "29470200001234", "BARB0METODA",
+                   "24AAGCA3318H1Z1", "Gujarat", "0281 238 7710", "Bank of Baroda", "29470200001234", "BARB0METODA",
                    "Metoda", 0, "Hitesh Patel"),
     "V211": Vendor("V211", "Pragati Labels & Printers", ["1-8-702, Chikkadpally", "Secunderabad 500020"],
-                   "36AAIFP7701N1Z2", "Telangana", "040 2766 1290", "ICICI Bank", "123405001234", "ICIC0001234",
+                   "36AAIFP7701N1ZT", "Telangana", "040 2766 1290", "ICICI Bank", "123405001234", "ICIC0001234",
                    "Chikkadpally", 3, "P. Anitha"),
     "V212": Vendor("V212", "Deccan Weighing Systems", ["Shed 9, Balanagar Industrial Estate", "Hyderabad 500037"],
-                   "36AAKFD4450G1ZX", "Telangana", "040 2377 9015", "Axis Bank", "917020045566778", "UTIB0002231",
+                   "36AAKFD4450G1ZI", "Telangana", "040 2377 9015", "Axis Bank", "917020045566778", "UTIB0002231",
                    "Balanagar", 4, "Md. Azharuddin"),
 }
 STRANGER = Vendor(None, "Siddhi Vinayak Enterprises", ["Gut No. 55, Chikalthana MIDC", "Aurangabad 431006"],
-                  "27BQXPS1188R1ZA", "Maharashtra", "0240 248 1122", "Saraswat Bank", "610000012345678",
+                  "27BQXPS1188R1ZE", "Maharashtra", "0240 248 1122", "Saraswat Bank", "610000012345678",
                   "SRCB0000061", "Chikalthana", 0)
 
 
