@@ -150,7 +150,7 @@ class VisitCard(_Shared, CardSpec):
         new = new_farmer_of(payload)
         farmer = f"{book.farmer_name(visit.farmer_id, lang)} ({visit.farmer_id})" if visit.farmer_id else None
         if new is not None and not visit.farmer_id:
-            farmer = farmer_line(lang, new)
+            farmer = farmer_line(lang, new, book)
         village = village_line(book, lang, new) if new is not None else book.village_name(visit.village, lang)
         severity = (f"{_t(lang, f'severity_{visit.severity}')}" if visit.severity else "") + (
             f" ({visit.severity_pct}%)" if visit.severity_pct is not None else "")

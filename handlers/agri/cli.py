@@ -41,10 +41,17 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]", 
             if pack is None:
                 print("The agri pack is not installed.", file=sys.stderr)
                 return 2
-            farmer = pack.reader_for(args.tenant).farmer_in(args.farmer)
-            if farmer is None:
+            farmers = pack.reader_for(args.tenant).farmers_named(args.farmer)
+            if not farmers:
                 print(f"No farmer {args.farmer!r} in the register.", file=sys.stderr)
                 return 2
+            if len(farmers) > 1:
+                names = ", ".join(f"{f.name} ({f.id}, {pack.book_for(args.tenant).village_name(f.village)})"
+                                  for f in farmers)
+                print(f"Several farmers fit {args.farmer!r}: {names}. Give the id or the full name.",
+                      file=sys.stderr)
+                return 2
+            farmer = farmers[0]
             if args.as_user:
                 user = app.services.registry.by_id(args.as_user)
                 if user is None or not pack.may_see(user, farmer):

@@ -6,6 +6,7 @@ from datetime import date, timedelta
 from itertools import pairwise
 
 from handlers.agri.doses import above_label, find_doses
+from handlers.agri.identity import FarmerIdentity, Resolution
 from handlers.agri.models import Advice, Farmer, Outcome, Visit
 from handlers.agri.reactions import advice_from, farmer_cues, refused
 from handlers.agri.register import FieldBook
@@ -103,6 +104,11 @@ class FieldReader:
             first_en, first_te = farmer.name.split()[0], farmer.name_te.split()[0]
             self.terms.add("farmer", farmer.id, [farmer.name, farmer.name_te])
             self.terms.add("farmer_first", farmer.id, [first_en, first_te])
+        self.identity = FarmerIdentity(book, self._names_other)
+
+    def _names_other(self, word: str) -> bool:
+        """True when a word names something of the registers or the lexicon other than a farmer."""
+        return any(not h.category.startswith("farmer") for h in self.terms.find(normalise(word)))
 
     def _farmer(self, text: str, hits: list[Hit], territories: list[str] | None) -> str | None:
         explicit = [f"F{m.group(1)}" for m in _FARMER_ID.finditer(text) if f"F{m.group(1)}" in self.book.farmers]
@@ -118,7 +124,7 @@ class FieldReader:
         # "pakkana Ilaiah polam", "neighbour Balraj": a name right after a neighbour cue is not the visit's farmer.
         beside = {id(h) for i, h in enumerate(hits) if h.category.startswith("farmer")
                   and any(n.category == "neighbour" and 0 <= h.start - n.end <= 2 for n in hits[:i])}
-        for category in ("farmer", "farmer_first"):
+        for category in ("farmer",):
             said = [h for h in hits if h.category == category]
             said = [h for h in said if id(h) not in beside] or said
             candidates = list(dict.fromkeys(h.key for h in said))
@@ -130,9 +136,25 @@ class FieldReader:
                 candidates = [c for c in candidates if crops & set(self.book.farmers[c].crops)] or candidates
             if len(candidates) == 1:
                 return candidates[0]
-            if len(candidates) > 1 and category == "farmer":
+            if len(candidates) > 1:
                 return candidates[0]
-        return None
+        # No full name: a first name, a surname, initials... fit as officers say names, or nobody (ask which).
+        named = self.named_in(text, hits, territories).one
+        return named.id if named is not None else None
+
+    def named_in(self, norm: str, hits: list[Hit], territories: list[str] | None) -> Resolution:
+        """The registered farmers a note names as officers say names (first name, surname first, garu, the
+        village first, initials, a misspelling), a name right after a neighbour cue left out."""
+        beside = [h for i, h in enumerate(hits) if any(n.category == "neighbour" and 0 <= h.start - n.end <= 2
+                                                          for n in hits[:i])]
+        neighbours = [n for n in hits if n.category == "neighbour"]
+
+        def skip(start: int, end: int) -> bool:
+            after_cue = any(0 <= start - n.end <= 2 for n in neighbours)
+            return after_cue or any(b.start <= start < b.end for b in beside)
+
+        crops = {h.key for h in hits if h.category == "crop"}
+        return self.identity.in_text(norm, territories, crops, skip=skip)
 
     def farmer_in(self, text: str, territories: list[str] | None = None) -> Farmer | None:
         """Return the farmer a text names (id, full or first name, either script), preferring these villages."""
@@ -143,15 +165,20 @@ class FieldReader:
         found = self._farmer(norm, self.terms.find(norm), territories)
         return self.book.farmers.get(found or "")
 
-    def farmers_named(self, text: str, territories: list[str] | None = None) -> list[Farmer]:
-        """Return the farmer a text names, or every farmer it could mean when a partial name fits several."""
-        found = self.farmer_in(text, territories)
-        if found is not None:
-            return [found]
+    def farmer_choices(self, text: str, territories: list[str] | None = None) -> list[Farmer]:
+        """Every registered farmer of these villages a note could mean by the name it gives (to ask which)."""
         norm = normalise(text)
-        allowed = set(territories) if territories else set(self.book.villages)
-        keys = dict.fromkeys(h.key for h in self.terms.find(norm) if h.category in ("farmer", "farmer_first"))
-        return [self.book.farmers[k] for k in keys if self.book.farmers[k].village in allowed]
+        fits = self.named_in(norm, self.terms.find(norm), territories).farmers
+        return [f for f in fits if f.village in territories] if territories else fits
+
+    def farmers_named(self, text: str, territories: list[str] | None = None) -> list[Farmer]:
+        """Return the farmer a name (the whole text) means, or every farmer it could mean when it fits several
+        (handlers.agri.identity); an id as the register writes it is its farmer."""
+        by_code = self.book.find_farmer(text)
+        if by_code is not None:
+            return [by_code]
+        fits = self.identity.resolve(text, territories).farmers
+        return [f for f in fits if f.village in territories] if territories else fits
 
     def village_in(self, text: str) -> str | None:
         """The village a text names: its id in the register as written (folded), or its name in either script."""

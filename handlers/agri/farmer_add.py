@@ -26,8 +26,10 @@ def new_farmer_of(payload: dict[str, Any]) -> NewFarmer | None:
     return NewFarmer.model_validate(found) if found else None
 
 
-def farmer_line(lang: str, new: NewFarmer) -> str:
-    return text(lang, "agri.card_new_farmer", name=new.name, other=new.other_script)
+def farmer_line(lang: str, new: NewFarmer, book: FieldBook | None = None) -> str:
+    line = text(lang, "agri.card_new_farmer", name=new.name, other=new.other_script)
+    close = [book.farmer_name(f, lang) for f in new.close_to if f in book.farmers] if book else []
+    return line + (text(lang, "agri.card_close_to", names=", ".join(close)) if close else "")
 
 
 def village_line(book: FieldBook, lang: str, new: NewFarmer) -> str | None:
@@ -63,8 +65,10 @@ def name_edit(reader: FieldReader, payload: dict[str, Any], value: str) -> dict[
     territories: list[str] = payload.get("territories", [])
     previous = new_farmer_of(payload)
     village = visit.village or (territories[0] if len(territories) == 1 else None)
+    close = [f.id for f in reader.identity.close_to(reader.identity.name_words(value)[0])]
     new = NewFarmer(name=" ".join(words), other_script=other_script_of(" ".join(words)), village=village,
-                    village_written=previous.village_written if previous and not visit.village else None)
+                    village_written=previous.village_written if previous and not visit.village else None,
+                    close_to=close)
     return {**payload, NEW_FARMER: new.model_dump(), "visit": {**payload["visit"], "farmer_id": None}}
 
 

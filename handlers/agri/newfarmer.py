@@ -71,6 +71,9 @@ class NewFarmer(BaseModel):
     """A village of the register (its slug)."""
     village_written: str | None = None
     """A village the note names that the register does not know: shown, and Save is refused until edited."""
+    close_to: list[str] = []
+    """Registered farmers (ids) whose names are close to this one: named on the card, so a misspelling of a
+    registered farmer is caught before Save adds a second one."""
 
 
 @dataclass(frozen=True)
@@ -208,6 +211,8 @@ class FarmerSpotter:
                 continue
             if key in self._known or (len(candidate.words) == 1 and key in self._first):
                 return None  # a farmer of the register: the reader names them, or refuses them
+            if self.reader.identity.resolve(name).farmers:
+                return None  # a registered farmer as officers name them ("Anjaiah garu" for Vemula Anjaiah)
             if name.islower():
                 name = " ".join(w[:1].upper() + w[1:] for w in name.split())
             return name
@@ -247,7 +252,9 @@ def propose_farmer(reader: FieldReader, text: str, village: str | None, territor
     unknown = None if village else written_village(reader, text, name)
     if village is None and unknown is None and len(territories) == 1:
         village = territories[0]
-    return NewFarmer(name=name, other_script=other_script_of(name), village=village, village_written=unknown)
+    close = [f.id for f in reader.identity.close_to(reader.identity.name_words(name)[0])]
+    return NewFarmer(name=name, other_script=other_script_of(name), village=village, village_written=unknown,
+                     close_to=close)
 
 
 def new_farmer_in(reader: FieldReader, note: str, visit: Visit, territories: list[str],

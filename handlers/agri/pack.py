@@ -33,7 +33,7 @@ from handlers.agri.structure import structure_outcome, structure_visit
 from handlers.agri.textmatch import parse_day
 from bot.core.conversation import show_sent
 from bot.core.pack import CommandInfo, Pack, SeedReport, Services, Turn, Write
-from bot.core.cards import CardSpec, open_card
+from bot.core.cards import CardSpec, card_buttons, open_card
 from memory import BankProfile, MemoryItem
 from memory.asof import IST
 from memory.subjects import Subject, SubjectStore
@@ -43,6 +43,10 @@ log = logging.getLogger(__name__)
 
 AWAITING_OUTCOME = "agri.awaiting_outcome"
 ANSWER_PREFIX = "ag:o:"
+CHOOSE_PREFIX = "ag:f:"
+"""A button naming one of the farmers a note could mean: `ag:f:<card id>:<index in the card's choices>`."""
+FARMER_CHOICES = "farmer_choices"
+MAX_CHOICES = 6
 MAX_VOICE_SECONDS = 300.0
 KEPT_AFTER = timedelta(minutes=10)
 """A note processed this long after it was sent came back from the intake store: say when it was sent."""
@@ -263,7 +267,10 @@ class AgriPack(Pack):
         new = self._new_farmer(turn, note, visit)
         if new is not None:
             visit = visit.model_copy(update={"farmer_id": None, "village": new.village or visit.village})
-        if not (visit.farmer_id or new or visit.crop or visit.products or visit.issue):
+        choices = [] if visit.farmer_id or new else [
+            f for f in self.reader_for(turn.user.tenant).farmer_choices(note, turn.user.territories)
+            if self.may_see(turn.user, f)][:MAX_CHOICES]
+        if not (visit.farmer_id or new or choices or visit.crop or visit.products or visit.issue):
             return [Reply(text=turn.t("agri.not_a_note"))]
         if visit.farmer_id and not self.may_see(turn.user, self.book_for(turn.user.tenant).farmers[visit.farmer_id]):
             return [Reply(text=turn.t("agri.not_your_farmer", farmer=self.book_for(turn.user.tenant).farmer_name(visit.farmer_id)))]
@@ -276,8 +283,40 @@ class AgriPack(Pack):
             intro.append(turn.t("agri.model_failed_rules"))
         if new is not None:
             intro.append(turn.t("agri.visit_intro_new_farmer", name=new.name))
+            if new.close_to:
+                book = self.book_for(turn.user.tenant)
+                intro.append(turn.t("agri.new_farmer_close_to", name=new.name, names=", ".join(
+                    f"{book.farmer_name(f, turn.lang)} ({book.village_name(book.farmers[f].village, turn.lang)})"
+                    for f in new.close_to if f in book.farmers)))
+        if len(choices) > 1:
+            payload[FARMER_CHOICES] = [f.id for f in choices]
+            intro.append(turn.t("agri.which_farmer"))
         intro.append(turn.t("agri.visit_intro"))
-        return [open_card(turn, self.card_specs(turn.user.tenant)["visit"], payload, intro="\n".join(intro))]
+        card = open_card(turn, self.card_specs(turn.user.tenant)["visit"], payload, intro="\n".join(intro))
+        if len(choices) < 2 or card.card_id is None:
+            return [card]
+        book = self.book_for(turn.user.tenant)
+        rows = [[Button(label=f"{book.farmer_name(f.id, turn.lang)} · {book.village_name(f.village, turn.lang)}",
+                        data=f"{CHOOSE_PREFIX}{card.card_id}:{i}")] for i, f in enumerate(choices)]
+        return [card.model_copy(update={"buttons": rows + card.buttons})]
+
+    def _choose_farmer(self, turn: Turn, data: str) -> list[Reply]:
+        """The officer tapped one of the farmers a note could mean: set it on the card and show the card."""
+        card_id, _, index = data[len(CHOOSE_PREFIX):].rpartition(":")
+        state = self.services.state
+        card = state.card(card_id)
+        if card is None or card.kind != "visit" or card.status != "open" or not index.isdigit():
+            return [Reply(text=turn.t("core.card_gone"))]
+        if card.user_id != turn.user.user_id:
+            return [Reply(text=turn.t("core.card_not_yours"))]
+        choices: list[str] = card.payload.get(FARMER_CHOICES) or []
+        if int(index) >= len(choices):
+            return [Reply(text=turn.t("core.card_gone"))]
+        spec = self.card_specs(turn.user.tenant)["visit"]
+        payload = {**spec.apply_edit(card.payload, "farmer", choices[int(index)]), FARMER_CHOICES: []}
+        state.update_payload(card.card_id, payload)
+        return [Reply(text=spec.render(turn.lang, payload), buttons=card_buttons(turn, card.card_id),
+                      card_id=card.card_id, replaces_card=True)]
 
     def _new_farmer(self, turn: Turn, note: str, visit: Visit) -> NewFarmer | None:
         book = self.book_for(turn.user.tenant)
@@ -339,6 +378,8 @@ class AgriPack(Pack):
             [turn.t("agri.heard", transcript=transcript)]
 
     async def on_callback(self, turn: Turn, data: str) -> list[Reply]:
+        if data.startswith(CHOOSE_PREFIX):
+            return self._choose_farmer(turn, data)
         if not data.startswith(ANSWER_PREFIX) or self.services.scheduler is None:
             return [Reply(text=turn.t("core.card_gone"))]
         followup = self.services.scheduler.get(data[len(ANSWER_PREFIX):])
