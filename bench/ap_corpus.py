@@ -1,16 +1,20 @@
 """Accuracy of the AP reader and rules on the invoice corpus (tests/corpus/ap), per field and per decision.
 
-    python -m bench.ap_corpus [--only ID] [--batch 1|2|3] [--show-misses]
+    python -m bench.ap_corpus [--only ID] [--batch 1|2|3|walk] [--show-misses]
 
 Batch 1 (expected.json) was written with the reader; batch 2 (expected2.json, invoices2/) was typed by someone
 else from the issue's description alone, without reading the reader; batch 3 (expected3.json, invoices3/) by a
 third author the same way, with documents that are not invoices to pay (a credit note, a proforma: expected
 decision REFUSED, scored on the refusal alone and left out of the field figures).
 
+Batch walk (walk/expected.json) was written by a new author for a pump maker of its own (walk/ledger.json, its
+own buyer GSTIN): phone photos and image-only scanned PDFs made by the author as files (skew, shadow, glare, JPEG),
+read as they are, not rendered here.
+
 Each invoice is read the way it would arrive (pasted text, a PDF with a text layer, or a photo read by
 Tesseract), without a model, then decided against the corpus's own ledger and scripted ledger view with
-memory off. Prints, per field (number, date, PO, lines, tax, total, bank), the share read right, and per
-expected decision the share decided right.
+memory off. Prints, per field (number, date, PO, lines, tax, total, bank), the share read right, overall and
+per format (text, text PDF, scanned PDF, photo), and per expected decision the share decided right.
 """
 
 import argparse
@@ -32,12 +36,18 @@ from handlers.ap.intake import IntakeResult, from_file, from_text
 from handlers.ap.ledger import Ledger, load_policy
 from handlers.ap.ledgerview import LedgerEntry, entries_from_history, load_entries
 from handlers.ap.match import three_way_match
-from handlers.ap.models import Invoice, Policy
+from handlers.ap.models import Buyer, Invoice, Policy
+from handlers.ap.ledger import LedgerData
+from handlers.ap.registers import vendor_key
 from handlers.ap.risk import evaluate
 from handlers.ap.vendor_memory import VendorMemory
 
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "corpus" / "ap"
-BATCHES = {"1": "expected.json", "2": "expected2.json", "3": "expected3.json"}
+BATCHES = {"1": "expected.json", "2": "expected2.json", "3": "expected3.json", "walk": "walk/expected.json"}
+FORMATS = {"text": "text", "pdf": "text PDF", "text_pdf": "text PDF", "scanned_pdf": "scanned PDF",
+           "photo": "photo"}
+"""The corpora's format names, as the report prints them (batches 1-3 say "pdf" for a PDF with a text layer)."""
+_FILED = (".jpg", ".jpeg", ".png", ".pdf")
 REFUSED = "REFUSED"
 FIELDS = ("number", "date", "po", "lines", "tax", "total", "bank")
 _MONO = Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSansMono.ttf"
@@ -46,6 +56,7 @@ _MONO = Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSansMono.ttf
 @dataclass
 class CaseResult:
     id: str
+    format: str
     fields: dict[str, bool]
     decision: str | None
     expected_decision: str
@@ -63,9 +74,13 @@ class CaseResult:
 class Report:
     cases: list[CaseResult]
 
-    def field_accuracy(self) -> dict[str, float]:
-        read = [c for c in self.cases if c.expected_decision != REFUSED]
+    def field_accuracy(self, format: str | None = None) -> dict[str, float]:
+        read = [c for c in self.cases if c.expected_decision != REFUSED and format in (None, c.format)]
         return {f: sum(c.fields.get(f, False) for c in read) / max(len(read), 1) for f in FIELDS}
+
+    def formats(self) -> list[str]:
+        return [f for f in dict.fromkeys(FORMATS.values())
+                if any(c.format == f and c.expected_decision != REFUSED for c in self.cases)]
 
     def decision_accuracy(self) -> dict[str, float]:
         """Per expected status: the share decided with that status AND for the expected reasons (flags)."""
@@ -74,7 +89,7 @@ class Report:
                 / sum(c.expected_decision == s for c in self.cases) for s in statuses}
 
     def overall_decisions(self) -> float:
-        return sum(c.right for c in self.cases) / len(self.cases)
+        return sum(c.right for c in self.cases) / max(len(self.cases), 1)
 
 
 def render_pdf(path: Path, lines: list[str]) -> Path:
@@ -104,9 +119,14 @@ def render_photo(path: Path, lines: list[str]) -> Path:
     return path.with_suffix(".jpg")
 
 
-async def read_case(case: dict[str, object], ledger: Ledger, workdir: Path) -> IntakeResult:
-    text = (CORPUS / str(case["file"])).read_text(encoding="utf-8")
+async def read_case(case: dict[str, object], ledger: Ledger, workdir: Path, root: Path = CORPUS) -> IntakeResult:
     buyer = ledger.data.buyer
+    path = root / str(case["file"])
+    if path.suffix.lower() in _FILED:
+        # A file the author made (a photo, a scan): read as it came, never rendered again here.
+        mime = "application/pdf" if path.suffix.lower() == ".pdf" else "image/jpeg"
+        return await from_file(path, mime, TextReader(languages="eng"), buyer, None, photo=case["format"] == "photo")
+    text = path.read_text(encoding="utf-8")
     if case["format"] == "text":
         return await from_text(text, "text", buyer, None)
     lines = text.rstrip("\n").split("\n")
@@ -147,37 +167,81 @@ def decide_case(invoice: Invoice, ledger: Ledger, policy: Policy, view: list[Led
     return decision.status, [f.code for f in decision.flags]
 
 
-async def run(only: str | None = None, batches: tuple[str, ...] = ("1",), limit: int | None = None) -> Report:
-    expected = [case for batch in batches
-                for case in json.loads((CORPUS / BATCHES[batch]).read_text(encoding="utf-8"))["cases"]][:limit]
+WALK = CORPUS / "walk"
+WALK_BUYER = Buyer(name="Godavari Irrigation Pumps Pvt Ltd", gstin="37AAJCG5821R1ZW")
+"""The walk batch's own company (its registers' buyer sheet), whom its invoices must be billed to."""
+
+
+def _keyed(rows: list[dict[str, object]]) -> list[dict[str, object]]:
+    """Rows with their vendor codes keyed the way `smriti import` keys them."""
+    return [{**row, "vendor_id": vendor_key(str(row["vendor_id"]))} if "vendor_id" in row else row for row in rows]
+
+
+def walk_ledger() -> tuple[Ledger, list[LedgerEntry]]:
+    """The walk batch's ledger and earlier decisions, from the one file its author wrote them in."""
+    files = json.loads((WALK / "ledger.json").read_text(encoding="utf-8"))
+    vendors = [{**v, "verified_contact": {k: c for k, c in v["verified_contact"].items() if c is not None}}
+               for v in _keyed(files["ledger/vendors.json"])]  # an unknown e-mail is written null there
+    data = LedgerData(buyer=WALK_BUYER, vendors=vendors,
+                      purchase_orders=_keyed(files["ledger/purchase_orders.json"]),
+                      goods_receipts=files["ledger/goods_receipts.json"], invoices=_keyed(files["ledger/history.json"]))
+    ledger = Ledger(data)
+    view = entries_from_history(ledger.data.invoices) + [
+        LedgerEntry.model_validate(e) for e in _keyed(files["ledger_view.json"])]
+    return ledger, view
+
+
+def batch_ledger(batch: str) -> tuple[Ledger, list[LedgerEntry]]:
+    """What a batch's decisions see: its ledger's payment history and the earlier decisions (as the pipeline
+    builds it). Batches 1-3 share one ledger; the walk batch is another company's."""
+    if batch == "walk":
+        return walk_ledger()
     ledger = Ledger.load(CORPUS / "ledger")
+    return ledger, entries_from_history(ledger.data.invoices) + load_entries(CORPUS / "ledger_view.json")
+
+
+async def run(only: str | None = None, batches: tuple[str, ...] = ("1",), limit: int | None = None) -> Report:
     policy = load_policy()
-    # What a decision sees: the ledger's payment history and the earlier decisions (as the pipeline builds it).
-    view = entries_from_history(ledger.data.invoices) + load_entries(CORPUS / "ledger_view.json")
     results: list[CaseResult] = []
     with tempfile.TemporaryDirectory() as tmp:
-        for case in expected:
-            if only and case["id"] != only:
-                continue
-            read = await read_case(case, ledger, Path(tmp))
-            if case["decision"] == REFUSED:
-                scores, misses = {}, {}
-            else:
-                scores, misses = score_fields(read.invoice, case["fields"])
-            status, flags = decide_case(read.invoice, ledger, policy, view) if read.invoice else (None, [])
-            if read.invoice is None and read.refusal is not None:
-                # Right only when refused as not an invoice; refused for another reason is a wrong reading.
-                status = REFUSED if read.refusal.reason == "not_invoice" else f"{REFUSED}:{read.refusal.reason}"
-            results.append(CaseResult(id=case["id"], fields=scores, decision=status, expected_decision=case["decision"],
-                                      flags=flags, expected_flags=case["flags"], misses=misses,
-                                      refusal=read.refusal.model_dump_json() if read.refusal else None))
+        for batch in batches:
+            results += await _run_batch(batch, only, limit, policy, Path(tmp))
     return Report(cases=results)
+
+
+async def _run_batch(batch: str, only: str | None, limit: int | None, policy: Policy, tmp: Path) -> list[CaseResult]:
+    expected = json.loads((CORPUS / BATCHES[batch]).read_text(encoding="utf-8"))["cases"][:limit]
+    ledger, view = batch_ledger(batch)
+    root = (CORPUS / BATCHES[batch]).parent
+    results: list[CaseResult] = []
+    for case in expected:
+        if only and case["id"] != only:
+            continue
+        read = await read_case(case, ledger, tmp, root)
+        if case["decision"] == REFUSED:
+            scores, misses = {}, {}
+        else:
+            scores, misses = score_fields(read.invoice, case["fields"])
+        status, flags = decide_case(read.invoice, ledger, policy, view) if read.invoice else (None, [])
+        if read.invoice is None and read.refusal is not None:
+            # Right only when refused as not an invoice; refused for another reason is a wrong reading.
+            status = REFUSED if read.refusal.reason == "not_invoice" else f"{REFUSED}:{read.refusal.reason}"
+        results.append(CaseResult(id=case["id"], format=FORMATS[case["format"]], fields=scores, decision=status,
+                                  expected_decision=case["decision"],
+                                  flags=flags, expected_flags=case["flags"], misses=misses,
+                                  refusal=read.refusal.model_dump_json() if read.refusal else None))
+    return results
 
 
 def print_report(report: Report, show_misses: bool, title: str = "AP corpus") -> None:
     print(f"{title}: {len(report.cases)} invoices")
+    formats = report.formats()
+    print(f"  {'field':<14} {'all':>6}" + "".join(f" {f:>12}" for f in formats))
+    by_format = {f: report.field_accuracy(f) for f in formats}
     for name, share in report.field_accuracy().items():
-        print(f"  field {name:<8} {share:6.1%}")
+        print(f"  field {name:<8} {share:6.1%}" + "".join(f" {by_format[f][name]:12.1%}" for f in formats))
+    print("  invoices       " + " " * 6 + "".join(
+        f" {sum(c.format == f and c.expected_decision != REFUSED for c in report.cases):>12}" for f in formats))
     for status, share in report.decision_accuracy().items():
         count = sum(c.expected_decision == status for c in report.cases)
         print(f"  decision {status:<16} {share:6.1%}  (n={count})")

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, model_validator
+from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
 from handlers.ap.ledgerview import normalise_number
@@ -131,18 +132,31 @@ class Ledger:
     def purchase_order(self, po_number: str | None, vendor_id: str | None = None) -> PurchaseOrder | None:
         """The PO by its number printed any way (`KAI/PO/0114` is `KAI-PO-0114`, a scan's `P0` is `PO`).
 
-        Given the vendor, a number one character off from exactly one of that vendor's POs is that PO: an
-        OCR slip, and the PO must still belong to the vendor and pass the match like any other."""
+        Only that number: a PO one character off is another document, never swapped in (see nearest_pos)."""
         if not po_number:
             return None
-        key = _po_key(po_number)
-        found = self._pos.get(key)
-        if found is not None or vendor_id is None:
-            return found
-        bare = key.replace("-", "")
-        near = [p for k, p in self._pos.items() if p.vendor_id == vendor_id and len(bare) > 6
-                and Levenshtein.distance(k.replace("-", ""), bare) <= 1]
-        return near[0] if len(near) == 1 else None
+        return self._pos.get(_po_key(po_number))
+
+    def nearest_pos(self, po_number: str | None, vendor_id: str | None, count: int = 3) -> list[str]:
+        """The vendor's POs whose numbers are nearest the one printed, to name when it is not found: the clerk
+        decides whether the number is a typo, never the matcher."""
+        if vendor_id is None:
+            return []
+        own = [p for p in self.data.purchase_orders if p.vendor_id == vendor_id]
+        if not po_number:
+            return [p.po_number for p in sorted(own, key=lambda p: p.po_date, reverse=True)[:count]]
+        bare = _po_key(po_number).replace("-", "")
+        scored = sorted(own, key=lambda p: (Levenshtein.distance(_po_key(p.po_number).replace("-", ""), bare),
+                                            p.po_number))
+        return [p.po_number for p in scored[:count]]
+
+    def nearest_vendors(self, name: str, count: int = 3) -> list[Vendor]:
+        """Master vendors whose names are nearest a name not in the master, to name them; never its identity."""
+        wanted = normalise_name(name)
+        scored = sorted(self.vendors, key=lambda v: -max(fuzz.token_set_ratio(wanted, normalise_name(n))
+                                                          for n in v.names()))
+        return [v for v in scored[:count]
+                if max(fuzz.token_set_ratio(wanted, normalise_name(n)) for n in v.names()) >= 60]
 
     def receipts_for(self, po_number: str) -> list[GoodsReceipt]:
         return [g for g in self.data.goods_receipts if g.po_number.upper() == po_number.strip().upper()]

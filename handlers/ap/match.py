@@ -67,6 +67,8 @@ class MatchResult(BaseModel):
     totals: TotalsMatch
     billed: list[BilledLine] = Field(default_factory=list)
     """The receipt quantities this invoice bills, to be recorded with its decision."""
+    candidates: list[str] = Field(default_factory=list)
+    """When the PO printed is not found: the vendor's POs with the nearest numbers, named, never matched."""
 
     def variances(self) -> list[LineMatch]:
         """Lines priced above the PO but within tolerance: approved, and said so."""
@@ -177,7 +179,8 @@ def three_way_match(
     po = ledger.purchase_order(invoice.po_number, vendor_id)
     # A PO raised on another vendor is no PO for this one, and a vendor not in the master has none.
     if po is None or po.vendor_id != vendor_id:
-        return MatchResult(status="no_po", po_number=invoice.po_number, totals=totals)
+        return MatchResult(status="no_po", po_number=invoice.po_number, totals=totals,
+                           candidates=ledger.nearest_pos(invoice.po_number, vendor_id))
     receipts = ledger.receipts_for(po.po_number)
     earlier = _billed_before(receipts, po.vendor_id, invoice, view or [])
     received: dict[int, Decimal] = {}

@@ -5,7 +5,6 @@ recommendation are written from. Numbers come from the ledger or from memory met
 The verification contact is always the one on the vendor master: the invoice is the thing being challenged.
 """
 
-import re
 from decimal import Decimal
 from typing import Literal
 
@@ -13,6 +12,7 @@ from pydantic import BaseModel, Field
 
 from handlers.ap import facts
 from handlers.ap.gstin import state_of, verify
+from handlers.ap.instructions import instruction_in
 from handlers.ap.duplicates import exact_duplicate, near_duplicates
 from handlers.ap.ledger import Ledger, VendorMatch
 from handlers.ap.ledgerview import LedgerEntry, entries_from_history
@@ -35,12 +35,6 @@ FlagCode = Literal[
 RESOLUTIONS = ("request_corrected_invoice", "short_pay", "credit_note", "approved_as_invoiced")
 """Resolution codes a remembered resolution may recommend (each has its own recommendation text)."""
 
-_INSTRUCTION = re.compile(
-    r"(ignore (all |any )?(the )?(previous|prior|above|earlier) (instructions|rules)|approve (this|the) (invoice|payment)"
-    r"|disregard (the |all )?(rules|instructions)|system prompt|you are (an? )?(ai|assistant|language model)"
-    r"|do not (flag|block|hold)|mark (it|this) as (approved|paid)|skip (the )?(verification|checks?))",
-    re.IGNORECASE,
-)
 
 
 class Flag(BaseModel):
@@ -83,10 +77,11 @@ def remembered_history(vendor_memory: VendorMemory) -> Recalled | None:
     return found[0] if found else None
 
 
-def _identity(policy: Policy, invoice: Invoice, match: VendorMatch) -> list[Flag]:
+def _identity(policy: Policy, invoice: Invoice, match: VendorMatch, ledger: Ledger) -> list[Flag]:
     if match.vendor is None:
-        return [_flag(policy, "UNKNOWN_VENDOR", "HUMAN_REVIEW", name=invoice.vendor_name,
-                      gstin=invoice.vendor_gstin or "-")]
+        near = [f"{v.name} ({v.vendor_id})" for v in ledger.nearest_vendors(invoice.vendor_name)]
+        return [_flag(policy, "UNKNOWN_VENDOR", "HUMAN_REVIEW", "near" if near else "", name=invoice.vendor_name,
+                      gstin=invoice.vendor_gstin or "-", candidates="; ".join(near))]
     vendor = match.vendor
     found: list[Flag] = []
     if match.gstin_conflict:
@@ -177,6 +172,9 @@ def _qty(value: Decimal | None) -> str:
 def _match(policy: Policy, invoice: Invoice, match: MatchResult) -> list[Flag]:
     po = match.po_number or invoice.po_number or "-"
     if match.status == "no_po":
+        if match.candidates:
+            return [_flag(policy, "PO_NOT_FOUND", "EXCEPTION", "near" if invoice.po_number else "none",
+                          po=invoice.po_number or "-", candidates=", ".join(match.candidates))]
         return [_flag(policy, "PO_NOT_FOUND", "EXCEPTION", po=invoice.po_number or "-")]
     found: list[Flag] = []
     if match.status == "no_grn":
@@ -243,14 +241,12 @@ def _recurring(policy: Policy, vendor: Vendor, match: MatchResult, memory: Vendo
 
 
 def _instructions(policy: Policy, invoice: Invoice) -> list[Flag]:
+    """Text telling the reader what to decide is flagged; it can only make a decision stricter, never looser."""
     texts = [invoice.vendor_name, invoice.notes or "", invoice.contact or "", *(ln.description for ln in invoice.lines)]
-    for text in texts:
-        hit = _INSTRUCTION.search(text)
-        if hit:
-            start = max(0, hit.start() - 20)
-            quote = " ".join(text[start:hit.end() + 40].split())
-            return [_flag(policy, "INSTRUCTION_IN_DOCUMENT", "HUMAN_REVIEW", quote=quote[:120])]
-    return []
+    found = instruction_in(texts)
+    if found is None:
+        return []
+    return [_flag(policy, "INSTRUCTION_IN_DOCUMENT", "HUMAN_REVIEW", quote=found[1])]
 
 
 def _trust(policy: Policy, clean: int, flags: list[Flag]) -> Trust:
@@ -272,7 +268,7 @@ def evaluate(
     if view is None:
         view = entries_from_history(ledger.data.invoices)
     history = remembered_history(vendor_memory)
-    flags = _identity(policy, invoice, identity)
+    flags = _identity(policy, invoice, identity, ledger)
     vendor = identity.vendor
     flags += _gstins(policy, invoice, vendor, buyer)
     if vendor is not None:

@@ -35,6 +35,7 @@ _LABELS: list[tuple[Field, re.Pattern[str]]] = [(name, re.compile(pattern, re.IG
     ("po", r"\bp\.?\s?o\b\.?(?=\s*[:#])"),
     ("po", rf"\b(?:your\s+)?order\s*(?:ref(?:erence)?\b\.?|{_NO})"),
     ("po", r"\byour\s+(?:order|p\.?\s?o\.?)\b"),
+    ("po", rf"\b(?:cust(?:omer)?\.?\s*|buyer'?s?\s*)?ord\.?\s*{_NO}"),
     ("account", rf"\b(?:current\s+|savings\s+|ca\s+)?(?:a/?c|acc(?:oun)?t|account)\.?\s*{_NO}"),
     ("account", r"\b(?:a/c|account)\b\.?(?=\s*[:\-]?\s*(?:[A-Za-z][A-Za-z&.' ]{1,40}?\s*[-–,:]\s*)?\d{6})"),
     ("account", rf"\b(?:s\.?b|c\.?a|c\.?c|o\.?d)\.?(?:\s*/\s*(?:s\.?b|c\.?a|c\.?c|o\.?d)\.?)*\s*(?:a/?c\.?\s*)?{_NO}"),
@@ -113,11 +114,16 @@ def find_labels(line: str) -> list[Label]:
 
 
 def _joined(tokens: list[str]) -> list[str]:
-    """Tokens with an OCR-split number put back together ("SLG/26 -27/0070", "KAI -PO- 2609-228")."""
+    """Tokens with an OCR-split number put back together ("SLG/26 -27/0070", "KAI -PO- 2609-228"), and a number
+    printed with spaces round its separators read whole ("SVC / 26-27 / 187"); a date after a lone separator
+    is the number's date ("BHT-262 / 14-05-2026"), not part of it."""
     out: list[str] = []
-    for token in tokens:
-        if out and (token[:1] in "-/" and len(token) > 1 and out[-1][-1:].isalnum()
-                    or out[-1][-1:] in "-/" and len(out[-1]) > 1 and token[:1].isalnum()):
+    for index, token in enumerate(tokens):
+        after = tokens[index + 1] if index + 1 < len(tokens) else ""
+        if token in ("/", "-") and out and out[-1][-1:].isalnum() and after[:1].isalnum() and not _is_date(after):
+            out[-1] += token
+        elif out and (token[:1] in "-/" and len(token) > 1 and out[-1][-1:].isalnum()
+                      or out[-1][-1:] in "-/" and len(out[-1]) > 1 and token[:1].isalnum()):
             out[-1] += token
         else:
             out.append(token)
@@ -194,7 +200,7 @@ def _by_column(labels: list[Label], pending: list[int], below: str) -> dict[int,
     """Values on the row beneath a row of labels, each given to the waiting label it starts nearest to.
 
     Where a scan lost the row's indentation, the values keep their order: they are matched from the right."""
-    chunks = list(re.finditer(r"\S+(?:\s\S+)*", below))
+    chunks = list(re.finditer(r"\S+(?:\s\S+)*", below.replace("|", " ")))  # a table's rules part its columns
     found: dict[int, str] = {}
     for chunk in chunks:
         nearest = min(pending, key=lambda i: abs(labels[i].start - chunk.start()))

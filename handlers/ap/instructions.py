@@ -1,0 +1,49 @@
+"""Text in a document that tells its reader what to decide: approve, skip review, pay now, ignore the rules.
+
+An invoice asks to be paid; it never gets to say how it is checked. Phrases are matched by family (what they
+ask the reader to do), in any case and with the usual spellings of a hurried note ("pls", "dont", "no need
+to"), not by one example's words. Payment terms ("pay within 30 days", "kindly make payment by NEFT") are
+what an invoice says to everyone and are not instructions to the approver.
+"""
+
+import re
+
+_PLEASE = r"(?:(?:please|pls|plz|kindly|just)\s+)?"
+_IT = r"(?:(?:it|this|this\s+(?:invoice|bill|one|payment)|the\s+(?:invoice|bill|payment)|invoice|bill|payment)\s+)?"
+_NOT = r"(?:do\s*n[o']?t|dont|don't|never|no\s+need\s+(?:to|for)|need\s+not|there\s+is\s+no\s+need\s+to|avoid)"
+_ROUTE = r"(?:send|sending|route|routing|forward|put|refer|escalate|escalating|hold|holding|flag|flagging|block" \
+         r"|blocking|check|checking|verify|verifying|call|calling|review|reviewing|query|querying|stop)"
+_REVIEW = r"(?:review|reviewer|verification|checks?|approval\s+queue|audit|exception|hold|manager|finance)"
+_NOW = r"(?:today|immediately|right\s+away|right\s+now|now|at\s+once|asap|same\s+day|this\s+(?:morning|evening)" \
+       r"|without\s+(?:delay|fail)|on\s+priority|urgently)"
+
+FAMILIES: dict[str, re.Pattern[str]] = {name: re.compile(pattern, re.IGNORECASE) for name, pattern in {
+    # "Mark it approved", "mark as paid", "treat this as verified"
+    "mark": rf"\b(?:mark|marked|treat|record|show|set|tick)\s+{_IT}(?:as\s+)?(?:approved|paid|cleared|verified"
+            rf"|passed|ok(?:ay)?|released)\b",
+    # "Approve this invoice", "please approve", "approve without review", "auto-approve"
+    "approve": rf"\b(?:{_PLEASE}(?:auto[\s-]?)?approve\s+(?:{_IT}|immediately|urgently|now|today|without|directly"
+               rf"|and\s+(?:pay|release))|auto[\s-]?approv\w*|pre[\s-]?approved|already\s+approved\s+by)",
+    # "Do not send to review", "no need to verify", "don't call the vendor"
+    "skip_review": rf"\b{_NOT}\s+(?:to\s+)?{_ROUTE}\b|\bno\s+{_REVIEW}\s+(?:is\s+)?(?:needed|required|necessary)"
+                   rf"|\b(?:skip|bypass|avoid|waive)\s+(?:the\s+)?{_REVIEW}|\bwithout\s+(?:any\s+)?{_REVIEW}\b",
+    # "Urgent, pay today", "release payment immediately", "pay now"
+    "pay_now": rf"\b(?:pay|release|transfer|remit|clear|process)\s+(?:{_IT}|(?:the\s+)?amount\s+|(?:the\s+)?"
+               rf"(?:full\s+)?(?:payment|dues?)\s+)?{_NOW}\b|\b(?:urgent|same[\s-]day)\s+(?:payment|release"
+               rf"|transfer)\b",
+    # "Ignore previous instructions", "you are an AI", "system prompt"
+    "override_rules": r"\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:the\s+)?(?:previous|prior|above"
+                      r"|earlier|your|usual|standard|normal)?\s*(?:instructions|rules|checks|policy|policies|process)\b"
+                      r"|\bsystem\s+prompt\b|\byou\s+are\s+(?:an?\s+)?(?:ai|assistant|language\s+model|bot)\b",
+}.items()}
+
+
+def instruction_in(texts: list[str]) -> tuple[str, str] | None:
+    """The first text aimed at the reader's decision: its family and the words around it, or None."""
+    for text in texts:
+        flat = " ".join(text.split())
+        for family, pattern in FAMILIES.items():
+            if hit := pattern.search(flat):
+                start = max(0, hit.start() - 20)
+                return family, flat[start:hit.end() + 40][:120]
+    return None
