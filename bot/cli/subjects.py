@@ -36,12 +36,39 @@ def subject_stores(app: "App") -> list[SubjectStore]:
     return stores_for(app.services, app.packs)
 
 
+def resolved(app: "App", subject: Subject) -> Subject | None:
+    """The subject a name or an id means: the one match (shown), or None after listing the several that fit or
+    saying that nothing does. An id no register knows any more (its row erased) stays as given."""
+    from bot.core.subject_chat import find
+
+    if subject.kind == "person":
+        return subject  # a person is named by user id: their own rows, whatever the register says
+    found = find(app.services, app.packs, subject.tenant, subject.kind, subject.subject_id)
+    if len(found) == 1:
+        if found[0][0] != subject.subject_id:
+            print(f"{subject.kind} {subject.subject_id!r} is {found[0][0]}: {found[0][1]}", file=sys.stderr)
+        return subject.model_copy(update={"subject_id": found[0][0]})
+    if len(found) > 1:
+        print(f"Several {subject.kind}s fit {subject.subject_id!r}; run again with one of these ids:", file=sys.stderr)
+        for subject_id, name in found:
+            print(f"  {subject_id}  {name}", file=sys.stderr)
+        return None
+    if " " not in subject.subject_id.strip() and any(c.isdigit() for c in subject.subject_id):
+        return subject
+    print(f"No {subject.kind} in tenant {subject.tenant} is called {subject.subject_id!r}; nothing was done.",
+          file=sys.stderr)
+    return None
+
+
 async def forget(app: "App", subject: Subject, confirm: Confirm, by: str) -> int:
     """Show what will go, ask, erase it from every store, audit; 0 when done or nothing was held."""
     from bot.core.subject_ops import SubjectRequests, canonical, describe
 
     requests = SubjectRequests(app.services, app.packs, by=by, via="cli")
-    subject = canonical(app.packs, subject)
+    found = resolved(app, subject)
+    if found is None:
+        return 2
+    subject = canonical(app.packs, found)
     held = await requests.preview(subject)
     print(describe(subject, held))
     if not [i for i in held if i.kept_because is None]:
@@ -91,7 +118,7 @@ def _ask(question: str) -> bool:
 
 def _arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tenant", required=True)
-    parser.add_argument("--farmer", default=None, help="farmer id, e.g. F017")
+    parser.add_argument("--farmer", default=None, help="farmer id (F017) or name ('Erra Ramulamma', 'Ramulamma')")
     parser.add_argument("--case", default=None, help="case id as filed, e.g. 'OS 112/2024'")
     parser.add_argument("--vendor", default=None, help="vendor id")
     parser.add_argument("--person", default=None, help="a person's user id: their own rows, channels and queue")
@@ -123,7 +150,10 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]", with_ap
             return 2
 
         async def body(app: "App") -> int:
-            data = json.dumps(await export(app, subject, args.by or getpass.getuser()), indent=2, ensure_ascii=False)
+            found = resolved(app, subject)
+            if found is None:
+                return 2
+            data = json.dumps(await export(app, found, args.by or getpass.getuser()), indent=2, ensure_ascii=False)
             if args.out:
                 args.out.write_text(data + "\n", encoding="utf-8")
                 print(f"Wrote {args.out}")

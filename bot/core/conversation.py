@@ -58,6 +58,8 @@ ADMIN_COMMANDS = [
     CommandInfo(command="import", description_key="commands.import"),
     CommandInfo(command="revoke", description_key="commands.revoke"),
     CommandInfo(command="web", description_key="commands.web"),
+    CommandInfo(command="forget", description_key="commands.forget"),
+    CommandInfo(command="export", description_key="commands.export"),
 ]
 
 

@@ -78,6 +78,8 @@ class Reply(BaseModel):
     text: CleanText
     buttons: list[list[Button]] = Field(default_factory=list)
     image: Path | None = None
+    document: Path | None = None
+    """A file to send with the text as its caption (an export): a document, not a photo."""
     card_id: str | None = None
     replaces_card: bool = False
     """True when this reply is the new state of an earlier card (edit it in place where the chat can)."""

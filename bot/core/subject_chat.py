@@ -5,10 +5,11 @@
 
 The preview only reads. The request waits as a core card (pack "core", kind "forget") so a restart keeps it and
 a double tap erases once (open -> saving by a conditional update); the card is dropped when it is done, since it
-names its subject. Replies carry no documents, so an export comes as JSON text in parts.
+names its subject. An export comes as one JSON file, sent as a document.
 """
 
 import json
+import uuid
 from typing import Any
 
 from bot.core.messages import Button, Reply
@@ -20,8 +21,6 @@ COMMANDS = ("forget", "export")
 CALLBACK_PREFIX = "sf"
 CARD_PACK, CARD_KIND = "core", "forget"
 KINDS = ("farmer", "case", "vendor", "person")
-PART_CHARS = 3500
-"""Telegram allows 4096 characters a message; the header needs the rest."""
 
 
 def is_admin(turn: Turn) -> bool:
@@ -67,7 +66,7 @@ async def on_command(turn: Turn, packs: dict[str, Pack], command: str, args: str
     subject = canonical(packs, Subject(tenant=turn.user.tenant, kind=kind, subject_id=found[0][0]))  # type: ignore[arg-type]
     requests = _requests(turn, packs)
     if command == "export":
-        return _export_replies(turn, subject, await requests.export(subject))
+        return _export_replies(turn, subject, await requests.export(subject), found[0][1])
     held = await requests.preview(subject)
     if not [i for i in held if i.kept_because is None]:
         requests.audit("forget", subject, held, "nothing held")
@@ -123,9 +122,11 @@ async def on_callback(turn: Turn, packs: dict[str, Pack], data: str) -> list[Rep
                   card_id=card.card_id, replaces_card=True)]
 
 
-def _export_replies(turn: Turn, subject: Subject, exported: dict[str, Any]) -> list[Reply]:
-    body = json.dumps(exported, indent=1, ensure_ascii=False, default=str)
-    chunks = [body[i:i + PART_CHARS] for i in range(0, len(body), PART_CHARS)] or ["{}"]
-    return [Reply(text=turn.t('subjects.export_header', kind=subject.kind, subject_id=subject.subject_id, part=n,
-                              parts=len(chunks)) + f"\n{chunk}")
-            for n, chunk in enumerate(chunks, start=1)]
+def _export_replies(turn: Turn, subject: Subject, exported: dict[str, Any], name: str) -> list[Reply]:
+    """The export as one JSON file sent as a document (a chat message cannot hold it)."""
+    folder = turn.services.settings.state_dir / "exports"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{subject.kind}-{uuid.uuid4().hex}.json"
+    path.write_text(json.dumps(exported, indent=1, ensure_ascii=False, default=str) + "\n", encoding="utf-8")
+    return [Reply(text=turn.t("subjects.export_file", kind=subject.kind, subject_id=subject.subject_id, name=name),
+                  document=path)]

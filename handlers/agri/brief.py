@@ -27,6 +27,15 @@ class BriefContext:
     def __init__(self, own: list[Recalled], similar: list[Recalled], unavailable: bool = False) -> None:
         self.own, self.similar, self.unavailable = own, similar, unavailable
 
+    def owners(self, book: FieldBook) -> dict[str, str]:
+        """Each recalled memory's document id with the farmer it is about (by its farmer tag)."""
+        found: dict[str, str] = {}
+        for memory in self.own + self.similar:
+            farmer = next((f for f in book.farmers if tags.farmer(f) in memory.tags), None)
+            if memory.document_id and farmer is not None:
+                found[memory.document_id] = farmer
+        return found
+
     def known_dates(self) -> dict[date, list[str]]:
         """Return every recalled memory's date with the document ids dated then (what a claim may cite)."""
         known: dict[date, list[str]] = {}
@@ -92,9 +101,11 @@ async def build_brief(memory: MemoryClient, bank: str, book: FieldBook, farmer: 
             notes.append(text(lang, "agri.model_unavailable"))
     guarded = guard_brief(book, draft, context.known_dates(), farmer.crops, text(lang, "agri.date_removed"),
                           lang)
+    owners = context.owners(book)
+    claims = [c.model_copy(update={"farmer_id": owners.get(c.document_id or "")}) for c in guarded.claims]
     return Brief(
         farmer=FarmerRef(id=farmer.id, name=farmer.name, village=farmer.village, crops=farmer.crops),
-        as_of=as_of, memory="off" if not memory_on else "unreachable" if context.unavailable else "on", claims=guarded.claims, products=guarded.products,
+        as_of=as_of, memory="off" if not memory_on else "unreachable" if context.unavailable else "on", claims=claims, products=guarded.products,
         avoid=guarded.avoid, checks=guarded.checks,
         confidence=draft.confidence if context.own or context.similar else "low",
         recalled=RecalledCounts(farmer=len(context.own), similar=len(context.similar)),

@@ -14,6 +14,8 @@ class Claim(BaseModel):
     text: str
     source_date: date | None
     document_id: str | None = None
+    farmer_id: str | None = None
+    """Whose visit or outcome the cited memory is: the brief names them, never the document id."""
 
 
 class BriefProduct(BaseModel):

@@ -97,7 +97,8 @@ class Composer:
                                 date=self.day(visit.day),
                                 objection=self.t(f"objection_{objection}") if objection else "-"))
         for pid, outcome in self._failed_for_him().items():
-            lines.append(self.t("avoid_failed", product=self.product(pid), date=self.day(outcome.day)))
+            lines.append(self.t("avoid_failed", product=self.product(pid), date=self.day(outcome.day),
+                                farmer=self.book.farmer_name(self.farmer.id, self.lang)))
         return lines
 
     def _scores(self) -> dict[str, float]:
@@ -118,7 +119,10 @@ class Composer:
         """Return the farmer's crop this product is pitched for: where it worked for him, else its first label."""
         own = [o.crop for o in self.own.outcomes if pid in o.applied] + [v.crop for v in self.own.visits if pid in v.accepted]
         labelled = [c for c in self.farmer.crops if c in self.book.products[pid].dosage]
-        return next((c for c in reversed(own) if c in labelled), labelled[0])
+        # A product with no label for any of the farmer's crops (recalled for a crop he no longer grows, or
+        # pitched from a neighbour's case) is pitched for the crop it was used on, else his first crop.
+        return next((c for c in reversed(own) if c in labelled), labelled[0] if labelled else
+                    next(iter(own[::-1]), self.farmer.crops[0]))
 
     def _pitch(self, pid: str, crop: str) -> str:
         product = self.book.products[pid]
@@ -130,6 +134,7 @@ class Composer:
         nearby = [o for o in self.similar.outcomes if pid in o.applied and o.result in ("controlled", "partial")]
         if own:
             parts.append(self.t("pitch_own", crop=self.crop(own[-1].crop), date=self.day(own[-1].day),
+                                farmer=self.book.farmer_name(self.farmer.id, self.lang),
                                 note=own[-1].note or self.t(f"result_{own[-1].result}")))
         elif nearby:
             best = nearby[-1]

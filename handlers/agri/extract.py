@@ -34,6 +34,14 @@ def visit_id(farmer_id: str | None, day: date, text: str) -> str:
     return f"{_id_part(farmer_id)}-{day:%Y%m%d}-{content_digest(text, 6)}"
 
 
+def farmer_of_visit_id(book: FieldBook, visit_key: str) -> str | None:
+    """The farmer a visit id (or a seeded visit's key) is about, or None."""
+    owners = [f.id for f in book.farmers.values() if visit_key.startswith(f"{_id_part(f.id)}-")]
+    if owners:
+        return max(owners, key=lambda f: len(_id_part(f)))
+    return next((v.farmer_id for v in book.season.visits if v.id == visit_key), None)
+
+
 _DATED_ID = re.compile(r"^(?P<rest>.+)-(?P<day>\d{8})-(?P<digest>[0-9a-f]{6})$")
 
 

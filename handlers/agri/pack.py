@@ -22,6 +22,8 @@ from handlers.agri.extract import FieldReader
 from handlers.agri.farmer_add import NEW_FARMER
 from handlers.agri.brief_models import Brief
 from handlers.agri.insights import Insights, insights_text, village_insights
+from handlers.agri.intent import is_question
+from handlers.agri.past import last_visit_lines
 from handlers.agri.models import Farmer, Visit
 from handlers.agri.visit_records import VisitRecords, memories_of, save_season
 from handlers.agri.newfarmer import NewFarmer, new_farmer_in
@@ -44,6 +46,8 @@ log = logging.getLogger(__name__)
 AWAITING_OUTCOME = "agri.awaiting_outcome"
 ANSWER_PREFIX = "ag:o:"
 CHOOSE_PREFIX = "ag:f:"
+ASKED_PREFIX = "ag:q:"
+"""A button naming one of the farmers a question could mean: `ag:q:<farmer id>`."""
 """A button naming one of the farmers a note could mean: `ag:f:<card id>:<index in the card's choices>`."""
 FARMER_CHOICES = "farmer_choices"
 MAX_CHOICES = 6
@@ -89,7 +93,16 @@ class AgriPack(Pack):
         return farmer_terms(self.books.store, subject)
 
     def find_subjects(self, tenant: str, kind: str, query: str) -> list[tuple[str, str]]:
-        return find_farmers(self.books.store, tenant, query) if kind == "farmer" else []
+        """A farmer by id as written, else by name as people say it (first name, surname first, either
+        script...): every farmer that fits, so forget and export show the matches before anything is done."""
+        if kind != "farmer":
+            return []
+        by_row = find_farmers(self.books.store, tenant, query)
+        if len(by_row) == 1:
+            return by_row
+        book = self.book_for(tenant)
+        fits = self.reader_for(tenant).farmers_named(query)
+        return [(f.id, f"{f.name} ({book.village_name(f.village)})") for f in fits] or by_row
 
     def subject_stores(self) -> list[SubjectStore]:
         return [farmer_store(self.books.store), VisitRecordStore(self.records)]
@@ -251,12 +264,40 @@ class AgriPack(Pack):
         return [Reply(text="\n".join(lines))]
 
     async def on_text(self, turn: Turn, body: str) -> list[Reply]:
+        if is_question(body):
+            # Asked, not reported: answered from memory; a follow-up waiting for an answer keeps waiting.
+            return await self._answer_question(turn, body)
         awaiting = self.services.state.pref(turn.user.user_id, AWAITING_OUTCOME)
         if awaiting:
             answered = await self._outcome(turn, awaiting, body)
             if answered is not None:
                 return answered
         return await self._visit(turn, body)
+
+    async def _answer_question(self, turn: Turn, question: str) -> list[Reply]:
+        """A question about the past: the farmer it names answered from the records and memory (the last
+        visit, then the brief); asked which when several fit; never a visit card."""
+        reader = self.reader_for(turn.user.tenant)
+        found = reader.farmer_in(question, turn.user.territories)
+        farmers = [found] if found is not None else reader.farmer_choices(question, turn.user.territories)
+        farmers = [f for f in farmers if self.may_see(turn.user, f)]
+        if not farmers:
+            return [Reply(text=turn.t("agri.question_no_farmer"))]
+        book = self.book_for(turn.user.tenant)
+        if len(farmers) > 1:
+            rows = [[Button(label=f"{book.farmer_name(f.id, turn.lang)} · {book.village_name(f.village, turn.lang)}",
+                            data=f"{ASKED_PREFIX}{f.id}")] for f in farmers[:MAX_CHOICES]
+                    if len(f"{ASKED_PREFIX}{f.id}".encode()) <= 64]
+            return [Reply(text=turn.t("agri.question_which"), buttons=rows)]
+        return await self._past_answer(turn, farmers[0])
+
+    async def _past_answer(self, turn: Turn, farmer: Farmer) -> list[Reply]:
+        tenant, today = turn.user.tenant, self.today()
+        book = self.book_for(tenant)
+        lines = last_visit_lines(book, farmer.id, self.records.visits(tenant, farmer_id=farmer.id, until=today),
+                                 self.records.outcomes(tenant, farmer_id=farmer.id, until=today), turn.lang)
+        brief = await self.brief_for(tenant, farmer, today, True, turn.lang)
+        return [Reply(text="\n".join([*lines, "", brief_text(book, brief, turn.lang)]))]
 
     async def _visit(self, turn: Turn, note: str, heard: bool = False) -> list[Reply]:
         """Structure a visit note and show it as a card."""
@@ -363,6 +404,9 @@ class AgriPack(Pack):
             prepared.path.unlink(missing_ok=True)
         if not transcript.text:
             return [Reply(text=turn.t("agri.voice_empty"))]
+        if is_question(transcript.text):
+            return [Reply(text=turn.t("agri.heard", transcript=transcript.text)),
+                    *await self._answer_question(turn, transcript.text)]
         awaiting = self.services.state.pref(turn.user.user_id, AWAITING_OUTCOME)
         if awaiting:
             answered = await self._outcome(turn, awaiting, transcript.text, heard=True)
@@ -380,6 +424,11 @@ class AgriPack(Pack):
     async def on_callback(self, turn: Turn, data: str) -> list[Reply]:
         if data.startswith(CHOOSE_PREFIX):
             return self._choose_farmer(turn, data)
+        if data.startswith(ASKED_PREFIX):
+            farmer = self.book_for(turn.user.tenant).farmers.get(data[len(ASKED_PREFIX):])
+            if farmer is None or not self.may_see(turn.user, farmer):
+                return [Reply(text=turn.t("core.card_gone"))]
+            return await self._past_answer(turn, farmer)
         if not data.startswith(ANSWER_PREFIX) or self.services.scheduler is None:
             return [Reply(text=turn.t("core.card_gone"))]
         followup = self.services.scheduler.get(data[len(ANSWER_PREFIX):])

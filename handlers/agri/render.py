@@ -5,6 +5,7 @@ from itertools import zip_longest
 
 from bot.services.i18n import show_date, text
 from handlers.agri.brief_models import Brief
+from handlers.agri.extract import farmer_of_visit_id
 from handlers.agri.register import FieldBook
 
 
@@ -33,14 +34,23 @@ def brief_text(book: FieldBook, brief: Brief, lang: str) -> str:
     if brief.claims:
         lines.append(t("brief_claims"))
         for claim in brief.claims:
-            source = (f"{show_date(lang, claim.source_date)} · {claim.document_id}" if claim.source_date
-                      else t("brief_no_source"))
+            source = (f"{show_date(lang, claim.source_date)} · {cited(book, claim.document_id, lang, claim.farmer_id)}"
+                      if claim.source_date else t("brief_no_source"))
             lines.append(f"• {claim.text} [{source}]")
     lines.append(t("brief_confidence", confidence=t(f"confidence_{brief.confidence}")))
     if brief.unverified:
         lines.append(t("brief_unverified"))
         lines += [f"• {u}" for u in brief.unverified]
     return "\n".join(lines)
+
+
+def cited(book: FieldBook, document_id: str | None, lang: str, farmer: str | None = None) -> str:
+    """A memory cited as people speak of it: a visit to or an outcome of a farmer by name, never its id."""
+    kind, _, key = (document_id or "").partition(":")
+    farmer = farmer or (farmer_of_visit_id(book, key) if key else None)
+    name = book.farmer_name(farmer, lang) if farmer in book.farmers else None
+    kind = kind if kind in ("visit", "outcome") else "record"
+    return text(lang, f"agri.cited_{kind}_of" if name else f"agri.cited_{kind}", farmer=name or "")
 
 
 def side_by_side(left: str, right: str, width: int = 58) -> str:

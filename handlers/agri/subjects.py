@@ -3,7 +3,8 @@
 from typing import Any
 
 from bot.store.registers import RegisterStore
-from bot.core.subject_match import SubjectTerms
+from bot.core.subject_match import SubjectTerms, fold
+from handlers.agri.identity import HONORIFICS
 from bot.store.subject_registers import (
     Records,
     RegisterSubjectStore,
@@ -32,10 +33,22 @@ def farmer_rows(records: Records, farmer_id: str) -> list[tuple[str, str]]:
             if same_id(key, farmer_id) or same_id(str(record.data.get("id", "")), farmer_id)]
 
 
+MIN_WORD = 4
+"""A name word shorter than this is too common a syllable to prove a record is about the farmer."""
+
+
 def farmer_terms(registers: RegisterStore, subject: Subject) -> SubjectTerms | None:
+    """The farmer's ids and names, and each word of the name that no other farmer's name has: officers name
+    a farmer by first name ("Ramulamma garu"), so a note saying only that is about them and is forgotten too."""
     if subject.kind != "farmer":
         return None
-    return terms_from(_farmers(registers, subject.tenant), "farmers", subject, farmer_rows, _ids, _names)
+    terms = terms_from(_farmers(registers, subject.tenant), "farmers", subject, farmer_rows, _ids, _names)
+    if not terms.names:
+        return terms
+    theirs = {fold(w) for name in terms.others for w in name.split()}
+    words = [w for name in terms.names for w in name.split()
+             if len(w) >= MIN_WORD and fold(w) not in theirs and fold(w) not in HONORIFICS]
+    return terms.model_copy(update={"names": list(dict.fromkeys([*terms.names, *words]))})
 
 
 def find_farmers(registers: RegisterStore, tenant: str, query: str) -> list[tuple[str, str]]:

@@ -128,7 +128,8 @@ async def test_model_brief_goes_through_guardrails(seeded: SeedReport, tmp_path:
     assert brief["products"][1]["dosage"] == "60 g/acre (cotton)"
     assert brief["checks"] == ["ఆకు ఎండు తెగులు [date removed] న మళ్ళీ వచ్చిందేమో చూడండి"]
     assert brief["avoid"] == ["Do not open with Amistar Top (refused 8 April)."]
-    assert brief["claims"][1] == {"text": "Sprayed in March.", "source_date": None, "document_id": None}
+    assert brief["claims"][1] == {"text": "Sprayed in March.", "source_date": None, "document_id": None,
+                                  "farmer_id": None}
     assert set(brief["unverified"]) == {
         "claim: Sprayed in March. (cited 2026-03-03, not in memory)",
         "pitch for Blitox 50: 2024-05-02", "product: P777 is not in the catalogue",
@@ -140,7 +141,7 @@ async def test_model_brief_goes_through_guardrails(seeded: SeedReport, tmp_path:
 async def test_brief_command_in_chat_and_territory_refusal(seeded: SeedReport, agri_app: App) -> None:
     conv = agri_app.conversation
     [shown] = await conv.handle(say("srinivas", "/brief Ramesh Goud 2026-04-20"))
-    assert "Ramesh Goud (F001)" in shown.text and "8 Apr 2026 · visit:V002" in shown.text
+    assert "Ramesh Goud (F001)" in shown.text and "8 Apr 2026 · visit to Ramesh Goud" in shown.text and "visit:" not in shown.text
     assert "2 May 2026" not in shown.text
     [telugu] = await conv.handle(say("lakshmi", "/brief రమేష్ గౌడ్ 2026-09-28"))
     assert "సారాంశం: రమేష్ గౌడ్" in telugu.text and "Blitox 50 (P001)" in telugu.text

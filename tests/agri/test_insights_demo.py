@@ -58,7 +58,7 @@ async def test_demo_shows_memory_off_and_on_side_by_side(seeded: SeedReport, agr
     assert "No history with this farmer yet." in left and "What memory says" not in left
     assert "Blitox 50 (P001)" in right and "Amistar Top (P006), Rs 1,480" in right
     early = shown.split("as of 2026-04-20")[1]
-    assert "8 Apr 2026 · visit:V002" in early and "21 Apr 2026" not in early.split("Moinabad as of")[0]
+    assert "8 Apr 2026 · visit to Ramesh Goud" in early and "21 Apr 2026" not in early.split("Moinabad as of")[0]
 
 
 async def test_cli_brief_json(seeded: SeedReport, hindsight_url: str, bank_prefix: str, tmp_path: object,
@@ -75,7 +75,7 @@ async def test_cli_brief_json(seeded: SeedReport, hindsight_url: str, bank_prefi
     assert set(brief) >= {"farmer", "as_of", "memory", "claims", "products", "avoid", "checks", "confidence",
                           "recalled", "unverified"}
     assert brief["as_of"] == "2026-04-20" and brief["memory"] == "on"
-    assert {"text", "source_date", "document_id"} == set(brief["claims"][0])
+    assert {"text", "source_date", "document_id", "farmer_id"} == set(brief["claims"][0])
     assert {"id", "name", "price", "dosage", "pitch"} == set(brief["products"][0])
 
 

@@ -51,7 +51,7 @@ async def test_officer_saves_a_visit_to_a_new_farmer_then_briefs_them_by_name_in
     for query in ("Bommu Sathaiah", "బొమ్ము సత్తయ్య", farmer.name_te):
         [brief] = await conv.handle(say("ravi", f"/brief {query}"))
         assert f"({added})" in brief.text, query
-        assert f"visit:{added}-20260918-" in brief.text, query  # the visit saved above, cited by its id
+        assert "18 Sep 2026 · visit to Bommu Sathaiah" in brief.text, query  # the visit saved above, by date and name
 
     # Saving a second visit to the same farmer by the name as written files it under the same row.
     [again] = await conv.handle(say("ravi", "Bommu Sathaiah garu cotton, bollworm down to 5%"))

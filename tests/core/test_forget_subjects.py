@@ -158,12 +158,38 @@ async def test_forget_a_farmer_takes_only_his_records(app: App, capsys: pytest.C
 async def test_forget_the_shorter_name_leaves_the_longer_one(app: App) -> None:
     leave_traces(app, "pavani", "agri", "MP-11", "Yadagiri Rao chilli thrips", 1)
     leave_traces(app, "harsha", "agri", "MP-13", "Yadagiri paddy blast", 3)
+    # A name is accepted: "Yadagiri" is the farmer of that whole name (MP-13), never Yadagiri Rao.
     assert await forget(app, Subject(tenant=TENANT, kind="farmer", subject_id="Yadagiri"), yes, by="t") == 0
-    assert farmers(app) == {"MP-11", "MP-12", "MP-13", "MP-14"}  # "Yadagiri" is no farmer's id: the register says so
-    assert await forget(app, Subject(tenant=TENANT, kind="farmer", subject_id="MP-13"), yes, by="t") == 0
     assert farmers(app) == {"MP-11", "MP-12", "MP-14"}
     assert [c.payload["visit"]["farmer_id"] for c in app.services.state.open_cards()] == ["MP-11"]
     assert [i.incoming.text for i in app.services.intake.items_of(["pavani", "harsha"])] == ["Yadagiri Rao chilli thrips"]
+
+
+async def test_forget_by_name_as_officers_say_it_shows_the_match_and_reaches_first_name_notes(
+        app: App, capsys: pytest.CaptureFixture[str]) -> None:
+    leave_traces(app, "harsha", "agri", "MP-12", "Narsimha Chary cotton pink bollworm", 2)
+    services = app.services
+    services.intake.record(Incoming(transport="cli", sender="harsha", delivery_id="by-surname",
+                                    text="Chary garu patti lo pink bollworm malli vachindi"), "harsha")
+    services.intake.record(Incoming(transport="cli", sender="harsha", delivery_id="other",
+                                    text="Narsimha garu maize fall armyworm"), "harsha")
+    services.replies.outbox.keep(outgoing("intake:harsha-by-surname", "harsha", "telegram", "1",
+                                          [Reply(text="Noted: Chary garu cotton")]),
+                                 owner="test", lease=timedelta(minutes=1))
+    # Nobody by that name, or a name two farmers fit: nothing is done, and the command says why.
+    assert await forget(app, Subject(tenant=TENANT, kind="farmer", subject_id="Bhoomaiah Reddy"), yes, by="t") == 2
+    assert await forget(app, Subject(tenant=TENANT, kind="farmer", subject_id="Narsimha"), yes, by="t") == 2
+    shown = capsys.readouterr().err
+    assert "No farmer" in shown and "MP-12" in shown and "MP-14" in shown
+    assert farmers(app) == {"MP-11", "MP-12", "MP-13", "MP-14"}
+    # Surname first, with an honorific: the one farmer, shown before the erase.
+    assert await forget(app, Subject(tenant=TENANT, kind="farmer", subject_id="Chary Narsimha garu"), yes,
+                        by="t") == 0
+    assert "MP-12" in capsys.readouterr().err
+    assert farmers(app) == {"MP-11", "MP-13", "MP-14"}
+    texts = [i.incoming.text for i in services.intake.items_of(["harsha"])]
+    assert texts == ["Narsimha garu maize fall armyworm"]  # "Narsimha" is two farmers' name: no evidence
+    assert not [r for r in services.replies.outbox.listing() if "Chary" in r.reply.text]
 
 
 async def test_forget_a_case_by_its_number(app: App) -> None:
@@ -301,8 +327,9 @@ async def test_chat_export_sends_json(app: App) -> None:
     leave_traces(app, "pavani", "agri", "MP-12", "Narsimha Chary cotton pink bollworm", 2)
     assert "Only an admin" in (await app.conversation.handle(say("harsha", "/export farmer MP-12")))[0].text
     replies = await app.conversation.handle(say("devika", "/export farmer Narsimha Chary"))
-    body = "".join(r.text.split("\n", 1)[1] for r in replies)
-    exported: dict[str, Any] = json.loads(body)
+    [sent] = replies  # one message with the export as a file, not JSON text in parts
+    assert sent.document is not None and sent.document.suffix == ".json" and "{" not in sent.text
+    exported: dict[str, Any] = json.loads(sent.document.read_text(encoding="utf-8"))
     assert exported["subject"]["subject_id"] == "MP-12"
     assert exported["stores"]["agri registers"]["farmers"][0]["data"]["phone"] == "9000022222"
     assert exported["stores"]["cards"]["cards"][0]["payload"]["transcript"].startswith("Narsimha")
@@ -332,3 +359,10 @@ async def test_a_reimport_after_a_forget_says_who_erased_whom_and_adds_back_only
         again = import_file(database, KINDS[pack], kind, TENANT, path)
         assert again.forgotten == [] and again.added == [], "once back, it is an ordinary row"
     assert "MP-11" in farmers(app)
+
+
+async def test_help_shows_forget_and_export_to_admins_only(app: App) -> None:
+    [admin] = await app.conversation.handle(say("devika", "/help"))
+    assert "/forget" in admin.text and "/export" in admin.text
+    [officer] = await app.conversation.handle(say("pavani", "/help"))
+    assert "/forget" not in officer.text and "/export" not in officer.text

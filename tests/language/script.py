@@ -16,7 +16,9 @@ _TELUGU_MONTHS = tuple(show_date("te", date(2026, m, 1)).split(" ", 1)[1].rsplit
 TELUGU_DATE = re.compile(rf"\d{{1,2}} (?:{'|'.join(_TELUGU_MONTHS)}) \d{{4}}")
 ISO_DATE = re.compile(r"(?<![\w-])\d{4}-\d{2}-\d{2}(?![\w-])")
 ENGLISH_DATE = re.compile(rf"\b\d{{1,2}} (?:{'|'.join(_ENGLISH_MONTHS)})[a-z]* \d{{4}}\b")
-_IDS = re.compile(r"\b(?:visit|outcome):[A-Za-z0-9-]+|\b[FPVO]\d{2,3}\b")
+_IDS = re.compile(r"\b[FPVO]\d{2,3}\b")
+RAW_ID = re.compile(r"\b(?:visit|outcome):[A-Za-z0-9-]+")
+"""A memory's document id: never shown to a person (a visit is cited by its date and the farmer's name)."""
 # Unit symbols of catalogue quantities (500 g, 40 ml, 1 L) and the rupee sign are symbols, not English.
 _QUANTITY = re.compile(r"\d[\d,.]*\s*(?:%|g|ml|kg|L|ppm)?(?![A-Za-z])|₹")
 # What a user types stays as typed: "/brief F001 [off]", "/lang te".
@@ -72,12 +74,13 @@ def not_telugu(texts: list[str], book: FieldBook, own_words: list[str]) -> dict[
     """Return each text that breaks the rule, with why: English messages, non-Telugu words, or dates in another form."""
     problems: dict[str, list[str]] = {}
     for text in texts:
-        why = [f"english message {k}" for k in english_leaks(text, book, own_words)]
-        left = residue(text, book, own_words)
+        why = [f"raw record id: {found}" for found in RAW_ID.findall(text)]
+        why += [f"english message {k}" for k in english_leaks(RAW_ID.sub(" ", text), book, own_words)]
+        left = residue(RAW_ID.sub(" ", text), book, own_words)
         why += [f"not Telugu: {w}" for w in left.split() if LATIN.search(w) or not TELUGU.search(w)]
         if not TELUGU.search(left):
             why.append("no Telugu at all")
-        bare = _IDS.sub(" ", mask(text, book, own_words))
+        bare = _IDS.sub(" ", RAW_ID.sub(" ", mask(text, book, own_words)))
         why += [f"date not in Telugu form: {d}" for d in ISO_DATE.findall(bare) + ENGLISH_DATE.findall(bare)]
         if why:
             problems[text] = why

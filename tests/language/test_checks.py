@@ -23,10 +23,16 @@ def test_a_telugu_card_with_names_ids_numbers_and_dates_passes(book: FieldBook) 
         f"{text('te', 'agri.field_farmer')}: {book.farmer_name('F001', 'te')} (F001)",
         f"{text('te', 'agri.field_products')}: Blitox 50 (P001): {text('te', 'agri.reaction_accepted')}",
         f"{text('te', 'agri.field_severity')}: {text('te', 'agri.severity_high')} (40%)",
-        f"{text('te', 'agri.field_date')}: {show_date('te', DAY)} · visit:F001-20260408-a954e6",
+        f"{text('te', 'agri.field_date')}: {show_date('te', DAY)} · "
+        f"{text('te', 'agri.cited_visit_of', farmer=book.farmer_name('F001', 'te'))}",
     ])
     assert not_telugu([card], book, []) == {}
     assert not is_english(card, book, [])
+
+
+def test_a_raw_record_id_is_caught(book: FieldBook) -> None:
+    cited = f"{text('te', 'core.card_saved')} [{show_date('te', DAY)} · visit:F001-20260408-a954e6]"
+    assert not_telugu([cited], book, [])[cited] == ["raw record id: visit:F001-20260408-a954e6"]
 
 
 def test_stray_english_words_and_dates_in_other_forms_are_caught(book: FieldBook) -> None:

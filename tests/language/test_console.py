@@ -106,7 +106,9 @@ async def test_telugu_officer_walks_voice_card_save_brief_followup_all_in_telugu
 
     [brief] = await voiced.send("/brief రమేష్ గౌడ్")
     [visit] = await saved(voiced.app.services.memory, voiced.bank, "visit", "Ramesh Goud chilli leaf blight Blitox")
-    assert f"{show_date('te', today)} · {visit.document_id}" in brief.text  # the saved visit, cited in Telugu form
+    cited = text("te", "agri.cited_visit_of", farmer=book.farmer_name("F001", "te"))
+    assert f"{show_date('te', today)} · {cited}" in brief.text  # the saved visit, by date and name in Telugu
+    assert "visit:" not in brief.text
 
     assert await voiced.app.services.scheduler.fire(pending.followup_id)
     [question] = await voiced.send("1")  # the follow-up's "answer now" button

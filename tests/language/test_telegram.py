@@ -145,7 +145,8 @@ async def test_telugu_officer_walks_the_agri_flow_over_telegram_all_in_telugu(
     removed = text("te", "agri.date_removed")
     assert f"• ఆకు ఎండు తెగులు {removed} న మళ్ళీ వచ్చిందేమో చూడండి" in brief
     assert f"   {removed} న పక్క పొలంలో పని చేసింది అని చెప్పండి." in brief
-    assert f"[{show_date('te', today)} · {visit.document_id}]" in brief  # the grounded claim keeps its source
+    cited = text("te", "agri.cited_visit_of", farmer=book.farmer_name("F001", "te"))
+    assert f"[{show_date('te', today)} · {cited}]" in brief  # the grounded claim keeps its source, by date and name
     unverified = brief.split(text("te", "agri.brief_unverified"), 1)[1]
     assert text("te", "agri.unverified_date", field=text("te", "agri.unverified_field_check"),
                 removed=show_date("te", INVENTED_CHECK_DAY)) in unverified

@@ -27,6 +27,8 @@ def format_reply(reply: Reply, start: int = 1) -> str:
         lines.append(f"  [{number}] {button.label}")
     if reply.image is not None:
         lines.append(f"  (image: {reply.image})")
+    if reply.document is not None:
+        lines.append(f"  (file: {reply.document})")
     return "\n".join(lines)
 
 

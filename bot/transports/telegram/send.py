@@ -56,6 +56,9 @@ class TelegramSender:
             await self.send_one(chat_id, reply)
 
     async def send_one(self, chat_id: int, reply: Reply) -> None:
+        if reply.document is not None:
+            await self._send_document(chat_id, reply)
+            return
         if reply.image is not None:
             await self._send_photo(chat_id, reply)
             return
@@ -84,6 +87,16 @@ class TelegramSender:
             log.info("could not edit card %s in place (%s); sending it again", reply.card_id, type(exc).__name__)
             return False
         return True
+
+    async def _send_document(self, chat_id: int, reply: Reply) -> None:
+        assert reply.document is not None
+        caption_fits = len(reply.text) <= TELEGRAM_CAPTION_LIMIT
+        async with self.chat_action(chat_id, ChatAction.UPLOAD_DOCUMENT):
+            with reply.document.open("rb") as document:
+                await self.bot.send_document(chat_id=chat_id, document=document, filename=reply.document.name,
+                                             caption=reply.text if caption_fits else None)
+        if not caption_fits:
+            await self.send_one(chat_id, reply.model_copy(update={"document": None, "replaces_card": False}))
 
     async def _send_photo(self, chat_id: int, reply: Reply) -> None:
         assert reply.image is not None

@@ -159,7 +159,8 @@ class TwilioSender:
     async def send_one(self, number: str, reply: Reply, lang: str) -> list[str]:
         """Send one reply (split at the length limit); return the message SIDs."""
         pieces = split_text(numbered(reply, lang), WHATSAPP_TEXT_LIMIT)
-        first: dict[str, object] = {"media_url": [self._publish(reply.image)]} if reply.image else {}
+        attached = reply.image or reply.document
+        first: dict[str, object] = {"media_url": [self._publish(attached)]} if attached else {}
         return [await self._create(to=f"whatsapp:{number}", body=piece, **(first if index == 0 else {}))
                 for index, piece in enumerate(pieces)]
 
