@@ -10,6 +10,8 @@ or on or after it (a next date after the hearing).
 import re
 from datetime import date, timedelta
 
+from handlers.legal.after import Shift, shifts
+
 from pydantic import BaseModel
 
 from handlers.legal.markers import ends_with_marker, role_of
@@ -52,12 +54,12 @@ _MONTH_DAY = re.compile(rf"(?<![a-z]){_MONTH}\.?\s+(\d{{1,2}}){_ORD}(?!\d|:\d)(?
 _DAY_ALONE = re.compile(r"(?<![\w/.\-])(\d{1,2})(?:st|nd|rd|th)(?![\w/\-]|\.\d|\s*(?:day|of)\b|\s?[-/]\s?\d)", re.I)
 _RELATIVE = re.compile(
     r"(?<![\w\u0C00-\u0C7F])(day\s+before\s+yesterday|yesterday|to-?day|this\s+morning|tomorrow|"
-    r"ఈ\s?రోజు|ఇవాళ|ఇవ్వాళ|నేడు|మొన్న|నిన్న|రేపు|ivv?aa?la|ee\s?roju|nedu|ninna|monna|repu)"
+    r"ఈ\s?రోజు|ఇవాళ|ఇవ్వాళ|నేడు|మొన్న|నిన్న|రేపు|ivv?aa?la|ee\s?roju|nedu|ninna|monna|repu|aaj)"
     r"(?![\w\u0C00-\u0C7F])", re.I,
 )
 _RELATIVE_DAYS = {"day before yesterday": -2, "yesterday": -1, "today": 0, "to-day": 0, "this morning": 0,
                   "tomorrow": 1, "ఈ రోజు": 0, "ఈరోజు": 0, "ఇవాళ": 0, "ఇవ్వాళ": 0, "నేడు": 0, "మొన్న": -2,
-                  "నిన్న": -1, "రేపు": 1, "nedu": 0, "ninna": -1, "monna": -2, "repu": 1}
+                  "నిన్న": -1, "రేపు": 1, "nedu": 0, "ninna": -1, "monna": -2, "repu": 1, "aaj": 0}
 
 
 # "on Monday", "last Friday" (a weekday with no date beside it) name a day counted from the upload too.
@@ -80,16 +82,21 @@ class FoundDate(BaseModel):
     """"next" for a next date, "other" for a filing date, deadline or previous date, else "plain"."""
     fixed: date | None = None
     """The day a relative word ("yesterday") names, counted from the upload."""
+    shift: Shift | None = None
+    """A span counted from the reference day (the hearing): "after four weeks", "10 din baad"; or a day no one
+    can know yet ("after vacation")."""
 
     @property
     def relative(self) -> bool:
-        return self.fixed is not None
+        return self.fixed is not None or self.shift is not None
 
     def on(self, reference: date, after: bool = False, nearest: bool = False) -> date | None:
         """Return the date, choosing a missing year to fall on/before (or on/after) the reference day, or with
         `nearest` the nearest such date either way (a later one on a tie), as a date asked about is meant."""
         if self.fixed is not None:
             return self.fixed
+        if self.shift is not None:
+            return self.shift.from_day(reference)
         if self.month is None:
             return _day_alone(self.day, reference, after)
         if self.year is not None:
@@ -233,7 +240,28 @@ def find_dates(text: str, excluded: list[tuple[int, int]] | None = None,
             dates.append(FoundDate(start=match.start(), end=match.end(), day=named.day, month=named.month,
                                    year=named.year, role=role, fixed=named))
         dates += _weekdays(text, today)
+        dates += _shifted(text, free)
     return sorted(dates, key=lambda d: d.start)
+
+
+# "stands over for 2 months", "deferred by a week": the matter moves by the span.
+_MOVED_BY = re.compile(r"\b(?:st(?:an)?ds?|stood)\s+over\s*$|\b(?:deferred|postponed|put\s+off)\s*$", re.I)
+
+
+def _shifted(text: str, free: "_Free") -> list[FoundDate]:
+    """Spans counted from the hearing ("after four weeks", "in 10 days", "4 vaaralu tarvata"), as next dates
+    when the words around say so; a span after "filed" or "within" is a deadline ("other"), never a next date."""
+    found: list[FoundDate] = []
+    for span in shifts(text):
+        if not free(span.start, span.end):
+            continue
+        role = role_of(text, span.start, span.end)
+        if role not in ("next", "other"):
+            moved = _MOVED_BY.search(text[max(0, span.start - 24):span.start]) is not None
+            role = "next" if span.shift.by_itself or moved else "other"
+        found.append(FoundDate(start=span.start, end=span.end, day=0, month=None, year=None, role=role,
+                               shift=span.shift))
+    return found
 
 
 def _weekdays(text: str, today: date) -> list[FoundDate]:

@@ -99,12 +99,20 @@ def date_entry(text: str, spans: list[tuple[int, int]], upload: Upload, own: Day
     dates = find_dates(text, spans, today=upload_day)
     hearing, source, used = _hearing(dates, upload_day, own, page, upload)
     guessed = source in ("file_name", "upload_time")
+    unknown = False
     for found in dates:
         if found.role == "next":
+            if found.shift is not None and found.shift.unknown:
+                unknown = True  # "after vacation": a next day nobody knows yet; no other date is taken for it
+                continue
             value = found.on(hearing, after=True)
             # A guessed hearing date may be later than the real one: keep the next date for the person to check.
             if value is not None and (value > hearing or guessed) and found is not used:
-                return Dated(hearing_date=hearing, source=source, next_date=value)
+                rough = found.shift is not None and found.shift.doubtful
+                return Dated(hearing_date=hearing, source=source, next_date=value,
+                             doubt="next_date" if rough else None)
+    if unknown:
+        return Dated(hearing_date=hearing, source=source, next_date=None)
     # A page dated after its upload ("Tomorrow's board (5.1.2027)") lists its matters for that day: their next
     # date; no hearing is on it, so the hearing date stays a guess.
     listed = next((hint.day for hint in (own, page) if hint is not None and hint.day > upload_day), None)

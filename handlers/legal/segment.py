@@ -56,7 +56,7 @@ _CASE_NUMBER_LINES = [re.compile(rf"{label}\s*(?:number|no\.?)\s*:\s*(\d{{1,6}}\
 _NEXT_COLUMN = re.compile(r"(?:business\s+on\s+date|\bdate\b).{0,80}?(?:next\s*(?:date|hearing|dt)|\bhearing\s+date|"
                           r"adjourned\s+to|\bN\.?\s?D\.?(?:O\.?H\.?)?(?![a-z]))", re.I)
 # "Today: X - heard; Y - absent": the day said at the start of the line is each matter's.
-_RELATIVE_LEAD = re.compile(r"^[\s(\[]*(?:today|to-day|yesterday|this\s+morning|ivv?aa?la|ninna|nedu|"
+_RELATIVE_LEAD = re.compile(r"^[\s(\[]*(?:today|to-day|yesterday|this\s+morning|ivv?aa?la|ninna|nedu|aaj|"
                             r"ఈ\s?రోజు|నేడు|నిన్న|ఇవాళ)(?![\w\u0C00-\u0C7F])\s*[:,\-–—]?", re.I)
 _CELL = re.compile(r"\s*\|\s*|\s{2,}|\t")
 _PIECE_SEPARATOR = re.compile(r";|\s\|\s|\.\s+(?=[A-Z\u0C00-\u0C7F])")
@@ -253,6 +253,8 @@ def _page_day(header: list[_Line], upload: Upload) -> DayHint | None:
         if len(line.text.split()) > _SHORT:
             continue
         for found in find_dates(line.text, number_spans(line.text), today=upload_day):
+            if found.shift is not None:
+                continue  # "after four weeks" counts from a hearing, never from the upload
             value = found.on(upload_day) if found.role == "plain" else None
             if found.role == "next" and (later := found.on(upload_day, after=True)) is not None and later > upload_day:
                 value = later
