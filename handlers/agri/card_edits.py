@@ -5,7 +5,8 @@ from typing import Any
 
 from handlers.agri.doses import above_label, parse_dose
 from handlers.agri.extract import FieldReader
-from handlers.agri.models import Advice, Visit
+from handlers.agri.models import Advice, Result, Visit
+from handlers.agri.results import product_source, result_of
 from handlers.agri.textmatch import normalise
 from handlers.agri.timing import followup_days
 
@@ -43,6 +44,58 @@ def edit_problems(reader: FieldReader, norm: str) -> dict[str, Any]:
     return {"issue": problems[0], "problems": problems}
 
 
+_REACTION_WORDS = {"accepted": "accepted", "postponed": "postponed", "rejected": "rejected", "undecided": "undecided"}
+
+
+def edit_products(reader: FieldReader, visit: Visit, norm: str) -> list[Advice]:
+    """Read the Products field as the reader reads a note. A product already on the card keeps its objection and
+    dose unless the edit says another ("Delegate postponed" keeps "no money"); a reaction with no product
+    named ("postponed") is said of every product on the card."""
+    named = reader.advice_in(norm, visit.crop)
+    before = {a.product_id: a for a in visit.products}
+    if not named:
+        said = [h.key for h in reader.terms.find(norm) if h.category == "reaction"]
+        reaction = said[-1] if said else _REACTION_WORDS.get(norm)
+        objection = next((h.key for h in reader.terms.find(norm) if h.category == "objection"), None)
+        if reaction is None or not visit.products:
+            raise ValueError("agri.edit_bad_products")
+        reaction = "accepted" if reaction == "own" else reaction
+        return [a.model_copy(update={"reaction": reaction, "objection": objection or a.objection})
+                for a in visit.products]
+    kept = []
+    for advice in named:
+        old = before.get(advice.product_id)
+        if old is not None:
+            advice = advice.model_copy(update={
+                "objection": advice.objection or old.objection,
+                **({} if advice.dose else {"dose": old.dose, "label_dose": old.label_dose,
+                                           "above_label": old.above_label})})
+        kept.append(advice)
+    return kept
+
+
+def edit_result(reader: FieldReader, norm: str, issue: str | None) -> Result:
+    """The outcome's Result field reads what the reader reads in an answer ("worked", "90% control", "still
+    there"), or a result's own name."""
+    found = result_of(norm, reader.terms.find(norm), issue)
+    if found is None and norm.replace(" ", "_") in ("controlled", "partial", "no_effect", "worse"):
+        found = norm.replace(" ", "_")  # type: ignore[assignment]
+    if found is None:
+        raise ValueError("agri.edit_bad_result")
+    return found
+
+
+def edit_applied(reader: FieldReader, norm: str) -> dict[str, Any]:
+    """The outcome's Products field: catalogue products applied, or whose product it was ("dealer's product")."""
+    if norm in CLEAR:
+        return {"products": [], "source": "ours"}
+    applied = [a.product_id for a in reader.advice_in(norm)]
+    source = product_source(norm) if not applied else "ours"
+    if not applied and source == "ours":
+        raise ValueError("agri.edit_bad_applied")
+    return {"products": applied, "source": source}
+
+
 def edit_objection(reader: FieldReader, visit: Visit, norm: str) -> dict[str, Any]:
     if not visit.products:
         raise ValueError("agri.edit_no_products")
@@ -50,7 +103,7 @@ def edit_objection(reader: FieldReader, visit: Visit, norm: str) -> dict[str, An
         return {"products": [a.model_copy(update={"objection": None}).model_dump() for a in visit.products]}
     choice = next((h.key for h in reader.terms.find(norm) if h.category == "objection"), None)
     if choice is None:
-        choice = next((o for o in ("price", "doubt", "wait", "availability") if o in norm), None)
+        choice = next((o for o in ("price", "money", "doubt", "wait", "availability") if o in norm), None)
     if choice is None:
         raise ValueError("agri.edit_bad_objection")
     targets = _targets(reader, visit, norm)

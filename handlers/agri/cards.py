@@ -9,6 +9,9 @@ from bot.services.i18n import show_date, text
 from bot.core.messages import Reply
 from bot.core.scheduler import FollowUp
 from handlers.agri.card_edits import (
+    edit_applied,
+    edit_products,
+    edit_result,
     CLEAR,
     edit_dose,
     edit_followup,
@@ -222,10 +225,7 @@ class VisitCard(_Shared, CardSpec):
             else:
                 update = {field: found}
         elif field == "products":
-            advice = [] if cleared else self.reader.advice_in(norm, visit.crop)
-            if not advice and not cleared:
-                raise ValueError("agri.edit_bad_products")
-            update = {"products": [a.model_dump() for a in advice]}
+            update = {"products": [] if cleared else [a.model_dump() for a in edit_products(self.reader, visit, norm)]}
         elif field == "neighbour":
             if norm not in _YES | _NO:
                 raise ValueError("agri.edit_yes_no")
@@ -342,16 +342,9 @@ class OutcomeCard(_Shared, CardSpec):
         norm = normalise(value)
         update: dict[str, Any]
         if field == "result":
-            found = [h.key for h in self.reader.terms.find(norm) if h.category == "result"]
-            choice = found[-1] if found else (norm.replace(" ", "_") if norm.replace(" ", "_") in
-                                              ("controlled", "partial", "no_effect", "worse") else None)
-            if choice is None:
-                raise ValueError("agri.edit_bad_result")
-            update = {"result": choice}
+            update = {"result": edit_result(self.reader, norm, visit.issue)}
         elif field == "products":
-            update = {"products": [] if norm in CLEAR else [a.product_id for a in self.reader.advice_in(norm)]}
-            if norm not in CLEAR and not update["products"]:
-                raise ValueError("agri.edit_bad_applied")
+            update = edit_applied(self.reader, norm)
         elif field == "note":
             update = {"note": None if norm in CLEAR else value[:400]}
         elif field == "date":

@@ -50,6 +50,10 @@ class Composer:
         for pid in fact.accepted:
             key = "action_accepted_neighbour" if fact.neighbour else "action_accepted"
             actions.append(self.t(key, product=self.product(pid)))
+        for pid in fact.postponed:
+            objection = fact.objections.get(pid)
+            actions.append(self.t("action_postponed", product=self.product(pid),
+                                  objection=f" ({self.t(f'objection_{objection}')})" if objection else ""))
         for pid in fact.undecided:
             actions.append(self.t("action_undecided", product=self.product(pid)))
         body = self.t("claim_visit", crop=self.crop(fact.crop), issue=self.book.issue_name(fact.issue, self.lang),
@@ -59,6 +63,8 @@ class Composer:
     def _outcome_text(self, fact: OutcomeFact) -> str:
         values = {"crop": self.crop(fact.crop), "issue": self.book.issue_name(fact.issue, self.lang),
                   "result": self.t(f"result_{fact.result}"), "note": fact.note}
+        if fact.source != "ours":
+            return self.t("claim_outcome_other", source=self.t(f"source_{fact.source}"), **values)
         if fact.applied:
             return self.t("claim_outcome", products=", ".join(self.product(p) for p in fact.applied), **values)
         return self.t("claim_outcome_none", **values)

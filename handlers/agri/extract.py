@@ -10,7 +10,7 @@ from handlers.agri.identity import FarmerIdentity, Resolution
 from handlers.agri.models import Advice, Farmer, Outcome, Visit
 from handlers.agri.reactions import advice_from, farmer_cues, refused
 from handlers.agri.register import FieldBook
-from handlers.agri.results import result_of
+from handlers.agri.results import product_source, result_of
 from handlers.agri.textmatch import Hit, TermMatcher, absent, find_dates, normalise
 from handlers.agri.timing import followup_days, says_followup
 from bot.services.registers.codes import fold_code
@@ -315,12 +315,13 @@ class FieldReader:
         not_applied = refused(norm, product_hits, [h for h in hits if h.category in ("reaction", "no_spray",
                                                                                      "objection")])
         applied = [pid for pid in named if pid not in not_applied]
-        if not named and not any(h.category == "no_spray" for h in hits):
-            applied = [a.product_id for a in subject.products if a.reaction == "accepted"]
+        source = product_source(norm) if not applied else "ours"
+        if not named and source == "ours" and not any(h.category == "no_spray" for h in hits):
+            applied = [a.product_id for a in subject.products if a.reaction in ("accepted", "postponed")]
         return Outcome(
             visit_id=subject.id, date=self._day(norm, hits, today), officer_id=officer_id,
             farmer_id=subject.farmer_id or "", village=subject.village or "", crop=subject.crop or "",
-            issue=subject.issue, products=applied, result=result, note=_note(text),
+            issue=subject.issue, products=applied, result=result, note=_note(text), source=source,
         )
 
 

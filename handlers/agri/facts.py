@@ -28,6 +28,8 @@ class VisitFact:
     neighbour: bool
     problems: list[str] = field(default_factory=list)
     """Every problem seen on the visit, the main one first."""
+    postponed: list[str] = field(default_factory=list)
+    """Products the farmer will take later ("next week konta")."""
 
 
 @dataclass(frozen=True)
@@ -42,6 +44,8 @@ class OutcomeFact:
     result: str
     applied: list[str]
     note: str
+    source: str = "ours"
+    """Whose product was used: "dealer", "neighbour" or "other" never counts for or against ours."""
 
 
 @dataclass
@@ -79,10 +83,12 @@ def read_facts(memories: list[Recalled]) -> Facts:
                 rejected=_ids(meta.get("rejected")), undecided=_ids(meta.get("undecided")),
                 objections=objections, neighbour=meta.get("neighbour") == "yes",
                 problems=_ids(meta.get("problems")) or _ids(meta.get("issue")),
+                postponed=_ids(meta.get("postponed")),
             ))
         else:
             facts.outcomes.append(OutcomeFact(**common, result=meta.get("result", ""),
-                                              applied=_ids(meta.get("applied")), note=meta.get("note", "")))
+                                              applied=_ids(meta.get("applied")), note=meta.get("note", ""),
+                                              source=meta.get("source") or "ours"))
     facts.visits.sort(key=lambda f: f.day)
     facts.outcomes.sort(key=lambda f: f.day)
     return facts

@@ -51,7 +51,8 @@ def problem_counts(book: FieldBook, facts: Facts, lang: str) -> list[ProblemCoun
     for visit in facts.visits:
         if visit.issue:
             counts = row(visit.crop, visit.issue)
-            counts.advised += len(visit.accepted) + len(visit.rejected) + len(visit.undecided)
+            counts.advised += len(visit.accepted) + len(visit.rejected) + len(visit.undecided) + len(
+                visit.postponed)
             counts.accepted += len(visit.accepted)
     for outcome in facts.outcomes:
         if outcome.issue and outcome.result == "controlled":
@@ -92,7 +93,7 @@ class Aggregator:
             parts = [self.t("insight_result_count", result=self.t(f"result_{r}"), count=len(d), dates=self.days(d))
                      for r, d in sorted(results.items(), key=lambda kv: -len(kv[1]))]
             lines.append(f"{self.product(pid)}: {'; '.join(parts)}")
-        untreated = [o.day for o in self.facts.outcomes if o.issue == issue and not o.applied]
+        untreated = [o.day for o in self.facts.outcomes if o.issue == issue and not o.applied and o.source == "ours"]
         if untreated:
             lines.append(self.t("insight_untreated", count=len(untreated), dates=self.days(untreated)))
         return lines
@@ -108,7 +109,8 @@ class Aggregator:
             lines.append(self.t("insight_refused", product=self.product(pid), count=len(days), reason=reason,
                                 dates=self.days(days)))
         for neighbour, key in ((True, "insight_with_neighbour"), (False, "insight_without_neighbour")):
-            pitched = [v for v in self.facts.visits if v.neighbour == neighbour and (v.accepted or v.rejected or v.undecided)]
+            pitched = [v for v in self.facts.visits if v.neighbour == neighbour and (v.accepted or v.rejected or v.undecided
+                                                                                   or v.postponed)]
             if pitched:
                 took = [v for v in pitched if v.accepted]
                 lines.append(self.t(key, accepted=len(took), pitched=len(pitched),

@@ -8,8 +8,11 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from bot.services.registers.codes import Code
 
 Tier = Literal["budget", "standard", "premium"]
-Reaction = Literal["accepted", "rejected", "undecided"]
-Objection = Literal["price", "doubt", "wait", "availability"]
+Reaction = Literal["accepted", "postponed", "rejected", "undecided"]
+"""postponed: will take it, later ("dabbulu levu, next week konta"); undecided: has not said either way."""
+Objection = Literal["price", "money", "doubt", "wait", "availability"]
+"""price: too costly; money: no money now, waiting for money or credit."""
+ProductSource = Literal["ours", "dealer", "neighbour", "other"]
 Severity = Literal["low", "medium", "high"]
 Stage = Literal["nursery", "vegetative", "flowering", "fruiting", "harvest"]
 Result = Literal["controlled", "partial", "no_effect", "worse"]
@@ -151,7 +154,7 @@ class Visit(BaseModel):
     def reaction(self) -> Reaction | None:
         """Return the farmer's overall reaction: accepted if anything was taken up."""
         reactions = {a.reaction for a in self.products}
-        for choice in ("accepted", "rejected", "undecided"):
+        for choice in ("accepted", "postponed", "rejected", "undecided"):
             if choice in reactions:
                 return choice  # type: ignore[return-value]
         return None
@@ -176,6 +179,8 @@ class Outcome(BaseModel):
     result: Result | None = None
     """None until the officer says how the crop responded; a card cannot be saved without it."""
     note: str | None = None
+    source: ProductSource = "ours"
+    """Whose product the farmer used: the dealer's or a neighbour's result never counts for or against ours."""
 
     @field_validator("products")
     @classmethod

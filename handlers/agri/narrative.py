@@ -11,6 +11,7 @@ from memory.asof import IST
 
 _OBJECTION_TEXT = {
     "price": "price too high",
+    "money": "no money now (waiting for money or credit)",
     "doubt": "doubts that it works",
     "wait": "wants to wait and see",
     "availability": "not available locally",
@@ -21,6 +22,8 @@ _RESULT_TEXT = {
     "no_effect": "did not respond",
     "worse": "got worse",
 }
+
+_SOURCE_TEXT = {"dealer": "the dealer's product", "neighbour": "a neighbour's product", "other": "another company's product"}
 
 
 def event_time(day: date) -> datetime:
@@ -67,6 +70,8 @@ def visit_narrative(book: FieldBook, visit: Visit, with_note: bool = True) -> st
             parts.append(f"Farmer objected: {_OBJECTION_TEXT[advice.objection]}.")
         if advice.reaction == "accepted":
             parts.append(f"Farmer accepted {book.products[advice.product_id].name}.")
+        elif advice.reaction == "postponed":
+            parts.append(f"Farmer put off buying {book.products[advice.product_id].name} to later.")
         elif advice.reaction == "rejected":
             parts.append(f"Farmer rejected {book.products[advice.product_id].name}.")
         else:
@@ -103,6 +108,7 @@ def visit_metadata(visit: Visit) -> dict[str, str]:
         "accepted": ids_with("accepted"),
         "rejected": ids_with("rejected"),
         "undecided": ids_with("undecided"),
+        "postponed": ids_with("postponed"),
         "objections": ",".join(f"{a.product_id}={a.objection}" for a in visit.products if a.objection),
         "neighbour": "yes" if visit.neighbour_evidence else "no",
     }
@@ -142,7 +148,10 @@ def outcome_narrative(book: FieldBook, outcome: Outcome, visit_date: date | None
     parts = [f"Crop outcome on {outcome.date.isoformat()} for {farmer.name} ({farmer.id}) in {village.name}, "
              f"following up {when} ({outcome.visit_id}); recorded by officer "
              f"{book.officer_name(outcome.officer_id)} ({outcome.officer_id})."]
-    if outcome.products:
+    if outcome.source != "ours":
+        parts.append(f"The farmer used {_SOURCE_TEXT[outcome.source]}, not ours; the {outcome.crop} {problem} "
+                     f"{_RESULT_TEXT[outcome.result]}.")
+    elif outcome.products:
         used = ", ".join(f"{book.products[p].name} ({p})" for p in outcome.products)
         parts.append(f"The {outcome.crop} {problem} {_RESULT_TEXT[outcome.result]} after {used}.")
     else:
@@ -174,6 +183,7 @@ def outcome_memory(book: FieldBook, outcome: Outcome, visit_date: date | None = 
             "result": outcome.result or "",
             "applied": ",".join(outcome.products),
             "note": outcome.note or "",
+            "source": outcome.source,
         }, transcript),
         observation_scopes="per_tag",
     )

@@ -33,6 +33,12 @@ _ALREADY = re.compile(r"(?<![a-z])(?:already|ippatike|ippatiki\s+ee)(?![a-z])|�
 _ONLY = re.compile(r"(?<![a-z])(?:only|matrame|matrame|okkate)(?![a-z])|మాత్రమే|ఒక్కటే")
 # "ippudu avasaram ledu" is a refusal still: not needing it is no deferral.
 _NEED = re.compile(r"need|avasaram|అవసరం")
+# A yes put off is a postponement: "will buy after Dasara", "tarvata konta"; "next week konta" is one when a
+# reason is given with it ("dabbulu levu, next week konta"), else a plan to buy ("konta annadi next week").
+_DEFER = re.compile(r"(?<![a-z])(?:later|tarvata|taruvata|after\s+(?:the\s+)?(?:harvest\w*|dasara|dussehra|diwali|deepavali|sankranti|pongal|"
+                     r"ugadi|festival|money|payment|pay\s+day|sale|selling|picking)|next\s+time)(?![a-z])|తర్వాత|తరువాత")
+_NEXT_SPAN = re.compile(r"(?<![a-z])(?:next\s+(?:week|month)|coming\s+week|vach+h?e+y?\s+(?:va+ra?m|nela)|"
+                        r"\d+\s*(?:days?|rojula|rojulu)\s*(?:lo|tarvata|after))(?![a-z])|వచ్చే\s+(?:వారం|నెల)")
 
 
 def _bounds(text: str, position: int, pattern: re.Pattern[str]) -> tuple[int, int]:
@@ -70,7 +76,7 @@ def _lists(text: str, products: list[Hit]) -> list[list[str]]:
 
 
 _REPORTED = re.compile(r"^\s*(?:ann|అన్న|ani\b|antu|అంటు|said)")
-_OFFICER_WAIT = {"wait", "undecided"}
+_OFFICER_WAIT = {"wait", "undecided", "postponed"}
 
 
 def farmer_cues(text: str, cues: list[Hit], plans: list[tuple[int, int]]) -> list[Hit]:
@@ -86,18 +92,21 @@ def farmer_cues(text: str, cues: list[Hit], plans: list[tuple[int, int]]) -> lis
     return kept
 
 
-def reaction_of(text: str, cue: Hit) -> str:
+def reaction_of(text: str, cue: Hit, reason: bool = False) -> str:
     """Return what a reaction cue says once the words before it in its clause are read: a negation refuses
     ("did not buy"), a condition leaves it open ("istey teeskuntanu"), "now" defers a refusal ("ippudu konanu")."""
-    low, _ = _bounds(text, cue.start, _CLAUSE_END)
+    low, high = _bounds(text, cue.start, _CLAUSE_END)
     before = text[max(0, cue.start - 24):cue.start]
     key = "accepted" if cue.key == "own" else cue.key
     if key == "accepted" and _NEGATED.search(before):
         return "rejected"
     if key == "accepted" and _CONDITIONAL.search(text[low:cue.start]):
         return "undecided"
+    if key == "accepted" and cue.category == "reaction" and (
+            _DEFER.search(text[low:high]) or (reason and _NEXT_SPAN.search(text[low:high]))):
+        return "postponed"
     if key == "rejected" and _NOW.search(before) and not _NEED.search(text[cue.start:cue.end]):
-        return "undecided"
+        return "postponed"
     return key
 
 
@@ -132,7 +141,8 @@ def advice_from(text: str, products: list[Hit], cues: list[Hit]) -> list[Advice]
     # Where each reaction came from: a reason (own stock), a cue further off (its sentence), or its own clause.
     source: dict[str, tuple[str, int]] = {}
     # "panta ayyaka konta annadu", "will buy after Dasara": an acceptance put off in its own clause is not yet one.
-    put_off = {_bounds(text, c.start, _CLAUSE_END) for c in cues if c.category == "reaction" and c.key == "undecided"}
+    put_off = {_bounds(text, c.start, _CLAUSE_END): c.key for c in cues
+               if c.category == "reaction" and c.key in ("undecided", "postponed")}
     for cue in cues:
         target, close = _nearest(text, products, cue)
         if target is None:
@@ -173,9 +183,10 @@ def advice_from(text: str, products: list[Hit], cues: list[Hit]) -> list[Advice]
         # A reaction said in the product's own clause wins; of those said further off, the nearest does, unless
         # the same sentence goes on ("teeskoledu, tarvata chusukuntanu"): its last word is the answer.
         if close or kind in ("none", "reason") or (kind == "far" and where == sentence):
-            answer = reaction_of(text, cue)
+            answer = reaction_of(text, cue, any(
+                c.category == "objection" and _bounds(text, c.start, _SENTENCE_END)[0] == sentence for c in cues))
             put_off_here = answer == "accepted" and (low, high) in put_off
-            reaction[target] = "undecided" if put_off_here else answer
+            reaction[target] = put_off[(low, high)] if put_off_here else answer
             source[target] = ("close", 0) if close else ("far", sentence)
             if reaction[target] == "accepted" and _ONLY.search(text[low:high]):
                 only.add(target)

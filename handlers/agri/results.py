@@ -6,7 +6,7 @@ kullu taggindi" about mites is no effect), and a reduction that is partial says 
 import re
 from typing import cast
 
-from handlers.agri.models import Result
+from handlers.agri.models import ProductSource, Result
 from handlers.agri.textmatch import Hit
 
 _CLAUSE_END = re.compile(r"[.!?।\n;,]|\s(?:but|kani|kaani|కానీ)\s")
@@ -18,6 +18,20 @@ _RESIDUE = re.compile(r"(?:(?<![a-z])(?:inka|still)|ఇంకా)\s+(?:\S+\s+){0
                       r"(?:undi|unnayi|unnai|there|left|remaining|ఉంది|ఉన్నాయి)(?![a-z])")
 
 
+# "90% control", "80 percent taggindi", "70% reduced": the share controlled decides.
+_PERCENT_RESULT = re.compile(r"(?<!\d)(?P<pct>\d{1,3})\s*(?:%|percent|per cent|శాతం|shatam|satam)\s*"
+                             r"(?:\S+\s+)?(?:control\w*|reduc\w*|tagg\w*|తగ్గ\S*|kill\w*|effect\w*|better|clean|"
+                             r"adupu\w*|అదుపు\S*|improv\w*|result)")
+# "still whitefly is there", "inka purugu undi", "ఇంకా తెల్లదోమ ఉంది": the problem is still there.
+_STILL = re.compile(r"(?:(?<![a-z])(?:still|inka|inkaa)|ఇంకా)\s+(?:\S+\s+){0,4}?"
+                    r"(?:undi|unnayi|unnai|there|present|seen|affected|ఉంది|ఉన్నాయి|కనిపిస్తుంది)(?![a-z])")
+_HALF = re.compile(r"(?<![a-z])(?:half|sagam)(?![a-z])|సగం")
+
+
+def _percent_result(pct: int) -> Result:
+    return "controlled" if pct >= 80 else "partial" if pct >= 25 else "no_effect"
+
+
 def _clause(text: str, position: int) -> tuple[int, int]:
     starts = [m.end() for m in _CLAUSE_END.finditer(text) if m.end() <= position]
     ends = [m.start() for m in _CLAUSE_END.finditer(text) if m.start() >= position]
@@ -27,6 +41,12 @@ def _clause(text: str, position: int) -> tuple[int, int]:
 def result_of(text: str, hits: list[Hit], issue: str | None) -> Result | None:
     """Return controlled / partial / no_effect / worse for a normalised answer, or None when it says none."""
     cues = [h for h in hits if h.category == "result"]
+    percent = _PERCENT_RESULT.search(text)
+    if percent is not None and not any(c.start > percent.end() for c in cues):
+        return _percent_result(min(int(percent["pct"]), 100))
+    still = _STILL.search(text)
+    if not cues and still is not None:
+        return "partial" if _HALF.search(text) else "no_effect"
     if not cues:
         return None
     issues = [h for h in hits if h.category == "issue"]
@@ -38,8 +58,32 @@ def result_of(text: str, hits: list[Hit], issue: str | None) -> Result | None:
         # Another problem's result is in the answer: the visit's own problem decides.
         cues = [c for c in cues if issue in said_of(c)] or cues
     last = cues[-1]
+    if last.key == "no_effect" and _HALF.search(text) and _STILL.search(text):
+        return "partial"
     if last.key == "controlled":
         low, _ = _clause(text, last.start)
         if _SHARE.search(text[low:last.start]) or _RESIDUE.search(text[last.end:]):
             return "partial"
     return cast(Result, last.key)
+
+
+_SOURCES: list[tuple[ProductSource, re.Pattern[str]]] = [
+    ("dealer", re.compile(r"(?<![a-z])(?:dealer|shop|shopkeeper|dukanam|dukan|kottu)\S*\s+(?:\S+\s+)?"
+                          r"(?:product|mandu|spray|chemical|medicine|icchina|ichina|ichhina|cheppina|gave|given|"
+                          r"suggested|recommended|own)|డీలర్\S*\s+(?:\S+\s+)?(?:మందు|ఇచ్చిన|చెప్పిన)|"
+                          r"(?:షాపు|దుకాణం)\S*\s+(?:\S+\s+)?(?:మందు|ఇచ్చిన)")),
+    ("neighbour", re.compile(r"(?<![a-z])(?:neighbou?r|pakkanodi|pakkinti|pakka\s+(?:rythu|raithu|polam))\S*\s+"
+                             r"(?:\S+\s+)?(?:product|mandu|spray|chemical|medicine|icchina|ichina|cheppina|gave|"
+                             r"given|suggested)|(?:పక్కింటి|పక్క\s+రైతు|పక్కనోడి)\S*\s+(?:\S+\s+)?(?:మందు|ఇచ్చిన|చెప్పిన)")),
+    ("other", re.compile(r"(?<![a-z])(?:another|other|vere|different)\s+(?:company|brand|product|mandu|chemical)|"
+                         r"వేరే\s+(?:కంపెనీ|మందు)")),
+]
+
+
+def product_source(text: str) -> ProductSource:
+    """Whose product an outcome answer says was used: "used the dealer's product, it got worse" is the dealer's,
+    "pakkanodi mandu kottadu" a neighbour's; ours unless the answer says otherwise."""
+    for source, pattern in _SOURCES:
+        if pattern.search(text):
+            return source
+    return "ours"

@@ -22,6 +22,7 @@ from handlers.agri.models import (
     Visit,
 )
 from handlers.agri.register import FieldBook
+from handlers.agri.results import product_source
 from handlers.agri.textmatch import normalise
 
 log = logging.getLogger(__name__)
@@ -180,10 +181,12 @@ async def structure_outcome(chat: ChatModel | None, reader: FieldReader, answer:
             return StructuredOutcome(outcome=outcome, extractor="rules", model_failed=True)
         else:
             day = draft.outcome_date if draft.outcome_date and subject.date < draft.outcome_date <= today else today
+            applied = [p for p in draft.products if p in book.products]
             outcome = Outcome(
                 visit_id=subject.id, date=day, officer_id=officer_id, farmer_id=subject.farmer_id or "",
                 village=subject.village or "", crop=subject.crop or "", issue=subject.issue,
-                products=[p for p in draft.products if p in book.products], result=draft.result, note=draft.note,
+                products=applied, result=draft.result, note=draft.note,
+                source="ours" if applied else product_source(normalise(answer)),
             )
             return StructuredOutcome(outcome=outcome, extractor="llm")
     return StructuredOutcome(outcome=reader.read_outcome(answer, subject, officer_id, today), extractor="rules")

@@ -3,6 +3,9 @@
 
 import re
 from datetime import date
+from functools import cache
+
+from handlers.agri.lexicon import load_lexicon
 
 _COUNT_WORDS = {"one": 1, "a": 1, "okka": 1, "two": 2, "rendu": 2, "రెండు": 2, "three": 3, "moodu": 3, "మూడు": 3,
                 "four": 4, "nalugu": 4, "నాలుగు": 4, "five": 5, "aidu": 5, "ఐదు": 5, "seven": 7, "edu": 7,
@@ -40,6 +43,30 @@ _SENTENCE = re.compile(r"[^.!?।\n;]+")
 _BARE = re.compile(r"^\s*(?:in|after|within)?\s*$")
 
 
+_AGE_WORDS = ["crop", "crops", "panta", "pairu", "age", "aged", "vayasu", "old", "sowing", "sown", "sowed",
+              "planting", "transplanting", "das", "dat", "ayyindi", "aindi", "ayyayi", "ayindi", "పంట", "పైరు",
+              "వయసు", "అయింది", "అయ్యింది"]
+
+
+@cache
+def _age_rules() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A count of days said of the crop ("cotton 70 days", "70 rojula panta", "crop age 45 days", "45 days old")
+    is its age, never when to come back: a crop word or an age word right before or right after the span."""
+    crops = [w.lower() for words in load_lexicon().crops.values() for w in words]
+    words = "|".join(sorted(map(re.escape, set(_AGE_WORDS + crops)), key=len, reverse=True))
+    before = re.compile(rf"(?<![a-z\u0c00-\u0c7f])(?:{words})\s+(?:\S+\s+)?$")
+    after = re.compile(rf"^\s*(?:{words}){_END}")
+    return before, after
+
+
+def _is_age(part: str, start: int, end: int) -> bool:
+    before, after = _age_rules()
+    lead = part[max(0, start - 30):start]
+    if re.search(r"(?:\bin|after|within|tarvata|taruvata|తర్వాత|\blo)\s*$", lead):
+        return False
+    return bool(before.search(lead) or after.match(part[end:end + 30]))
+
+
 def _count(word: str) -> int:
     return int(word) if word.isdigit() else _COUNT_WORDS[word]
 
@@ -52,11 +79,14 @@ def _days_in(part: str, today: date | None) -> int | None:
         if rx.search(part):
             return days
     for rx, unit in _SPANS:
-        m = rx.search(part)
-        if m and (_FUTURE.search(part) or (_BARE.match(part[:m.start()]) and not part[m.end():].strip())):
-            count = _count(m.group("n")) * unit
-            if 0 < count <= 120:
-                return count
+        for m in rx.finditer(part):
+            if _is_age(part, m.start(), m.end()):
+                continue
+            rest = part[:m.start()] + part[m.end():]
+            if _FUTURE.search(rest) or (_BARE.match(part[:m.start()]) and not part[m.end():].strip()):
+                count = _count(m.group("n")) * unit
+                if 0 < count <= 120:
+                    return count
     if not _COMEBACK.search(part):
         return None
     weekday = _WEEKDAY.search(part)

@@ -46,7 +46,7 @@ def test_objection_dose_problems_and_followup_are_editable(card: VisitCard) -> N
     payload = _payload(card, "Ramesh Goud chilli, Ulala and Blitox, both accepted")
     payload = card.apply_edit(payload, "objection", "Ulala dabbulu levu")
     products = {a["product_id"]: a for a in payload["visit"]["products"]}
-    assert products["P002"]["objection"] == "price" and products["P001"]["objection"] is None
+    assert products["P002"]["objection"] == "money" and products["P001"]["objection"] is None
     payload = card.apply_edit(payload, "dose", "Ulala 200 g per acre")
     products = {a["product_id"]: a for a in payload["visit"]["products"]}
     assert (products["P002"]["dose"], products["P002"]["above_label"]) == ("200 g/acre", True)

@@ -148,7 +148,7 @@ def test_reads_outcome(reader: FieldReader, answer: str, result: str, applied: l
     ("Venkatesh Yadav mirchi, Delegate oddu annadu", "rejected", None),
     ("Venkatesh Yadav mirchi, Delegate chustadu", "undecided", "wait"),
     ("వెంకటేష్ యాదవ్ మిరప, డెలిగేట్ చూస్తాడు", "undecided", "wait"),
-    ("Venkatesh Yadav chilli, Delegate - dabbu ledu", "rejected", "price"),
+    ("Venkatesh Yadav chilli, Delegate - dabbu ledu", "rejected", "money"),
     ("Venkatesh Yadav chilli, he has not bought Delegate", "rejected", None),
 ])
 def test_telugu_verbs_and_negation_in_both_scripts(reader: FieldReader, note: str, reaction: str,

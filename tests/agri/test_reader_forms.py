@@ -72,11 +72,17 @@ def test_a_dose_that_cannot_be_put_per_acre_is_kept_and_never_flagged(product, c
 _REFUSALS = ["{p} vaddu annadu", "he won't use {p}", "{p} no need he said", "{p} konaledu", "{p} వాడను అన్నాడు",
              "{p} వద్దన్నాడు", "{p} avasaram ledu annadu", "she did not buy {p}", "{p} not needed, she said",
              "{p} kottanu annadu", "{p} అవసరం లేదు అన్నాడు"]
-_DEFERRALS = {"{p} ippudu konanu annadu": None, "{p} ఇప్పుడు కొనను అన్నాడు": None,
-              "{p} panta ayyaka konta annadu": "wait", "{p} will buy after harvest": "wait",
-              "{p} పంట అయ్యాక కొంటా అన్నాడు": "wait", "{p} credit istey teeskuntanu annadu": "price",
-              "{p} డబ్బులు వస్తే కొంటా అన్నాడు": "price", "{p} after harvest money will come, then he will buy": "price",
-              "{p} dabbulu vaste kontanu annadu": "price", "{p} waiting for credit from the dealer": "price"}
+# A yes put off to later is postponed; one under a condition ("if credit", "if money comes") is undecided.
+_DEFERRALS = {"{p} ippudu konanu annadu": ("postponed", None), "{p} ఇప్పుడు కొనను అన్నాడు": ("postponed", None),
+              "{p} panta ayyaka konta annadu": ("postponed", "wait"), "{p} will buy after harvest": ("postponed", "wait"),
+              "{p} పంట అయ్యాక కొంటా అన్నాడు": ("postponed", "wait"),
+              "{p} credit istey teeskuntanu annadu": ("undecided", "money"),
+              "{p} డబ్బులు వస్తే కొంటా అన్నాడు": ("undecided", "money"),
+              "{p} after harvest money will come, then he will buy": ("postponed", "money"),
+              "{p} dabbulu vaste kontanu annadu": ("undecided", "money"),
+              "{p} waiting for credit from the dealer": ("undecided", "money"),
+              "{p} dabbulu levu, next week konta annadu": ("postponed", "money"),
+              "{p} డబ్బులు లేవు, వచ్చే వారం కొంటా అన్నాడు": ("postponed", "money")}
 _HISTORY = ["{p} intaku mundu eppudu vaadaledu, ee sari kontanu annadu",
             "{p} ఇంతకు ముందు వాడలేదు, ఈసారి కొంటాను అన్నాడు", "{p} last season did not buy, this time he agreed"]
 
@@ -94,11 +100,9 @@ def test_a_refusal_in_any_form_is_rejected(product, form) -> None:  # type: igno
 
 @settings(max_examples=40, deadline=None)
 @given(product=st.sampled_from(_PRODUCTS), form=st.sampled_from(sorted(_DEFERRALS)))
-def test_a_purchase_put_off_is_undecided_and_money_is_price(product, form) -> None:  # type: ignore[no-untyped-def]
+def test_a_purchase_put_off_is_postponed_and_no_money_is_money(product, form) -> None:  # type: ignore[no-untyped-def]
     advice = _reaction(form, product)
-    assert advice.reaction == "undecided", form
-    if _DEFERRALS[form]:
-        assert advice.objection == _DEFERRALS[form], form
+    assert (advice.reaction, advice.objection) == _DEFERRALS[form], form
 
 
 @settings(max_examples=30, deadline=None)
@@ -184,7 +188,7 @@ def test_an_outcome_product_not_had_or_negated_is_not_applied(pair, form) -> Non
 
 # Written after reading the reader (so not held out, unlike corpus batch 3): phrasings no batch has.
 _PHRASINGS = [
-    ("O102", "Sammakka mirchi lo thrips. Delegate ki 1150 antunnaru, antha dabbu ledu annadi. Vaddu.", {"P101": "rejected"}, "price", None),
+    ("O102", "Sammakka mirchi lo thrips. Delegate ki 1150 antunnaru, antha dabbu ledu annadi. Vaddu.", {"P101": "rejected"}, "money", None),
     ("O102", "Renuka cotton, whitefly. Told Pegasus. She said let me talk to my husband first.", {"P102": "undecided"}, "wait", None),
     ("O101", "Ramulu Naik patti. tamara purugu. Delegate 180ml/acre. He refused, says spray doesnt work on thrips.", {"P101": "rejected"}, "doubt", None),
     ("O101", "Kistaiah cotton, pink bollworm. Takumi suggested, he bought one packet on the spot. revisit after 2 weeks.", {"P104": "accepted"}, None, 14),
@@ -196,7 +200,7 @@ _PHRASINGS = [
     ("O103", "Rajamallu kandi. wilt. Bavistin 200 g acre ki. Konanu ani cheppadu, nammakam ledu.", {"P111": "rejected"}, "doubt", None),
     ("O101", "Swaroopa maize, zinc lopam. Zinc sulphate vesindi already, malli vaddu.", {"P112": "rejected"}, None, None),
     ("O102", "Lingaiah Goud chilli. Delegate and Oberon both recommended. He took Delegate only.", {"P101": "accepted", "P103": "rejected"}, None, None),
-    ("O104", "Pullamma mirchi. thrips. Delegate 180 ml acre. Konadaniki dabbulu levu, kodukku adigi chepta annadi.", {"P101": "undecided"}, "price", None),
+    ("O104", "Pullamma mirchi. thrips. Delegate 180 ml acre. Konadaniki dabbulu levu, kodukku adigi chepta annadi.", {"P101": "undecided"}, "money", None),
     ("O101", "Mahender Reddy groundnut. Tikka. Kavach cheppanu. He said he will buy tomorrow.", {"P107": "accepted"}, None, None),
     ("O103", "Venkanna paddy, BPH at base. Actara 40 g/acre. He already sprayed Confidor from local shop, so said no.", {"P108": "rejected"}, None, None),
     ("O102", "Bhikshapathi makka lo kattera purugu. Ampligo 0.4 ml/lit. Teeskoledu, tarvata chusukuntanu annadu.", {"P109": "undecided"}, "wait", None),
@@ -210,7 +214,7 @@ _PHRASINGS = [
     ("O102", "Sammakka mirapa. తామర. Delegate కి బదులు Actara కొన్నది, మా మాట వినలేదు.", {"P101": "rejected", "P108": "accepted"}, None, None),
     ("O102", "Renuka chilli, thrips. Instead of Delegate she bought Actara from the shop.", {"P101": "rejected", "P108": "accepted"}, None, None),
     ("O103", "Bhavani Rao groundnut. Leaf spot. Tilt 200 ml/acre suggest chesa. Tilt ledu shop lo, Kavach ichcharu, adi kottadu.", {"P105": "undecided", "P107": "accepted"}, "availability", None),
-    ("O101", "Mahender Reddy redgram, pod borer. Ampligo cheppanu. Not now, after Dasara he said.", {"P109": "undecided"}, "wait", None),
+    ("O101", "Mahender Reddy redgram, pod borer. Ampligo cheppanu. Not now, after Dasara he said.", {"P109": "postponed"}, "wait", None),
 ]
 
 
