@@ -18,6 +18,7 @@ shape Telugu (OCR of real Telugu photos is exercised in tests/legal/test_ocr.py,
 """
 
 import argparse
+import hashlib
 import sys
 import json
 import re
@@ -37,8 +38,13 @@ from handlers.legal.segment import segment
 CORPUS_DIR = PROJECT_ROOT / "tests" / "corpus" / "legal"
 THRESHOLD = 0.95
 BATCHES: dict[str, tuple[str, str]] = {"1": ("pages", "expected.json"), "2": ("pages2", "expected2.json"),
-                                        "3": ("pages3", "expected3.json"), "4": ("pages4", "expected4.json")}
-"""Batch name -> (pages folder, expected file) inside the corpus directory."""
+                                        "3": ("pages3", "expected3.json"), "4": ("pages4", "expected4.json"),
+                                        "walk": ("walk", "walk/expected.json")}
+"""Batch name -> (pages folder, expected file) inside the corpus directory. The walk batch (court paper as it
+arrives: typed pages, photos, scanned PDFs) brings its own register (walk/cases.json) and is read as the bot
+reads an upload: text files as text, photos and PDFs through Tesseract with the rows rebuilt from word
+positions."""
+FIELDS = ("case", "hearing", "next", "fully")
 
 
 class ExpectedEntry(BaseModel):
@@ -54,7 +60,8 @@ class ExpectedEntry(BaseModel):
 class CorpusPage(BaseModel):
     file: str
     uploaded_at: datetime
-    entries: list[ExpectedEntry] = Field(min_length=1)
+    entries: list[ExpectedEntry]
+    """Empty: the page is about no case of the practice (a client's deed) and must give no entry."""
 
 
 class Corpus(BaseModel):
@@ -67,7 +74,19 @@ class Corpus(BaseModel):
         return self.directory / self.pages_folder
 
     def text(self, page: CorpusPage) -> str:
-        return (self.pages_dir / page.file).read_text(encoding="utf-8")
+        path = self.pages_dir / page.file
+        if path.suffix.lower() in (".txt", ".md"):
+            return path.read_text(encoding="utf-8")
+        return _read_upload(path)[0]
+
+    def format(self, page: CorpusPage) -> str:
+        """The page's format: a typed text, a photo, a PDF with a text layer or a scanned (image-only) PDF."""
+        suffix = Path(page.file).suffix.lower().lstrip(".")
+        if suffix in ("txt", "md"):
+            return "text"
+        if suffix == "pdf":
+            return "pdf-text" if _read_upload(self.pages_dir / page.file)[1] == "pdf_text" else "pdf-scan"
+        return "photo"
 
     def upload(self, page: CorpusPage) -> Upload:
         return Upload(upload_id=f"corpus-{Path(page.file).stem}", source_file=page.file,
@@ -85,6 +104,9 @@ class PageScore(BaseModel):
     misses: list[str]
     kinds: dict[str, list[int]] = Field(default_factory=dict)
     """Per expected kind: [entries, fully right]."""
+    fields: dict[str, list[int]] = Field(default_factory=dict)
+    """Per expected kind and per format ("kind:step", "format:photo"): [entries, case, hearing, next, fully]."""
+    format: str = "text"
     non_hearings_as_hearings: int = 0
     """Listings, steps and documents read as hearings (never acceptable: they would move dates)."""
 
@@ -105,10 +127,33 @@ class CorpusReport(BaseModel):
         return self.share("fully_right")
 
 
-def load_register(directory: Path = CORPUS_DIR) -> CaseRegister:
-    """Return the corpus's own case register (never the seeds')."""
-    cases = TypeAdapter(list[CaseRecord]).validate_json((directory / "cases.json").read_bytes())
+def load_register(directory: Path = CORPUS_DIR, batch: str = "1") -> CaseRegister:
+    """Return the corpus's own case register (never the seeds'); a batch folder with its own cases.json
+    (the walk's practice) brings its own."""
+    own = directory / BATCHES[batch][0] / "cases.json"
+    cases = TypeAdapter(list[CaseRecord]).validate_json((own if own.is_file() else directory / "cases.json")
+                                                        .read_bytes())
     return CaseRegister(cases)
+
+
+_READ_CACHE = Path(tempfile.gettempdir()) / "smriti-bench-legal-reads"
+
+
+def _read_upload(path: Path) -> tuple[str, str]:
+    """A photo's or a PDF's text and how it was read, as the bot reads an upload without a key (Tesseract, rows
+    rebuilt from word positions); kept by content hash so a second run does not OCR again."""
+    from bot.services.ocr import TextReader
+    from handlers.legal.layout import rows_of
+
+    data = path.read_bytes()
+    cached = _READ_CACHE / f"{hashlib.sha256(data).hexdigest()[:20]}.json"
+    if cached.is_file():
+        kept = json.loads(cached.read_text(encoding="utf-8"))
+        return kept["text"], kept["method"]
+    read = rows_of(TextReader().read(path, words=True))
+    _READ_CACHE.mkdir(parents=True, exist_ok=True)
+    cached.write_text(json.dumps({"text": read.text, "method": read.method}), encoding="utf-8")
+    return read.text, read.method
 
 
 def load_corpus(directory: Path = CORPUS_DIR, batch: str = "1") -> Corpus:
@@ -118,9 +163,11 @@ def load_corpus(directory: Path = CORPUS_DIR, batch: str = "1") -> Corpus:
                   pages=TypeAdapter(list[CorpusPage]).validate_python(raw["pages"]))
 
 
-def batches_in(directory: Path) -> list[str]:
-    """The batches present in a corpus directory, in order."""
-    return [name for name, (_, expected) in BATCHES.items() if (directory / expected).exists()]
+def batches_in(directory: Path, walk: bool = False) -> list[str]:
+    """The batches present in a corpus directory, in order; the walk batch (held out: measured, not asserted
+    by the test suite) only when asked for."""
+    return [name for name, (_, expected) in BATCHES.items()
+            if (directory / expected).exists() and (walk or name != "walk")]
 
 
 def _kind_right(expected: ExpectedEntry, found: ProposedEntry) -> bool:
@@ -160,6 +207,8 @@ def score_page(corpus: Corpus, page: CorpusPage, register: CaseRegister, text: s
     case_right = hearing_right = next_right = fully = as_hearing = 0
     misses: list[str] = []
     kinds: dict[str, list[int]] = {}
+    fields: dict[str, list[int]] = {}
+    form = corpus.format(page) if text is None else "photo"
     for want, got in _pair(page.entries, found):
         case_ok = got is not None and got.case_id == want.case_id
         hearing_ok = got is not None and _hearing_right(want, got)
@@ -171,8 +220,11 @@ def score_page(corpus: Corpus, page: CorpusPage, register: CaseRegister, text: s
         tally = kinds.setdefault(want.kind, [0, 0])
         tally[0] += 1
         tally[1] += case_ok and hearing_ok and next_ok
-        as_hearing += want.kind != "hearing" and want.hearing_date is not None and got is not None \
-            and got.kind == "hearing"
+        for key in (f"kind:{want.kind}", f"format:{form}"):
+            row = fields.setdefault(key, [0, 0, 0, 0, 0])
+            for index, ok in enumerate((True, case_ok, hearing_ok, next_ok, case_ok and hearing_ok and next_ok)):
+                row[index] += ok
+        as_hearing += want.kind != "hearing" and got is not None and got.kind == "hearing"
         if not (case_ok and hearing_ok and next_ok):
             shown = "nothing" if got is None else (f"{got.kind} {got.case_id} {got.hearing_date} ({got.date_source}) "
                                                     f"next {got.next_date}")
@@ -181,12 +233,13 @@ def score_page(corpus: Corpus, page: CorpusPage, register: CaseRegister, text: s
         misses.append(f"want {len(page.entries)} entries, got {len(found)}")
     return PageScore(file=page.file, count_right=len(found) == len(page.entries), hearings=len(page.entries),
                      case_right=case_right, hearing_right=hearing_right, next_right=next_right, fully_right=fully,
-                     misses=misses, kinds=kinds, non_hearings_as_hearings=as_hearing)
+                     misses=misses, kinds=kinds, non_hearings_as_hearings=as_hearing, fields=fields,
+                     format=form)
 
 
 def score(directory: Path = CORPUS_DIR, batch: str = "1") -> CorpusReport:
     corpus = load_corpus(directory, batch)
-    register = load_register(directory)
+    register = load_register(directory, batch)
     return CorpusReport(pages=[score_page(corpus, page, register) for page in corpus.pages])
 
 
@@ -202,7 +255,7 @@ def score_ocr(directory: Path = CORPUS_DIR, batch: str = "1") -> CorpusReport:
     from handlers.legal.layout import rows_of
 
     corpus = load_corpus(directory, batch)
-    register = load_register(directory)
+    register = load_register(directory, batch)
     reader = TextReader()
     scores: list[PageScore] = []
     with tempfile.TemporaryDirectory() as work:
@@ -235,6 +288,14 @@ def render(report: CorpusReport, show_misses: bool = False, title: str = "legal 
         lines += [f"  {kind:<13} {right / total:6.1%} fully right of {total}" for kind, (total, right) in
                   sorted(kinds.items())]
         lines.append(f"  non-hearings read as hearings: {sum(p.non_hearings_as_hearings for p in report.pages)}")
+    fields: dict[str, list[int]] = {}
+    for page in report.pages:
+        for key, row in page.fields.items():
+            fields[key] = [a + b for a, b in zip(fields.get(key, [0] * 5), row, strict=True)]
+    if any(key.startswith("format:") and key != "format:text" for key in fields) or len(fields) > 2:
+        lines.append(f"  {'per field':<16} {'n':>4} " + " ".join(f"{name:>8}" for name in FIELDS))
+        for key, (total, *rights) in sorted(fields.items()):
+            lines.append(f"  {key:<16} {total:>4} " + " ".join(f"{right / total:8.1%}" for right in rights))
     if show_misses:
         for page in report.pages:
             lines += [f"  {page.file}: {miss}" for miss in page.misses]
@@ -252,7 +313,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--smoke", action="store_true", help="the first batch only (the test suite's run)")
     args = parser.parse_args(argv)
     scorer = score_ocr if args.ocr else score
-    names = batches_in(args.corpus) if args.batch == "all" else [args.batch]
+    names = batches_in(args.corpus, walk=True) if args.batch == "all" else [args.batch]
     names = names[:1] if args.smoke else names
     reports = {name: scorer(args.corpus, name) for name in names}
     overall = CorpusReport(pages=[p for report in reports.values() for p in report.pages])
