@@ -193,7 +193,9 @@ class FollowUpScheduler:
 
     def _save(self, followup: FollowUp) -> None:
         row = dict(followup_id=followup.followup_id, pack=followup.pack, user_id=followup.user_id,
-                   due_at=followup.due_at, subject=json.dumps(followup.subject, ensure_ascii=False),
+                   # Stored in UTC: SQLite keeps no offset, and rows are read back as UTC.
+                   due_at=followup.due_at.astimezone(timezone.utc),
+                   subject=json.dumps(followup.subject, ensure_ascii=False),
                    status=followup.status, asked_at=followup.asked_at)
         with self._db.session() as s:
             upsert(s, FollowUpRow.__table__, row, ["followup_id"])

@@ -306,7 +306,9 @@ class VisitCard(_Shared, CardSpec):
         due = datetime.combine(visit.date + timedelta(days=days), time(9, 30), IST)
         now = turn.services.clock()
         if due <= now:
-            due = now + timedelta(minutes=1)
+            # A backdated visit whose follow-up day has passed is asked the next morning, never at once: the
+            # officer is still entering notes, and the next one must not be taken for its answer.
+            due = datetime.combine(now.astimezone(IST).date() + timedelta(days=1), time(9, 30), IST)
         scheduler.schedule(FollowUp(followup_id=followup_id(visit.id), pack="agri", user_id=turn.user.user_id,
                                     due_at=due, subject={"visit": visit.model_dump_json()}))
         return [Reply(text=turn.t("agri.followup_scheduled", farmer=self.book.farmer_name(visit.farmer_id, turn.lang),

@@ -18,6 +18,7 @@ from handlers.agri.brief import build_brief
 from handlers.agri.cards import OutcomeCard, VisitCard
 from handlers.agri.chart import advice_outcomes
 from handlers.agri.demo import run_demo
+from handlers.agri.followup_answer import answers_followup
 from handlers.agri.extract import FieldReader
 from handlers.agri.farmer_add import NEW_FARMER
 from handlers.agri.brief_models import Brief
@@ -372,6 +373,10 @@ class AgriPack(Pack):
         if followup is None or followup.user_id != turn.user.user_id or followup.status == "answered":
             return None
         visit = Visit.model_validate_json(followup.subject["visit"])
+        if not answers_followup(self.reader_for(turn.user.tenant), visit, answer):
+            # A new note or anything but an answer is handled as what it is; the follow-up stays pending
+            # (/followups answers it later) and no longer takes the officer's next message.
+            return None
         day = self.note_day(turn)
         structured = await structure_outcome(self.services.chat, self.reader_for(turn.user.tenant), answer, visit,
                                              self._officer(turn.user), day)
