@@ -20,31 +20,45 @@ from handlers.legal.register import CaseRegister, number_spans
 _DOCUMENT_TITLE = re.compile(
     r"^\W*(?:(?:sale\s+deed|deed\s+of\s+\w+|agreement\s+(?:of|for)\s+sale|gift\s+deed|settlement\s+deed|"
     r"partition\s+deed|lease\s+deed|mortgage\s+deed|vakalat(?:h|t)?(?:nama)?|memo\s+of\s+appearance|"
-    r"(?:general\s+|special\s+)?power\s+of\s+attorney)\W*$|(?:(?:fee|money|cash|payment)\s+)?receipt\b(?:\W+no\b.*)?$|"
+    r"(?:general\s+|special\s+)?power\s+of\s+attorney)\W*$|"
+    r"(?:[A-Za-z.]+\s*[-–:]\s*)?(?:(?:fee|money|cash|payment|process\s+fee|court\s+fee)\s+)?receipt\b(?:\W+no\b.*)?$|"
     r"received\s+with\s+thanks\b)", re.I)
 _DEED_TITLE = re.compile(r"deed|agreement", re.I)
 _CAUSE_LIST = re.compile(
     r"\bcause\s*-?\s*list\b|\bdaily\s+(?:list|board)\b|\b(?:today'?s|tomorrow'?s|day'?s)\s+board\b|"
     r"^\W*board\b(?:\s+(?:for|of|dated|on))?|\bboard\s+(?:for|of|dated|on)\s+\(?\d|"
     r"\bmatters\s+listed\b|\blist\s+of\s+(?:cases|matters|business)\b|\bcases\s+listed\s+(?:on|for)\b|"
-    r"\bfor\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day\s*,?\s+the\s+\d{1,2}", re.I)
+    r"\bfor\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day\s*,?\s+the\s+\d{1,2}|"
+    r"\b(?:next|this|coming)\s+week'?s\s+(?:matters|board|list|cases)\b|\bweekly\s+(?:board|list)\b|"
+    r"\b(?:matters|cases)\s+(?:for|of)\s+(?:the\s+)?(?:next|this|coming)\s+week\b", re.I)
+# A board row led by its own day: "Mon 07.12  HC Ct.14  CRP 1190/2025", "Tue, 08-12-2026 ...".
+_ROW_DAY = re.compile(r"^\W*(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+)(\d{1,2})[./\-](\d{1,2})"
+                      r"(?:[./\-](\d{4}|\d{2}))?(?!\d)", re.I)
 # A court sitting, or a next date: the entry is a hearing record, whatever else it says.
 _HEARING_WORDS = re.compile(
     r"\b(?:heard|hearing|adj\w*|n\.?\s?d\b|ndoh|posted|post\s+to|call(?:ed)?\s+(?:on|out)|argu\w*|args|evidence|"
     r"cross|chief|examin\w*|judge?ment|orders?\s+(?:pronounced|passed|reserved)|absent|present|appeared|"
     r"pw\s?\d|dw\s?\d|witness\w*|proceedings|not\s+reached|stands?\s+over|allowed|dismissed|decreed|bail|"
     r"nbw|warrant|court\s+(?:did|was|is|took|granted|directed)|bench|vacation|recorded|vaayida)\b|వాయిదా", re.I)
+# Words about a hearing to come or a paper of one, not a sitting: "before the hearing on Saturday", "written
+# arguments", "certified copy of judgment", "do not disturb ND".
+_NOT_A_SITTING = re.compile(
+    r"\b(?:before|for|till|until|at|on)\s+(?:the\s+)?(?:next\s+)?(?:hearing|n\.?\s?d\b\.?|next\s+date|date)\b|"
+    r"\bwritten\s+arguments?\b|\bdo\s+not\s+disturb\s+\S+|"
+    r"\bcop(?:y|ies)\s+of\s+(?:the\s+)?(?:[\w.]+\s+){0,2}?(?:judge?ment|order|award|decree|evidence|deposition)s?"
+    r"(?:\s*(?:&|and)\s*decree)?", re.I)
 _STEP_WORDS = re.compile(
     r"\b(?:served|service\s+of|filed|filing|to\s+be\s+filed|presented|deposited|paid|copy\s+applied|"
     r"applied\s+for|notice\s+(?:issued|sent|received|served)|received|in\s+(?:our\s+)?office|deadline|"
-    r"due\s+(?:by|on|before)|last\s+date\s+(?:for|to)|limitation|courier|registered\s+post|drafted|sent\s+to)\b",
+    r"due\s+(?:by|on|before)|last\s+date\s+(?:for|to)|limitation|courier|registered\s+post|drafted|sent\s+to|"
+    r"collect\w*|file|to\s+be\s+applied|copy\s+application|draft|xerox|client\s+informed|copying\s+section)\b",
     re.I)
 
 
 def document_title(lines: list[str]) -> str | None:
     """The document's title when one of its first lines names a document on file (a deed, a vakalat, a
     receipt); None otherwise."""
-    for line in lines[:3]:
+    for line in lines[:5]:
         if _DOCUMENT_TITLE.match(line.strip()):
             return line.strip()
     return None
@@ -74,7 +88,8 @@ def listed_day(lines: list[str], uploaded: date) -> date | None:
 
 def is_step(text: str, has_next_date: bool) -> bool:
     """An entry about something done or due outside a hearing, with no next date: a step."""
-    return not has_next_date and bool(_STEP_WORDS.search(text)) and not _HEARING_WORDS.search(text)
+    return not has_next_date and bool(_STEP_WORDS.search(text)) and not _HEARING_WORDS.search(
+        _NOT_A_SITTING.sub(" ", text))
 
 
 def document_kind(title: str) -> UploadKind:
@@ -90,9 +105,29 @@ def listing_entries(lines: list[str], register: CaseRegister, upload: Upload) ->
     day = listed_day(lines, uploaded)
     entries: list[ProposedEntry] = []
     for line in lines:
+        own = row_day(line, uploaded) or day
         for case_id in dict.fromkeys(m.case_id for m in register.mentions(line) if m.by != "party"):
             entries.append(ProposedEntry(
-                case_id=case_id, kind="listing", hearing_date=min(day, uploaded) if day else uploaded,
-                date_source="header" if day else "upload_time", next_date=day, text=line,
-                confidence=confidence("header" if day else "upload_time", "number"), upload_kind="cause_list"))
+                case_id=case_id, kind="listing", hearing_date=min(own, uploaded) if own else uploaded,
+                date_source="header" if own else "upload_time", next_date=own, text=line,
+                confidence=confidence("header" if own else "upload_time", "number"), upload_kind="cause_list"))
     return entries
+
+
+def row_day(line: str, uploaded: date) -> date | None:
+    """The day a board's row is led by (a weekday and a day), a year-less one on or after the upload less a
+    week, as the list's own day is read."""
+    found = _ROW_DAY.match(line)
+    if found is None:
+        return None
+    day, month = int(found.group(1)), int(found.group(2))
+    years = [int(found.group(3)) % 100 + 2000] if found.group(3) else [uploaded.year, uploaded.year + 1]
+    floor = uploaded.fromordinal(uploaded.toordinal() - 7)
+    for year in years:
+        try:
+            candidate = date(year, month, day)
+        except ValueError:
+            return None
+        if found.group(3) or candidate >= floor:
+            return candidate
+    return None

@@ -53,8 +53,9 @@ _OTHER_BEFORE = [
     (r"\b(?:filed|presented|instituted|registered|executed|issued|applied|delivered|born|served|received|"
      r"deposited|paid|sent|made\s+ready)(?:(?:\s+(?:again|already|afresh|once\s+more|only))?\s+on)?(?:\s+this)?"
      r"(?:\s+the)?"),
-    r"\bcopy(?:\s+\w+)?\s+on", r"\bdated\b", r"\border\s+dt\.?", r"\bsince\b", r"\bfrom\b", r"\bw\.?e\.?f\.?",
-    r"(?<!/)(?<!returnable\s)\bby\b", r"\bbefore\b", r"\bon\s+or\s+before\b", r"\bwithin\b", r"\b(?:extended|valid)\s+(?:till|up\s*to|until)",
+    r"\bcopy(?:\s+\w+)?\s+on", r"\bdated\b", r"\b(?:order|judge?ment|decree|award)\s+dt\.?",
+    r"\b(?:closed|concluded|completed)(?:\s+on)?",  # "evidence closed on 05-11-2026": an earlier event r"\bsince\b", r"\bfrom\b", r"\bw\.?e\.?f\.?",
+    r"(?<!/)(?<!returnable\s)\bby\b", r"\bbefore\b", r"\bon\s+or\s+before\b", r"\bon\s+or\s+after\b", r"\bwithin\b", r"\b(?:extended|valid)\s+(?:till|up\s*to|until)",
     r"\bp\.\s?d\.?(?:\s+was)?", r"\bl\.\s?d\.?(?:\s+was)?", r"\bprev(?:ious|\.)?\s+(?:date|hearing)(?:\s+was)?",
     r"\blast\s+(?:date|hearing)(?:\s+(?:was|of\s+hearing))?", r"\bearlier\s+on",
     r"\blast\s+date\s+(?:for|to)(?:\s+" + _W + r"){1,3}?(?:\s+(?:is|on|was))?", r"\bdue\s+(?:on|by|before)",
@@ -67,6 +68,7 @@ _LABEL_BEFORE = [
 _PRONOUNCED_BEFORE = [
     r"\b(?:pronounced|delivered)(?:\s+(?:in\s+(?:the\s+)?open\s+court|by\s+me))?(?:[\s,]+(?:on|this))?(?:\s+this)?",
     r"\bdated\s+this", r"\bdate\s+of\s+(?:order|judge?ment|pronouncement)\s*:?",
+    r"\b(?:proceedings|daily\s+order|docket\s+order)\s+(?:dated|dt\.?|of|on)\s*:?",  # the sitting's own record
 ]
 # "adjourned to the 3rd of February", "adjourned to Monday, 4 January 2027"
 _TAIL = r"(?:\s+the)?(?:\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day)?[\s:;,\-–—(]*$"

@@ -28,12 +28,14 @@ from handlers.legal.register import CaseMention, CaseRegister, number_spans
 
 __all__ = ["guess_date", "merge_same_hearing", "segment", "upload_kind"]
 
-_ORDER_SHEET = re.compile(r"\border\s+sheet\b|\bproceedings\b|\bcertified\s+copy\b", re.I)
-_FOOTER = re.compile(r"\b(certified|true)\s+copy\b|\bcopy\s+(applied|made\s+ready|delivered|issued)\b|"
+# "certified copy" makes an order sheet only as a stamp on a line of its own; in a sentence ("collect certified
+# copy of the order") it is an office step.
+_ORDER_SHEET = re.compile(r"\border\s+sheet\b|\bproceedings\b|^\W*(?:certified|true)\s+copy\W*$", re.I | re.M)
+_FOOTER = re.compile(r"^\W*(certified|true)\s+copy\b|\bcopy\s+(applied|made\s+ready|delivered|issued)\b|"
                      r"//\s*true\s+copy", re.I)
 _HEADING_WORDS = re.compile(
     r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:mon|tue|wed|thu|fri|sat|sun)\b\.?|"
-    r"\bdate(?:\s+of\s+hearing)?\b|\bdt\b\.?|\bdated\b|\bday\b|\bof\b|\bhearing\b|"
+    r"\bdate(?:\s+of\s+hearing)?\b|\bdt\b\.?|\bdated\b|\bday\b|\bof\b|\bthe\b|\bhearing\b|"
     r"(?:సోమ|మంగళ|బుధ|గురు|శుక్ర|శని|ఆది)వారం|తేదీ", re.I,
 )
 # A court's name beside a diary date ("12-01-2027 Tuesday  JFCM Jangaon") still makes the line a heading.
@@ -326,7 +328,11 @@ def _entries(lines: list[_Line], register: CaseRegister, upload: Upload, kind: U
             case_id, case_by = wrapped.case_id, wrapped.by  # a case's name or number cut by a line break
         if not text or (case_id is None and len(text.split()) <= _SHORT and not find_dates(text)
                         and any(b.case_id for b in blocks)):
-            continue  # a court's name or a place under the date, not a matter
+            # A court's name or a place under the date, not a matter; a dated title ("OFFICE NOTE 02/12/2026")
+            # dates the items under it.
+            if page is None and index == 0 and block.lead is not None and (day := block.lead.on(upload_day)):
+                page = DayHint(day=day, source="header") if day <= upload_day else None
+            continue
         own = None
         if block.lead is not None and (day := block.lead.on(upload_day)) is not None:
             own = DayHint(day=day, source="row" if kind == "order_sheet" else "text")
