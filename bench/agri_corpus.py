@@ -1,13 +1,15 @@
 """How well the keyless reader reads field notes it was not written from: a corpus under tests/corpus/agri/
 (notes and outcome answers written fresh, with their own registers and label doses), scored per field.
 
-    .venv/bin/python -m bench.agri_corpus [--batch 1-2|3|all] [--misses]
+    .venv/bin/python -m bench.agri_corpus [--batch 1-2|3|walk|all] [--misses]
 
 Prints accuracy per field for visit notes (farmer, crop, problems, products, reactions, objection, dose,
 follow-up days, neighbour) and outcome answers (result, products applied, bought), per batch. `--misses` lists
 each miss. Batches 1-2 (`notes.jsonl`, `outcomes.jsonl`) were read by the rules' authors; batch 3
 (`notes3.jsonl`, `outcomes3.jsonl`) was written by a third author before reading the reader. All batches share
-the corpus's registers.
+the corpus's registers, except the walk batch (`walk/`: its own registers, notes, outcome answers and questions
+about the past, by a new author), which also scores intent (note / outcome / question), the farmer each question
+is about, and `questions_carded` as the share of questions kept off a visit card (100% means none carded).
 """
 
 import argparse
@@ -21,6 +23,7 @@ from pydantic import BaseModel
 
 from handlers.agri.doses import same_dose
 from handlers.agri.extract import FieldReader, visit_id
+from handlers.agri.intent import read_intent
 from handlers.agri.models import Advice, Visit
 from handlers.agri.register import FieldBook
 
@@ -29,7 +32,13 @@ NOTE_FIELDS = ["farmer", "crop", "problems", "products", "reactions", "objection
                "neighbour"]
 OUTCOME_FIELDS = ["result", "applied", "bought"]
 BATCHES: dict[str, tuple[str, str]] = {"1-2": ("notes.jsonl", "outcomes.jsonl"),
-                                       "3": ("notes3.jsonl", "outcomes3.jsonl")}
+                                       "3": ("notes3.jsonl", "outcomes3.jsonl"),
+                                       "walk": ("walk/notes.jsonl", "walk/outcomes.jsonl")}
+OWN_REGISTERS = {"walk": "walk"}
+"""Batches written with registers of their own (a folder under the corpus holding catalogue.json etc.)."""
+QUESTIONS = {"walk": "walk/questions.jsonl"}
+"""Batches with questions about the past, each naming a farmer: scored for intent and farmer, never carded."""
+INTENT_FIELDS = ["intent", "question_farmer", "questions_carded"]
 
 
 class FieldScore(BaseModel):
@@ -47,9 +56,42 @@ def _rows(name: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in (CORPUS / name).read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def corpus_book() -> FieldBook:
-    """Return the corpus's own registers (farmers, villages, catalogue, issues), read with the shipped lexicon."""
-    return FieldBook.from_folder(CORPUS)
+def corpus_book(batch: str = "1-2") -> FieldBook:
+    """Return the corpus's own registers (farmers, villages, catalogue, issues), read with the shipped lexicon;
+    a batch with registers of its own reads those."""
+    return FieldBook.from_folder(CORPUS / OWN_REGISTERS[batch] if batch in OWN_REGISTERS else CORPUS)
+
+
+def intent_scores(book: FieldBook, batch: str) -> dict[str, FieldScore]:
+    """How the reader states each message's intent (notes, outcome answers, questions), which farmer each
+    question is about, and how many questions would be carded as visits (the pack cards what is not a question)."""
+    reader = FieldReader(book)
+    scores = {f: FieldScore(field=f) for f in INTENT_FIELDS}
+    notes_file, outcomes_file = BATCHES[batch]
+    rows = [(r, "note") for r in _rows(notes_file)] + [(r, "outcome") for r in _rows(outcomes_file)]
+    rows += [(r, "question") for r in _rows(QUESTIONS[batch])] if batch in QUESTIONS else []
+    for n, (row, want) in enumerate(rows):
+        said = read_intent(row["text"], awaiting_answer=want == "outcome").intent
+        scores["intent"].total += 1
+        scores["intent"].right += said == want
+        if said != want:
+            scores["intent"].misses.append(f"{row.get('id', n)}: got {said}, want {want}: {row['text'][:60]}")
+        if want != "question":
+            continue
+        officer = book.officers[row["officer_id"]]
+        found = reader.farmer_in(row["text"], officer.territories)
+        farmers = [found] if found else reader.farmer_choices(row["text"], officer.territories)
+        got = farmers[0].id if len(farmers) == 1 else [f.id for f in farmers]
+        scores["question_farmer"].total += 1
+        scores["question_farmer"].right += got == row["farmer_id"]
+        if got != row["farmer_id"]:
+            scores["question_farmer"].misses.append(f"{n}: got {got}, want {row['farmer_id']}: {row['text'][:60]}")
+        # "right" counts questions kept off a card: the figure must be every question.
+        scores["questions_carded"].total += 1
+        scores["questions_carded"].right += said == "question"
+        if said != "question":
+            scores["questions_carded"].misses.append(f"{n}: carded: {row['text'][:60]}")
+    return scores
 
 
 def _note_checks(visit: Visit, expect: dict[str, Any]) -> dict[str, tuple[bool, str]]:
@@ -81,7 +123,7 @@ def _wanted(expect: dict[str, Any], field: str) -> Any:
 
 def score(book: FieldBook | None = None, batch: str = "1-2") -> dict[str, FieldScore]:
     """Read every note and answer of one batch and return the score of each field."""
-    book = book or corpus_book()
+    book = book or corpus_book(batch)
     reader = FieldReader(book)
     notes_file, outcomes_file = BATCHES[batch]
     scores = {f: FieldScore(field=f) for f in NOTE_FIELDS + OUTCOME_FIELDS}
@@ -119,14 +161,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--misses", action="store_true", help="list every miss")
     parser.add_argument("--smoke", action="store_true", help="the first batch only (the test suite's run)")
     args = parser.parse_args(argv)
-    book = corpus_book()
     chosen = list(BATCHES) if args.batch == "all" else [args.batch]
     for batch in chosen[:1] if args.smoke else chosen:
+        book = corpus_book(batch)
         notes_file, outcomes_file = BATCHES[batch]
-        scores = score(book, batch)
+        scores = {**score(book, batch), **intent_scores(book, batch)}
         notes, outcomes = len(_rows(notes_file)), len(_rows(outcomes_file))
-        print(f"agri corpus batch {batch}: {notes} notes, {outcomes} outcome answers ({CORPUS})")
+        questions = len(_rows(QUESTIONS[batch])) if batch in QUESTIONS else 0
+        print(f"agri corpus batch {batch}: {notes} notes, {outcomes} outcome answers, {questions} questions "
+              f"({CORPUS})")
         for name, item in scores.items():
+            if not item.total and name in INTENT_FIELDS:
+                continue
             print(f"  {name:<14} {item.accuracy:6.1%}  ({item.right}/{item.total})")
             if args.misses:
                 for miss in item.misses:

@@ -84,11 +84,12 @@ async def _memory_status(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
-async def _with_app(catalog: PackCatalog | None, settings: Settings, body: Callable[["App"], Awaitable[int]]) -> int:
+async def _with_app(catalog: PackCatalog | None, settings: Settings, body: Callable[["App"], Awaitable[int]],
+                    followups: bool = True) -> int:
     from bot.core.app import App
 
     try:
-        app = await App.start(settings, catalog=catalog)
+        app = await App.start(settings, catalog=catalog, run_followups=followups)
     except local_memory.LocalServerError as exc:
         print(f"Could not start local memory: {exc}", file=sys.stderr)
         return 1
@@ -212,6 +213,8 @@ def build_parser(catalog: PackCatalog | None = None) -> argparse.ArgumentParser:
     settings name."""
     catalog = catalog or installed_packs(load_settings())
     with_app = partial(_with_app, catalog)
+    # One-shot commands (a brief, insights, forget, export) answer and exit: they never send a due follow-up.
+    answering_app = partial(_with_app, catalog, followups=False)
     parser = argparse.ArgumentParser(prog="smriti", description="Smriti: a memory for people who work in the field.")
     parser.add_argument("-v", "--verbose", action="store_true")
     parser.set_defaults(with_app=with_app, catalog=catalog)
@@ -260,14 +263,14 @@ def build_parser(catalog: PackCatalog | None = None) -> argparse.ArgumentParser:
 
     registers_cli.register(sub, catalog.packages(), partial(_open_database, catalog))
     queue_cli.register(sub, with_app)
-    subjects_cli.register(sub, with_app)
+    subjects_cli.register(sub, answering_app)
     people_cli.register(sub, partial(_open_database, catalog))
     speech_cli.register(sub)
     web_cli.register(sub, with_app, partial(_open_database, catalog))
     for entry in catalog.entries:
         cli = entry.part("cli")
         if cli is not None:
-            cli.register(sub, with_app)
+            cli.register(sub, answering_app)
     return parser
 
 

@@ -62,9 +62,11 @@ class App:
         registry: Registry | None = None,
         pack_names: list[str] | None = None,
         catalog: PackCatalog | None = None,
+        run_followups: bool = True,
     ) -> "App":
         """Build everything; start the embedded memory server first when it is the one in use. The packs come
-        from `catalog` (default: the one the settings name), only those in `pack_names` when given."""
+        from `catalog` (default: the one the settings name), only those in `pack_names` when given.
+        `run_followups=False` for one-shot commands, which never send a due follow-up."""
         catalog = catalog or installed_packs(settings)
         if settings.uses_local_memory and start_local_memory:
             local_memory.start(settings.local_server)
@@ -115,7 +117,7 @@ class App:
         for pack in packs.values():
             scheduler.register(pack.name, pack.compose_followup)
         # Started after the packs' composers are known, so jobs missed while down find them.
-        await scheduler.start()
+        await scheduler.start(run_jobs=run_followups)
         conversation = Conversation(services, packs, all_kinds(catalog.packages()))
         return cls(settings=settings, services=services, packs=packs, conversation=conversation)
 

@@ -132,10 +132,15 @@ class FollowUpScheduler:
         """True in the one process that holds the store's lease and so runs the jobs."""
         return self._lease.held
 
-    async def start(self) -> None:
+    async def start(self, run_jobs: bool = True) -> None:
         """Start running jobs, including any that came due while the bot was down (within the grace).
 
-        When another process runs this store's jobs, only scheduling works here until that process stops."""
+        When another process runs this store's jobs, only scheduling works here until that process stops.
+        `run_jobs=False` (a one-shot command: a brief, insights, an export) only schedules: answering never
+        sends a due follow-up as a side effect."""
+        if not run_jobs:
+            self._jobs.start(paused=True)
+            return
         if self._lease.acquire():
             _LIVE[self._key] = self
             self._jobs.start()

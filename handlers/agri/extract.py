@@ -136,7 +136,12 @@ class FieldReader:
             said = [h for h in hits if h.category == category]
             said = [h for h in said if id(h) not in beside] or said
             candidates = list(dict.fromkeys(h.key for h in said))
-            candidates = [c for c in candidates if self.book.farmers[c].village in allowed] or candidates
+            mine = [c for c in candidates if self.book.farmers[c].village in allowed]
+            if territories and candidates and not mine and self.named_in(text, hits, territories).one is not None:
+                # "Kattangur Ramesh": the full name of a farmer elsewhere, but the first name of one of the
+                # officer's own farmers in the village the note names: the officer's farmer is meant.
+                break
+            candidates = mine or candidates
             if villages:
                 candidates = [c for c in candidates if self.book.farmers[c].village in villages] or candidates
             if crops:

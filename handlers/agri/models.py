@@ -3,7 +3,7 @@
 from datetime import date
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from bot.services.registers.codes import Code
 
@@ -174,18 +174,10 @@ class Outcome(BaseModel):
     village: str
     crop: str
     issue: str | None = None
-    products: list[str] = Field(default_factory=list)
-    """Product ids the farmer actually applied."""
+    products: list[Code] = Field(default_factory=list)
+    """Product ids the farmer actually applied, as the catalogue writes them ("P004", "KSA-INS-02")."""
     result: Result | None = None
     """None until the officer says how the crop responded; a card cannot be saved without it."""
     note: str | None = None
     source: ProductSource = "ours"
     """Whose product the farmer used: the dealer's or a neighbour's result never counts for or against ours."""
-
-    @field_validator("products")
-    @classmethod
-    def _catalogue_ids(cls, value: list[str]) -> list[str]:
-        for product_id in value:
-            if not (len(product_id) == 4 and product_id[0] == "P" and product_id[1:].isdigit()):
-                raise ValueError(f"not a catalogue id: {product_id}")
-        return value

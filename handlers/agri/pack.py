@@ -267,6 +267,7 @@ class AgriPack(Pack):
     async def on_text(self, turn: Turn, body: str) -> list[Reply]:
         if is_question(body):
             # Asked, not reported: answered from memory; a follow-up waiting for an answer keeps waiting.
+            log.info("a message read as a question about the past")
             return await self._answer_question(turn, body)
         awaiting = self.services.state.pref(turn.user.user_id, AWAITING_OUTCOME)
         if awaiting:
@@ -313,12 +314,13 @@ class AgriPack(Pack):
             f for f in self.reader_for(turn.user.tenant).farmer_choices(note, turn.user.territories)
             if self.may_see(turn.user, f)][:MAX_CHOICES]
         if not (visit.farmer_id or new or choices or visit.crop or visit.products or visit.issue):
+            log.info("a message read as unclear (no farmer, crop, problem or product): asked about, not filed")
             return [Reply(text=turn.t("agri.not_a_note"))]
         if visit.farmer_id and not self.may_see(turn.user, self.book_for(turn.user.tenant).farmers[visit.farmer_id]):
             return [Reply(text=turn.t("agri.not_your_farmer", farmer=self.book_for(turn.user.tenant).farmer_name(visit.farmer_id)))]
         payload = {"visit": visit.model_dump(mode="json"), "territories": turn.user.territories,
                    "extractor": structured.extractor, "lang": turn.lang, "today": day.isoformat(),
-                   "visit_key": visit.id,
+                   "visit_key": visit.id, "intent": "note",
                    "transcript": note, NEW_FARMER: new.model_dump() if new else None}
         intro = self._heard(turn, note) if heard else []
         if structured.model_failed:
@@ -383,7 +385,7 @@ class AgriPack(Pack):
         outcome = structured.outcome
         payload = {"outcome": outcome.model_dump(mode="json"), "visit": visit.model_dump(mode="json"),
                    "followup_id": followup_id, "extractor": structured.extractor, "lang": turn.lang,
-                   "today": day.isoformat(), "transcript": answer}
+                   "today": day.isoformat(), "transcript": answer, "intent": "outcome"}
         intro = self._heard(turn, answer) if heard else []
         if structured.model_failed:
             intro.append(turn.t("agri.model_failed_rules"))

@@ -183,3 +183,12 @@ async def test_chat_asks_which_farmer_with_buttons_and_briefs_by_first_name(agri
         assert "Vemula Anjaiah" in brief.text, query
     [several] = await conv.handle(say("ravi", "/brief Anjaiah"))
     assert "Vemula Anjaiah" in several.text and "Anjaiah Goud" in several.text
+
+
+def test_a_village_and_first_name_of_ones_own_farmer_beats_a_full_name_elsewhere() -> None:
+    farmers = [*FARMERS, Farmer(id="NF06", name="Anjaiah", name_te="అంజయ్య", village="kodad", crops=["paddy"])]
+    reader = FieldReader(_book(farmers))
+    # "Anjaiah" is NF06's whole name, but he is not in this officer's villages; the Nadigudem Anjaiah is.
+    question = "Nadigudem Anjaiah mirchi lo thrips ela undi?"
+    assert reader.farmer_in(question, ["nadigudem", "munagala"]) == farmers[0]
+    assert reader.farmer_in("నడిగూడెం అంజయ్య మిరప", ["nadigudem", "munagala"]) == farmers[0]
