@@ -188,8 +188,9 @@ class FieldReader:
         """Return the farmer a name (the whole text) means, or every farmer it could mean when it fits several
         (handlers.agri.identity); an id as the register writes it is its farmer."""
         by_code = self.book.find_farmer(text)
-        if by_code is not None:
+        if by_code is not None and (not territories or by_code.village in territories):
             return [by_code]
+        # A name that is wholly a farmer's elsewhere may be the first name of one of these villages' farmers.
         fits = self.identity.resolve(text, territories).farmers
         return [f for f in fits if f.village in territories] if territories else fits
 

@@ -188,6 +188,10 @@ class AgriPack(Pack):
         parsed = parse_brief_args(args, self.today().year)
         # A farmer id as the register writes it ("GF/0012", "2024-17") is the farmer, never a date.
         whole = self.book_for(turn.user.tenant).find_farmer(args.strip()) if args.strip() else None
+        if whole is not None and not self.may_see(turn.user, whole) and \
+                self.reader_for(turn.user.tenant).farmers_named(args.strip(), turn.user.territories):
+            # "రమేష్" is the whole name of a farmer elsewhere and the first name of one of the officer's own.
+            whole = None
         if whole is not None:
             parsed = BriefArgs(farmer_query=args.strip(), as_of=None, memory_on=True)
         if not parsed.farmer_query:

@@ -183,6 +183,11 @@ async def test_chat_asks_which_farmer_with_buttons_and_briefs_by_first_name(agri
         assert "Vemula Anjaiah" in brief.text, query
     [several] = await conv.handle(say("ravi", "/brief Anjaiah"))
     assert "Vemula Anjaiah" in several.text and "Anjaiah Goud" in several.text
+    # "రాములు" is the whole name of a Shankarpally farmer (not Sita's) and the first name of hers in Chevella.
+    pack.books.add_farmer(CAPTURE_TENANT, Farmer(id="F902", name="Bomma Ramulu", name_te="బొమ్మ రాములు",
+                                                 village="chevella", crops=["paddy"]))
+    [own] = await conv.handle(say("sita", "/brief రాములు"))
+    assert "బొమ్మ రాములు" in own.text and "(F902)" in own.text
 
 
 def test_a_village_and_first_name_of_ones_own_farmer_beats_a_full_name_elsewhere() -> None:
@@ -192,3 +197,11 @@ def test_a_village_and_first_name_of_ones_own_farmer_beats_a_full_name_elsewhere
     question = "Nadigudem Anjaiah mirchi lo thrips ela undi?"
     assert reader.farmer_in(question, ["nadigudem", "munagala"]) == farmers[0]
     assert reader.farmer_in("నడిగూడెం అంజయ్య మిరప", ["nadigudem", "munagala"]) == farmers[0]
+
+
+def test_a_first_name_that_is_another_villages_whole_name_finds_the_officers_own_farmer() -> None:
+    farmers = [*FARMERS, Farmer(id="NF06", name="Anjaiah", name_te="అంజయ్య", village="kodad", crops=["paddy"])]
+    reader = FieldReader(_book(farmers))
+    assert _ids(reader.farmers_named("అంజయ్య", ["nadigudem"])) == ["NF01"]
+    assert _ids(reader.farmers_named("Anjaiah", ["kodad"])) == ["NF06"]
+    assert _ids(reader.farmers_named("Anjaiah", ALL)) == ["NF06"]  # the whole name, all villages his officer's
