@@ -13,7 +13,7 @@ from bot.core.messages import Button, Reply
 from bot.core.pack import Turn
 from bot.core.cards import CALLBACK_PREFIX, CardSpec, on_callback, open_card
 from bot.store.state import Card
-from handlers.legal.corrections import DOCUMENT_ID, EDIT_OF, delete_prompt, edit_payload
+from handlers.legal.corrections import DOCUMENT_ID, EDIT_OF, ORIGIN, delete_prompt, edit_payload
 from handlers.legal.dates import parse_day
 from handlers.legal.hearing import uploaded_day
 from handlers.legal.entries import EntryStore
@@ -90,7 +90,7 @@ class HearingCard(CardSpec):
         if case is None:
             raise ValueError("a hearing card without a case cannot be saved")
         upload = Upload.model_validate(payload["upload"])
-        return entry_record(entry, case.case_id, upload, payload.get(EDIT_OF)), case
+        return entry_record(entry, case.case_id, upload, payload.get(EDIT_OF) or payload.get(ORIGIN)), case
 
     def fields(self, payload: dict[str, Any]) -> list[str]:
         return list(_FIELDS)
@@ -219,8 +219,11 @@ class HearingCard(CardSpec):
             payload = {**payload, "entry": filed.model_dump(mode="json"), NEW_CASE: None, "added_case": added.case_id}
         record, _ = self.record(payload)
         if self.entries is not None:
-            self.entries.save(payload["tenant"], record, turn.user.user_id,
-                              action="edit" if payload.get(EDIT_OF) else "save")
+            saved = self.entries.save(payload["tenant"], record, turn.user.user_id,
+                                      action="edit" if payload.get(EDIT_OF) else "save")
+            if saved.kept:  # the same page again: the memory says what the corrected record says
+                kept = entry_of(payload).model_copy(update={f: getattr(saved.record, f) for f in saved.kept})
+                payload = {**payload, "entry": kept.model_dump(mode="json")}
         return {**payload, DOCUMENT_ID: record.document_id}
 
     async def after_save(self, turn: Turn, payload: dict[str, Any]) -> list[Reply]:

@@ -16,6 +16,7 @@ from handlers.legal.case_dates import last_hearing, lists
 from handlers.legal.entries import EntryStore
 from handlers.legal.models import CaseRecord, HearingRecord
 from handlers.legal.records import memory_item, record_of
+from handlers.legal.registers import CaseRegisters
 from memory import MemoryLayerError, MemoryUnavailable
 from memory.outbox import RetainOutcome
 
@@ -52,9 +53,14 @@ class CaseBook:
                    origin: str | None = None, action: str = "save") -> RetainOutcome:
         """Write confirmed entries: each record, then its memory through the outbox (queued while memory is
         down). A crash between the two is finished by the card's resumed save or by `smriti memory rebuild`."""
-        for record, _ in filed:
-            self.store.save(self.tenant, record, by, action=action)
-        items = [memory_item(record, case) for record, case in filed]
+        # The memory says what the record now says (a re-sent page keeps the fields a person corrected, its case
+        # among them).
+        items = []
+        for record, case in filed:
+            saved = self.store.save(self.tenant, record, by, action=action).record
+            if case is not None and saved.case_id != case.case_id:
+                case = CaseRegisters(self.services.database).for_tenant(self.tenant).get(saved.case_id) or case
+            items.append(memory_item(saved, case))
         return await self.services.outbox.retain_or_queue(self.services.memory, self.bank, items, origin=origin)
 
     async def ready(self) -> None:

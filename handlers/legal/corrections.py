@@ -18,6 +18,9 @@ EDIT_OF = "edit_of"
 """On a card editing a saved entry: the entry's document id, kept for its whole life."""
 DOCUMENT_ID = "document_id"
 """Set on Save: the document id the entry was saved under."""
+ORIGIN = "origin"
+"""On a card of an upload: the document id its entry has for life, from what the page said (its upload, case
+and date as read), so the same page sent again is known as the same entry however a person corrected it."""
 
 
 def edit_payload(record: HearingRecord, saved: dict[str, Any]) -> dict[str, Any]:

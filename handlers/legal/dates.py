@@ -16,7 +16,7 @@ from pydantic import BaseModel
 
 from handlers.legal.markers import ends_with_marker, role_of
 
-__all__ = ["MONTHS", "FoundDate", "ends_with_marker", "file_name_date", "find_dates", "leading_date",
+__all__ = ["MONTHS", "FoundDate", "announces_next", "ends_with_marker", "file_name_date", "find_dates", "leading_date",
            "next_date_in", "parse_day"]
 
 MONTHS = {
@@ -262,6 +262,13 @@ def _shifted(text: str, free: "_Free") -> list[FoundDate]:
         found.append(FoundDate(start=span.start, end=span.end, day=0, month=None, year=None, role=role,
                                shift=span.shift))
     return found
+
+
+def announces_next(text: str, excluded: list[tuple[int, int]] | None = None) -> bool:
+    """Return True when the text gives its next date, as a date or as a span ("call after four weeks", "after
+    vacation"): a line that does is complete, whatever purpose follows."""
+    return (any(d.role == "next" for d in find_dates(text, excluded))
+            or any(d.role == "next" for d in _shifted(text, _Free(list(excluded or [])))))
 
 
 def _weekdays(text: str, today: date) -> list[FoundDate]:

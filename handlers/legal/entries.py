@@ -9,6 +9,7 @@ of the same page saves it again). Every save, edit and delete is audited with wh
 import json
 from collections.abc import Iterable
 from datetime import date, datetime, timezone
+from typing import Any
 
 from pydantic import BaseModel
 from sqlalchemy import Date, DateTime, Float, Integer, String, Text, delete, func, select
@@ -97,19 +98,44 @@ def _audited(record: HearingRecord | None) -> str | None:
     return json.dumps({k: "" if v is None else str(v) for k, v in values.items()}, sort_keys=True)
 
 
+class Saved(BaseModel):
+    record: HearingRecord
+    """What the entry now is (a re-sent page's reading, with the fields a person corrected kept)."""
+    before: HearingRecord | None
+    """What was there before (None if nothing live)."""
+    kept: list[str] = []
+    """The fields a person corrected that a re-sent page's reading did not overwrite."""
+
+
+def _corrected(session: Any, tenant: str, document_id: str) -> set[str]:
+    """The fields an Edit of this entry ever changed."""
+    fields: set[str] = set()
+    query = select(EntryAuditRow).where(EntryAuditRow.tenant_id == tenant, EntryAuditRow.document_id == document_id,
+                                        EntryAuditRow.action == "edit")
+    for row in session.scalars(query):
+        before, after = json.loads(row.before or "{}"), json.loads(row.after or "{}")
+        fields |= {k for k in after if before.get(k) != after.get(k)}
+    return fields
+
+
 class EntryStore:
     """The repository of confirmed entries; every method is one short transaction."""
 
     def __init__(self, database: Database) -> None:
         self._db = database
 
-    def save(self, tenant: str, record: HearingRecord, by: str, action: str = "save") -> HearingRecord | None:
-        """Write an entry (a new one, the same page sent again, or an edit under its document id); return what
-        was there before (None if nothing live). Audited unless nothing changed."""
+    def save(self, tenant: str, record: HearingRecord, by: str, action: str = "save") -> Saved:
+        """Write an entry (a new one, the same page sent again, or an edit under its document id). The same page
+        sent again never undoes a correction: the fields a person edited keep their edited values. Audited
+        unless nothing changed."""
         now = datetime.now(timezone.utc)
         with self._db.session() as s:
             old = s.get(EntryRow, (tenant, record.document_id))
             before = _record(old) if old is not None and old.state == "saved" else None
+            kept: list[str] = []
+            if before is not None and action != "edit":
+                kept = sorted(f for f in _corrected(s, tenant, record.document_id) if f in _AUDITED)
+                record = record.model_copy(update={f: getattr(before, f) for f in kept})
             values = record.model_dump(include=set(_FIELDS))
             values.update(tenant_id=tenant, document_id=record.document_id, state="saved", changed_at=now,
                           changed_by=by, saved_at=old.saved_at if old is not None else now)
@@ -118,7 +144,7 @@ class EntryStore:
             if _audited(before) != after:
                 s.add(EntryAuditRow(tenant_id=tenant, document_id=record.document_id, action=action, by_user=by,
                                     at=now, before=_audited(before), after=after))
-        return before
+        return Saved(record=record, before=before, kept=kept)
 
     def delete(self, tenant: str, document_id: str, by: str) -> HearingRecord | None:
         """Mark an entry deleted (audited); return it, or None when it was not live."""

@@ -18,6 +18,7 @@ from typing import Protocol
 from pydantic import BaseModel, Field, ValidationError
 
 from bot.core.pack import Services
+from memory import ids
 from memory.asof import IST
 from handlers.legal.backlog import upload_id_of
 from handlers.legal.extract import ReadCache, extract_file
@@ -213,7 +214,10 @@ class BacklogIngest:
                 if case is None:
                     result.held.append(_review_item(upload, decided, "no case in the register matches"))
                     continue
-                filed.append((entry_record(decided, case.case_id, upload), case))
+                # The entry's id is what the page said (its case and date as read), so a re-run keeps a person's
+                # corrections of it (entries.py) instead of filing a second entry beside them.
+                origin = ids.hearing(upload.upload_id, entry.case_id, entry.hearing_date) if entry.case_id else None
+                filed.append((entry_record(decided, case.case_id, upload, origin), case))
         if filed:
             outcome = await self.book.file(filed, by=upload.author_id)
             result.queued = outcome.queued

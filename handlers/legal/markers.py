@@ -40,6 +40,7 @@ _NEXT_BEFORE = [
     (r"\b(?:accused|respondents?|petitioners?|plaintiffs?|defendants?|complainants?|appellants?|claimants?|"
      r"defence|dh|jd)(?:['’]s?)?\s+(?:args|arguments|evidence)\b"),   # "accused args 20/1"
     r"(?:->|→|=>|>>)",
+    r"(?:^|[.;:])\s*to",                                    # "Terms settled. To 13.11.2026 for publication."
     r"వాయిదా", r"తదుపరి(?:\s+(?:తేదీ|విచారణ|వాయిదా))*", r"వచ్చే\s+వాయిదా",
     r"\bva+y[iy]?da\b", r"\b(?:taruvati|tarvata|tadupari)\s+(?:tedi|tedhi|vicharana)\b",
 ]
@@ -66,7 +67,7 @@ _LABEL_BEFORE = [
 ]
 # An order's own date: the day it is pronounced (a judgment "heard on" one day is dated the day it is delivered).
 _PRONOUNCED_BEFORE = [
-    r"\b(?:pronounced|delivered)(?:\s+(?:in\s+(?:the\s+)?open\s+court|by\s+me))?(?:[\s,]+(?:on|this))?(?:\s+this)?",
+    r"\b(?:pronounced|delivered)(?:,?\s+(?:in\s+(?:the\s+)?open\s+court|by\s+me)){0,2}(?:[\s,]+(?:on|this))?(?:\s+this)?",
     r"\bdated\s+this", r"\bdate\s+of\s+(?:order|judge?ment|pronouncement)\s*:?",
     r"\b(?:proceedings|daily\s+order|docket\s+order)\s+(?:dated|dt\.?|of|on)\s*:?",  # the sitting's own record
 ]

@@ -24,7 +24,7 @@ from handlers.legal.cards import (
 )
 from handlers.legal import did_you_mean
 from handlers.legal.case_card import NewCaseCard, case_card_payload
-from handlers.legal.corrections import DELETE_PREFIX, KEEP_PREFIX, delete_saved
+from handlers.legal.corrections import DELETE_PREFIX, KEEP_PREFIX, ORIGIN, delete_saved
 from handlers.legal.when import days_named, listing_question
 from handlers.legal.entries import EntryStore
 from handlers.legal.extract import ReadCache, extract_file, split
@@ -47,7 +47,7 @@ from handlers.legal.registers import CaseRegisters
 from handlers.legal.subjects import EntrySubjectStore, case_store, case_terms, find_cases
 from handlers.legal.timeline import timeline_chart
 from handlers.legal.today import cause_list, render_cause_list
-from memory import BankProfile, MemoryItem, MemoryUnavailable
+from memory import BankProfile, MemoryItem, MemoryUnavailable, ids
 from memory.asof import IST
 from memory.subjects import Subject, SubjectStore
 from bot.core.subject_match import SubjectTerms
@@ -196,19 +196,38 @@ class LegalPack(Pack):
         replies = [Reply(text=turn.t("legal.upload_found", count=len(entries), file=upload.source_file))]
         order = sorted(range(len(entries)), key=lambda i: (entries[i].hearing_date, entries[i].case_id or ""))
         register = self.register_for(turn.user.tenant)
+        known = 0
         for index in order:
+            origin = ids.hearing(upload.upload_id, entries[index].case_id, entries[index].hearing_date) \
+                if entries[index].case_id else None
+            saved = self.entries.get(turn.user.tenant, origin) if origin else None
+            if saved is not None:  # the same page sent again: its entry stays as saved (and as corrected)
+                replies.append(self._already_saved(turn, register, saved))
+                known += 1
+                continue
             new = (proposals or {}).get(index)
             near = register.near_number(new.number) if new is not None else None
             payload = card_payload(upload, entries[index], turn.user.tenant, batch, turn.lang, new, near)
+            if origin:
+                payload[ORIGIN] = origin
             card = open_card(turn, self._card, payload)
             replies.append(card)
             if new is not None and near is not None and card.card_id is not None:
                 replies.append(did_you_mean.question(turn, card.card_id, new.number, near))
-        ready = sum(1 for e in entries if not e.needs_review)
-        if len(entries) > 1 and ready:
+        ready = sum(1 for e in entries if not e.needs_review) - known
+        if len(entries) - known > 1 and ready > 0:
             replies.append(Reply(text=turn.t("legal.save_all_hint", ready=ready, held=len(entries) - ready),
                                  buttons=save_all_button(turn, batch, ready)))
         return replies
+
+    def _already_saved(self, turn: Turn, register: CaseRegister, saved: HearingRecord) -> Reply:
+        corrected = any(a.action == "edit" for a in self.entries.audit(turn.user.tenant, saved.document_id))
+        case = register.get(saved.case_id)
+        return Reply(text=turn.t("legal.already_saved_corrected" if corrected else "legal.already_saved",
+                                 case=case.label if case else saved.case_id,
+                                 date=show_date(turn.lang, saved.hearing_date),
+                                 next=show_date(turn.lang, saved.next_date) if saved.next_date else "-",
+                                 file=saved.source_file))
 
     async def _answer(self, turn: Turn, register: CaseRegister, question: str) -> Reply:
         days = listing_question(question, self.services.clock().astimezone(IST).date())

@@ -13,7 +13,7 @@ from datetime import date
 
 from pydantic import BaseModel
 
-from handlers.legal.dates import FoundDate, find_dates, leading_date
+from handlers.legal.dates import FoundDate, announces_next, find_dates, leading_date
 from handlers.legal.hearing import (
     DayHint,
     confidence,
@@ -35,7 +35,7 @@ _FOOTER = re.compile(r"^\W*(certified|true)\s+copy\b|\bcopy\s+(applied|made\s+re
                      r"//\s*true\s+copy", re.I)
 _HEADING_WORDS = re.compile(
     r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:mon|tue|wed|thu|fri|sat|sun)\b\.?|"
-    r"\bdate(?:\s+of\s+hearing)?\b|\bdt\b\.?|\bdated\b|\bday\b|\bof\b|\bthe\b|\bhearing\b|"
+    r"\bdate(?:\s+of\s+hearing)?\b|\bdt\b\.?|\bdated\b|\bday\b|\bof\b|\bthe\b|\bthis\b|\bhearing\b|"
     r"(?:సోమ|మంగళ|బుధ|గురు|శుక్ర|శని|ఆది)వారం|తేదీ", re.I,
 )
 # A court's name beside a diary date ("12-01-2027 Tuesday  JFCM Jangaon") still makes the line a heading.
@@ -157,7 +157,7 @@ def _add_line(lines: list[_Line], line: str, previous: str, register: CaseRegist
     # A line that already gave its next date is complete even when a purpose follows ("Call on 12.01.2027 for
     # enquiry."): a row starting with a date under it is a row of its own.
     continues = (ends_with_marker(previous) and not (len(_CELL.split(previous)) >= 3 and not re.search(r"\d", previous))
-                 and not any(d.role == "next" for d in find_dates(previous, number_spans(previous))))
+                 and not announces_next(previous, number_spans(previous)))
     # A line still naming two cases is filed under neither: "file this under X" in a note about Y is data.
     mention = register.first(line) if register.only(line) is not None else None
     heading = None if continues or mention is not None else _heading(line, spans)

@@ -4,6 +4,7 @@ import csv
 import random
 import uuid
 from pathlib import Path
+from typing import Any
 
 from bot.core.messages import Incoming, Media, Reply
 from handlers.legal.backlog import Expected, SeedBacklog, load_backlog, render_backlog
@@ -28,6 +29,22 @@ def shuffle_manifest(directory: Path, seed: int) -> list[str]:
         writer.writeheader()
         writer.writerows(rows)
     return [r["file"] for r in rows]
+
+
+async def fresh_practice(app: Any, tenant: str) -> None:
+    """The document-kind practice's four matters in the tenant's register, and none of their memories left by
+    another test (the bank outlives a test's database)."""
+    from handlers.legal.pack import LegalPack
+    from memory import tags
+    from tests.legal.kinds_corpus import CASES
+
+    pack = app.packs["legal"]
+    assert isinstance(pack, LegalPack)
+    pack.registers.add(tenant, CASES)
+    bank = app.services.bank_of(tenant, "legal")
+    for case in CASES:
+        for document in await app.services.memory.list_documents(bank, tags=[tags.case(case.case_id)]):
+            await app.services.memory.delete_document(bank, document.document_id)
 
 
 def say(sender: str, text: str | None = None, callback: str | None = None, media: Media | None = None) -> Incoming:

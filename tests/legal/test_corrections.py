@@ -10,9 +10,8 @@ from bot.core.app import App
 from bot.transports.console.session import ConsoleSession
 from handlers.legal.entries import EntryStore
 from handlers.legal.pack import LegalPack
-from tests.legal.helpers import button, say
+from tests.legal.helpers import button, fresh_practice, say
 from memory import tags
-from tests.legal.kinds_corpus import CASES
 
 pytestmark = pytest.mark.hindsight
 
@@ -21,15 +20,7 @@ TENANT = "demo"
 
 @pytest.fixture(autouse=True)
 async def practice(app: App) -> None:
-    """The practice's four matters in the register, and none of their memories left by another test (the bank
-    outlives a test's database)."""
-    pack = app.packs["legal"]
-    assert isinstance(pack, LegalPack)
-    pack.registers.add(TENANT, CASES)
-    bank = app.services.bank_of(TENANT, "legal")
-    for case in CASES:
-        for document in await app.services.memory.list_documents(bank, tags=[tags.case(case.case_id)]):
-            await app.services.memory.delete_document(bank, document.document_id)
+    await fresh_practice(app, TENANT)
 
 
 async def _memories(app: App, case_id: str) -> dict[str, dict[str, str]]:

@@ -1,7 +1,10 @@
 """An entry's life as a state machine over the real commands (upload -> card -> edit -> Save -> Edit saved ->
-Delete -> upload again), against the real local Hindsight. After every step: exactly one memory per saved
-entry and none for a deleted one, each memory saying what its record says (case, dates, kind) and dated by it,
-and no record of a non-hearing kind setting or erasing a case's next date."""
+Delete -> upload again), against the real local Hindsight, with every kind of paper in the mix (diary notes,
+an office note, a cause list, a receipt, a vakalat) and the same pages sent again after their entries were
+corrected. After every step: exactly one memory per saved entry and none for a deleted one, each memory saying
+what its record says (case, dates, kind) and dated by it, and no record of a non-hearing kind setting or
+erasing a case's next date. Saving a listing, a step or a document never changes a recorded hearing nor removes
+a case's next date; a page sent again never files a second entry nor undoes a correction."""
 
 import asyncio
 import tempfile
@@ -21,7 +24,7 @@ from handlers.legal.models import DATE_MOVING
 from handlers.legal.pack import LegalPack
 from tests.conftest import make_settings
 from tests.legal.helpers import button, say
-from tests.legal.kinds_corpus import CASES
+from tests.legal.kinds_corpus import CASES, CAUSE_LIST, OFFICE_NOTE, RECEIPT, VAKALAT
 
 pytestmark = pytest.mark.hindsight
 
@@ -31,6 +34,7 @@ NOTES = (
     "28/11 Pendyala suit - PW1 cross in part. N.D. 12/12",
     "Pendyala suit: opposite counsel served rejoinder copy in office today.",
     "25/11 Durga cheque case - accused examined u/s 313. N.D. 16/12",
+    OFFICE_NOTE, CAUSE_LIST, RECEIPT, VAKALAT,
 )
 EDITS = (("Hearing date", "19.11.2026"), ("Hearing date", "27.11.2026"), ("Next date", "none"),
          ("Next date", "15.12.2026"), ("Case", "Durga cheque case"), ("Case", "Pendyala suit"))
@@ -48,7 +52,8 @@ class EntryLife(RuleBasedStateMachine):
         pack.registers.add(TENANT, CASES)
         self.pack = pack
         self.store = EntryStore(self.app.services.database)
-        self.card: Reply | None = None
+        self.cards: list[Reply] = []
+        """The open cards of the last upload, saved or discarded one by one."""
         self.saved: dict[str, Reply] = {}
         """Document id -> the saved card's latest message (with Edit / Delete)."""
 
@@ -66,11 +71,15 @@ class EntryLife(RuleBasedStateMachine):
         self.run(self.app.aclose())
         self.loop.close()
 
-    @precondition(lambda self: self.card is None)
+    @precondition(lambda self: not self.cards)
     @rule(note=st.sampled_from(NOTES))
     def upload(self, note: str) -> None:
+        before = self.store.all(TENANT)
         replies = self.say(note)
-        self.card = next(r for r in replies if r.card_id)
+        self.cards = [r for r in replies if r.card_id]
+        if not self.cards:  # the same page again: said so, nothing filed twice, no correction undone
+            assert any("already saved" in (r.text or "") for r in replies), [r.text for r in replies]
+            assert self.store.all(TENANT) == before
 
     def _edit(self, card: Reply, field: str, value: str) -> Reply | None:
         [menu] = self.say(callback=button(card, "Edit"))
@@ -78,29 +87,39 @@ class EntryLife(RuleBasedStateMachine):
         [shown] = self.say(value)
         return shown if shown.card_id == card.card_id else None  # a value refused leaves the card as it was
 
-    @precondition(lambda self: self.card is not None)
+    @precondition(lambda self: bool(self.cards))
     @rule(edit=st.sampled_from(EDITS))
     def edit_card(self, edit: tuple[str, str]) -> None:
-        assert self.card is not None
-        self.card = self._edit(self.card, *edit) or self.card
+        self.cards[0] = self._edit(self.cards[0], *edit) or self.cards[0]
+
+    def _hearings(self) -> tuple[set[tuple[str, str, object, object]], dict[str, object]]:
+        records = self.store.all(TENANT)
+        held = {(r.document_id, r.case_id, r.hearing_date, r.next_date) for r in records if r.kind == "hearing"}
+        nxt = {c.case_id: next_date([r for r in records if r.case_id == c.case_id]) for c in CASES}
+        return held, nxt
 
     def _save(self, card: Reply) -> None:
-        [saved, *_] = self.say(callback=button(card, "Save"))
         assert card.card_id is not None
+        open_card = self.app.services.state.card(card.card_id)
+        kind = open_card.payload["entry"]["kind"] if open_card is not None else "hearing"
+        held_before, next_before = self._hearings()
+        [saved, *_] = self.say(callback=button(card, "Save"))
+        if kind != "hearing" and not (open_card is not None and open_card.payload.get("edit_of")):
+            held_after, next_after = self._hearings()
+            assert held_after == held_before  # a listing, step or document never changes a recorded hearing
+            assert all(next_after[c] is not None for c, d in next_before.items() if d is not None)  # nor erases
         stored = self.app.services.state.card(card.card_id)
         if stored is not None and stored.status == "saved":
             self.saved[stored.payload[DOCUMENT_ID]] = saved
         else:
             self.say(callback=button(card, "Discard"))  # held for a person's check: let it go
 
-    @precondition(lambda self: self.card is not None)
+    @precondition(lambda self: bool(self.cards))
     @rule()
     def save(self) -> None:
-        assert self.card is not None
-        self._save(self.card)
-        self.card = None
+        self._save(self.cards.pop(0))
 
-    @precondition(lambda self: self.card is None and bool(self.saved))
+    @precondition(lambda self: not self.cards and bool(self.saved))
     @rule(data=st.data(), edit=st.sampled_from(EDITS))
     def edit_saved(self, data: st.DataObject, edit: tuple[str, str]) -> None:
         document_id = data.draw(st.sampled_from(sorted(self.saved)))
@@ -112,7 +131,7 @@ class EntryLife(RuleBasedStateMachine):
         self._save(shown if shown.card_id == opened.card_id else opened)
         assert document_id in self.saved  # the edit kept the entry's document id
 
-    @precondition(lambda self: self.card is None and bool(self.saved))
+    @precondition(lambda self: not self.cards and bool(self.saved))
     @rule(data=st.data())
     def delete_saved(self, data: st.DataObject) -> None:
         document_id = data.draw(st.sampled_from(sorted(self.saved)))
@@ -145,5 +164,5 @@ class EntryLife(RuleBasedStateMachine):
 
 def test_an_entrys_life_keeps_one_memory_per_saved_entry(hindsight_url: str, bank_prefix: str) -> None:
     run_state_machine_as_test(lambda: EntryLife(hindsight_url, bank_prefix),
-                              settings=settings(max_examples=6, stateful_step_count=14, deadline=None,
+                              settings=settings(max_examples=8, stateful_step_count=16, deadline=None,
                                                 suppress_health_check=list(HealthCheck)))

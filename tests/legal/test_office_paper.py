@@ -75,3 +75,40 @@ Proceedings dated 26-11-2026
   Plaintiff present. Evidence on both sides closed on 05-11-2026. Defendant absent; last chance.
 For arguments on 16-12-2026."""
     assert _read(order, "2026-11-27T10:00") == [("os-231-2024", "hearing", date(2026, 11, 26), date(2026, 12, 16))]
+
+
+def test_a_row_that_gives_its_next_date_as_a_span_is_complete_and_the_row_under_it_is_its_own() -> None:
+    sheet = """IN THE COURT OF THE JUNIOR CIVIL JUDGE, VIKARABAD
+O.S. No. 231 of 2024
+ORDER SHEET
+Sl.No.  Date        Order
+7       02-10-2026  Defendant filed written statement. Call after four weeks for framing of issues.
+8       30-10-2026  Issues framed. Posted to 27-11-2026 for plaintiff evidence."""
+    assert _read(sheet, "2026-11-02T10:00") == [
+        ("os-231-2024", "hearing", date(2026, 10, 2), date(2026, 10, 30)),
+        ("os-231-2024", "hearing", date(2026, 10, 30), date(2026, 11, 27)),
+    ]
+
+
+def test_a_docket_whose_row_says_to_a_date_for_a_purpose_keeps_the_dated_line_under_it() -> None:
+    docket = """A.S. 112/2023 - Mothe appeal
+02.11.2026
+Paper book filed. To 23.11.2026 for admission.
+23.11.2026
+Admitted. Notice to respondent, R/by 14.12.2026"""
+    assert _read(docket, "2026-11-24T10:00") == [
+        ("as-112-2023", "hearing", date(2026, 11, 2), date(2026, 11, 23)),
+        ("as-112-2023", "hearing", date(2026, 11, 23), date(2026, 12, 14)),
+    ]
+
+
+def test_a_judgment_pronounced_by_the_judge_in_open_court_is_dated_that_day() -> None:
+    judgment = """IN THE COURT OF THE ADDITIONAL DISTRICT JUDGE, SANGAREDDY
+Friday, this the 27th day of November, 2026
+A.S. No. 112 of 2023
+This appeal coming on for final hearing on 10-11-2026 and having stood over for consideration till this day,
+the Court delivered the following:
+JUDGMENT
+The appeal is dismissed. No costs.
+Typed to my dictation, corrected and pronounced by me in the open Court, this the 27th day of November, 2026."""
+    assert _read(judgment, "2026-11-30T10:00") == [("as-112-2023", "hearing", date(2026, 11, 27), None)]
