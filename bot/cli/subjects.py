@@ -47,6 +47,11 @@ def resolved(app: "App", subject: Subject) -> Subject | None:
     if len(found) == 1:
         if found[0][0] != subject.subject_id:
             print(f"{subject.kind} {subject.subject_id!r} is {found[0][0]}: {found[0][1]}", file=sys.stderr)
+            others = [o for pack in app.packs.values()
+                      for o in pack.also_named(subject.tenant, subject.kind, subject.subject_id, found[0][0])]
+            if others:
+                print("  (the name also fits " + ", ".join(f"{i} {n}" for i, n in others)
+                      + "; give the id to choose one of them)", file=sys.stderr)
         return subject.model_copy(update={"subject_id": found[0][0]})
     if len(found) > 1:
         print(f"Several {subject.kind}s fit {subject.subject_id!r}; run again with one of these ids:", file=sys.stderr)

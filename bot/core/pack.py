@@ -151,6 +151,11 @@ class Pack(ABC):
         """(id, name) of this pack's subjects of `kind` that `query` (an id or a name) means; [] if none."""
         return []
 
+    def also_named(self, tenant: str, kind: str, query: str, chosen: str) -> list[tuple[str, str]]:
+        """(id, name) of other subjects a name also fits when `find_subjects` took one by its whole name
+        ("Srinu" is Srinu's name and Srinu Yadav's first name): shown beside the match, never chosen."""
+        return []
+
     def memory_records(self, services: Services, tenant: str) -> Iterable[MemoryItem] | None:
         """Every memory item the pack's database records say the tenant's bank holds: the same document ids,
         content, event time, tags and metadata the save path writes (one function builds both). None when the

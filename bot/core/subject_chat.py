@@ -64,9 +64,13 @@ async def on_command(turn: Turn, packs: dict[str, Pack], command: str, args: str
         choices = ", ".join(f"{i} ({name})" for i, name in found[:8])
         return [Reply(text=turn.t("subjects.ambiguous", query=query, choices=choices))]
     subject = canonical(packs, Subject(tenant=turn.user.tenant, kind=kind, subject_id=found[0][0]))  # type: ignore[arg-type]
+    others = [o for pack in packs.values() for o in pack.also_named(turn.user.tenant, kind, query, found[0][0])]
+    also = turn.t("subjects.also_named", query=query, names=", ".join(f"{i} ({n})" for i, n in others[:8])) \
+        if others else ""
     requests = _requests(turn, packs)
     if command == "export":
-        return _export_replies(turn, subject, await requests.export(subject), found[0][1])
+        [sent] = _export_replies(turn, subject, await requests.export(subject), found[0][1])
+        return [sent.model_copy(update={"text": f"{sent.text}\n{also}".strip()})]
     held = await requests.preview(subject)
     if not [i for i in held if i.kept_because is None]:
         requests.audit("forget", subject, held, "nothing held")
@@ -74,7 +78,7 @@ async def on_command(turn: Turn, packs: dict[str, Pack], command: str, args: str
     card = turn.services.state.open_card(CARD_PACK, turn.user.user_id, CARD_KIND, subject.model_dump())
     buttons = [[Button(label=turn.t("subjects.button_confirm"), data=f"{CALLBACK_PREFIX}:y:{card.card_id}"),
                 Button(label=turn.t("subjects.button_cancel"), data=f"{CALLBACK_PREFIX}:n:{card.card_id}")]]
-    return [Reply(text=preview_text(turn, subject, held), buttons=buttons, card_id=card.card_id)]
+    return [Reply(text=f"{preview_text(turn, subject, held)}\n{also}".strip(), buttons=buttons, card_id=card.card_id)]
 
 
 def preview_text(turn: Turn, subject: Subject, held: list[HeldItem]) -> str:

@@ -105,6 +105,13 @@ class AgriPack(Pack):
         fits = self.reader_for(tenant).farmers_named(query)
         return [(f.id, f"{f.name} ({book.village_name(f.village)})") for f in fits] or by_row
 
+    def also_named(self, tenant: str, kind: str, query: str, chosen: str) -> list[tuple[str, str]]:
+        if kind != "farmer":
+            return []
+        book = self.book_for(tenant)
+        return [(f.id, f"{f.name} ({book.village_name(f.village)})")
+                for f in self.reader_for(tenant).identity.resolve(query).farmers if f.id != chosen]
+
     def subject_stores(self) -> list[SubjectStore]:
         return [farmer_store(self.books.store), VisitRecordStore(self.records)]
 

@@ -155,12 +155,13 @@ async def test_forget_a_farmer_takes_only_his_records(app: App, capsys: pytest.C
     assert audit == [("forget", "declined", "test", "MP-11"), ("forget", "done", "test", "MP-11")]
 
 
-async def test_forget_the_shorter_name_leaves_the_longer_one(app: App) -> None:
+async def test_forget_the_shorter_name_leaves_the_longer_one(app: App, capsys: pytest.CaptureFixture[str]) -> None:
     leave_traces(app, "pavani", "agri", "MP-11", "Yadagiri Rao chilli thrips", 1)
     leave_traces(app, "harsha", "agri", "MP-13", "Yadagiri paddy blast", 3)
     # A name is accepted: "Yadagiri" is the farmer of that whole name (MP-13), never Yadagiri Rao.
     assert await forget(app, Subject(tenant=TENANT, kind="farmer", subject_id="Yadagiri"), yes, by="t") == 0
     assert farmers(app) == {"MP-11", "MP-12", "MP-14"}
+    assert "also fits MP-11" in capsys.readouterr().err
     assert [c.payload["visit"]["farmer_id"] for c in app.services.state.open_cards()] == ["MP-11"]
     assert [i.incoming.text for i in app.services.intake.items_of(["pavani", "harsha"])] == ["Yadagiri Rao chilli thrips"]
 
@@ -290,6 +291,7 @@ async def test_chat_forget_for_admins_only(app: App) -> None:
     assert "Only an admin" in refused[0].text
     whole = await conversation.handle(say("devika", "/forget farmer yadagiri"))
     assert whole[0].text.startswith("Forget farmer MP-13?")  # a whole name wins over one containing it
+    assert "also fits MP-11" in whole[0].text  # ... and the other farmer the name fits is shown, not chosen
     await conversation.handle(say("devika", callback=button(whole, "Cancel")))
     ambiguous = await conversation.handle(say("devika", "/forget farmer narsimha"))
     assert "could be any of these" in ambiguous[0].text and "MP-12" in ambiguous[0].text and "MP-14" in ambiguous[0].text
