@@ -16,10 +16,10 @@ from datetime import datetime
 
 from pydantic import BaseModel
 
-from bench import brief_parallel, ingest_workers, overhead, recall_growth
+from bench import brief_parallel, ingest_workers, overhead, recall_growth, season_agri
 from memory import MemoryClient
 
-SECTIONS = ("overhead", "brief", "growth", "ingest")
+SECTIONS = ("overhead", "brief", "growth", "ingest", "season")
 
 
 class Plan(BaseModel):
@@ -30,11 +30,14 @@ class Plan(BaseModel):
     ingest_pairs: int
     ingest_uploads: int | None = None
     """None: the whole seed backlog."""
+    season_notes: int = 210
+    season_farmers: int = 40
 
 
 FULL = Plan(rounds=30, repetitions=30, sizes=[100, 1000, 10000], recalls=100, ingest_pairs=2)
 QUICK = Plan(rounds=10, repetitions=15, sizes=[100, 1000], recalls=50, ingest_pairs=1)
-SMOKE = Plan(rounds=2, repetitions=2, sizes=[10, 30], recalls=4, ingest_pairs=1, ingest_uploads=3)
+SMOKE = Plan(rounds=2, repetitions=2, sizes=[10, 30], recalls=4, ingest_pairs=1, ingest_uploads=3, season_notes=8,
+             season_farmers=4)
 """The test suite's run: every section to the end on tiny sizes, so a change that breaks one fails CI."""
 
 
@@ -44,6 +47,7 @@ def sections(url: str, plan: Plan) -> dict[str, Callable[[], Awaitable[list[str]
         "overhead": lambda: overhead.run(url, plan.rounds),
         "brief": lambda: brief_parallel.run(url, plan.repetitions),
         "ingest": lambda: ingest_workers.run(url, plan.ingest_pairs, plan.ingest_uploads),
+        "season": lambda: season_agri.run(url, plan.season_notes, plan.season_farmers, False),
         "growth": lambda: recall_growth.run(url, plan.sizes, plan.recalls),
     }
 

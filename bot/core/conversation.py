@@ -187,13 +187,17 @@ class Conversation:
             # A voice note no engine could transcribe: kept with its time, never given up.
             log.warning("held intake %s for speech: %s", item.intake_id, exc)
             outcome.outcome = "held"
-            return self._notice(item, [self._held_reply(user, intake.hold(item.intake_id, str(exc), exc.retry))])
+            held = intake.hold(item.intake_id, str(exc), exc.retry)
+            # Told once: a retry that fails again says nothing new (the result, when there is one, is sent).
+            return self._notice(item, [self._held_reply(user, held)]) if held.attempts <= 1 else Answer(replies=[])
         except Exception as exc:
             if is_transient(exc):
                 log.warning("kept intake %s for later: %s: %s", item.intake_id, type(exc).__name__, exc)
                 kept = intake.postpone(item.intake_id, f"{type(exc).__name__}: {exc}")
                 RETRIES.labels("intake").inc()
                 outcome.outcome = "kept"
+                if kept.state != "failed" and kept.attempts > 1:
+                    return Answer(replies=[])  # told when first kept; told again when processed or given up
                 return self._notice(item, [self._kept_reply(user, kept)])
             reference = new_reference()
             log.error("intake %s failed for good, reference %s", item.intake_id, reference, exc_info=exc)

@@ -13,7 +13,7 @@ from rapidfuzz import fuzz
 
 from handlers.agri.translit import sound_key
 
-FUZZY_CATEGORIES = frozenset({"product", "farmer"})
+FUZZY_CATEGORIES = frozenset({"product", "farmer", "issue"})
 MIN_SCORE = 85.0
 """rapidfuzz ratio (0-100): one dropped or added letter in a 6-letter name passes, a changed one does not."""
 MIN_CHARS = 5
@@ -42,10 +42,40 @@ def _one_inner_vowel(said: str, term: str) -> bool:
     return len(diff) == 1 and 0 < diff[0] < len(term) - 1 and {said[diff[0]], term[diff[0]]} <= _VOWELS
 
 
-def closeness(said: str, term: str) -> float:
-    """Return how near a said run of words is to a name (0-100), spelling variants and one inner vowel forgiven."""
+_SKELETON = [("c", "k"), ("q", "k"), ("z", "s"), ("w", "v"), ("m", "n"), ("h", "")]
+MIN_SKELETON = 4
+
+
+def skeleton(word: str) -> str:
+    """A word as heard: its consonants in order, sound-alikes made one (c/k, m/n at a word's end or before a
+    consonant alike), vowels dropped after the first letter: Praclaine and Proclaim are both "prkln"."""
+    folded = fold(word)
+    out = folded[:1] + "".join(c for c in folded[1:] if c not in "aeiouy")
+    for said, sound in _SKELETON:
+        out = out[:1] + out[1:].replace(said, sound)
+    return _DOUBLED.sub(r"\1", out)
+
+
+def same_sound(said: str, term: str) -> bool:
+    """Return True when two spellings sound alike by their consonants (each word; both long enough)."""
+    said_words, term_words = said.split(), term.split()
+    if len(said_words) != len(term_words):
+        return False
+    keys = [(skeleton(a), skeleton(b)) for a, b in zip(said_words, term_words, strict=True)]
+    return all(a == b for a, b in keys) and sum(len(b) for _, b in keys) >= MIN_SKELETON
+
+
+SOUND_CATEGORIES = frozenset({"product", "issue"})
+"""Matched by consonants too: a catalogue's brand names and problems. Not people: Narsamma is not Narsimha."""
+
+
+def closeness(said: str, term: str, by_sound: bool = False) -> float:
+    """Return how near a said run of words is to a name (0-100), spelling variants and one inner vowel forgiven,
+    and, `by_sound`, a name that sounds the same by its consonants ("Praclaine" for Proclaim)."""
     score = max(fuzz.ratio(said, term), fuzz.ratio(fold(said), fold(term)))
-    return max(score, MIN_SCORE) if _one_inner_vowel(fold(said), fold(term)) else score
+    if _one_inner_vowel(fold(said), fold(term)) or (by_sound and same_sound(said, term)):
+        return max(score, MIN_SCORE)
+    return score
 
 
 @dataclass(frozen=True)
@@ -85,13 +115,16 @@ def near_hits(text: str, terms: list[NearTerm], taken: list[tuple[int, int]]) ->
             if any(start < t_end and end > t_start for t_start, t_end in taken):
                 continue
             said = " ".join(text[s:e] for s, e in words[i:i + n])
-            score = closeness(said, term.text) if abs(len(said) - len(term.text)) <= 2 else 0.0
+            by_sound = term.category in SOUND_CATEGORIES
+            score = closeness(said, term.text, by_sound) if abs(len(said) - len(term.text)) <= 2 else 0.0
             if term.sound and score < MIN_SCORE:
                 said_key = keys.get(said)
                 if said_key is None:
                     said_key = keys[said] = sound_key(said)
                 if abs(len(said_key) - len(term.sound)) <= 2:
                     score = max(score, fuzz.ratio(said_key, term.sound))
+                if score < MIN_SCORE and by_sound and same_sound(said_key, term.sound):
+                    score = MIN_SCORE
             if score >= MIN_SCORE and score > best.get((start, end), NearHit("", "", 0, 0, 0.0)).score:
                 best[(start, end)] = NearHit(term.category, term.key, start, end, score)
     return sorted(best.values(), key=lambda h: (-h.score, h.start))

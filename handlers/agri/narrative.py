@@ -40,7 +40,7 @@ def visit_tags(visit: Visit, kind: str = "visit") -> list[str]:
 def _product_phrase(book: FieldBook, product_id: str, crop: str) -> str:
     product = book.products[product_id]
     dose = product.dosage.get(crop)
-    dose_text = f", label dose {dose} for {crop}" if dose else ""
+    dose_text = f", label dose {dose} for {book.crop_name(crop)}" if dose else ""
     return f"{product.name} ({product.id}, {product.tier} tier, {product.price_text()}{dose_text})"
 
 
@@ -53,7 +53,8 @@ def visit_narrative(book: FieldBook, visit: Visit, with_note: bool = True) -> st
     parts = [f"Field visit on {visit.date.isoformat()} to {farmer.name} ({farmer.id}) in {village.name} "
              f"by officer {book.officer_name(visit.officer_id)} ({visit.officer_id})."]
     stage = f", at the {visit.stage} stage" if visit.stage else ""
-    parts.append(f"Crop: {crop}{stage}.")
+    # The crop as the tenant's register names it (a register may rename a built-in crop); the slug is in tags.
+    parts.append(f"Crop: {book.crop_name(visit.crop) or 'not given'}{stage}.")
     if visit.issue:
         extent = f", about {visit.severity_pct}% of plants affected" if visit.severity_pct is not None else ""
         severity = f" ({visit.severity})" if visit.severity else ""
@@ -65,7 +66,8 @@ def visit_narrative(book: FieldBook, visit: Visit, with_note: bool = True) -> st
         if advice.dose:
             parts.append(f"Dose given by the officer: {advice.dose}.")
         if advice.above_label:
-            parts.append(f"WARNING: that dose is above the label dose ({advice.label_dose} for {crop}).")
+            parts.append(f"WARNING: that dose is above the label dose ({advice.label_dose} for "
+                         f"{book.crop_name(crop)}).")
         if advice.objection:
             parts.append(f"Farmer objected: {_OBJECTION_TEXT[advice.objection]}.")
         if advice.reaction == "accepted":
@@ -145,17 +147,18 @@ def outcome_narrative(book: FieldBook, outcome: Outcome, visit_date: date | None
         raise ValueError("an outcome needs a result before it is retained")
     when = f"the {visit_date.isoformat()} visit" if visit_date else "the visit"
     problem = book.issue_name(outcome.issue) if outcome.issue else "problem"
+    crop = book.crop_name(outcome.crop) or "crop"
     parts = [f"Crop outcome on {outcome.date.isoformat()} for {farmer.name} ({farmer.id}) in {village.name}, "
              f"following up {when} ({outcome.visit_id}); recorded by officer "
              f"{book.officer_name(outcome.officer_id)} ({outcome.officer_id})."]
     if outcome.source != "ours":
-        parts.append(f"The farmer used {_SOURCE_TEXT[outcome.source]}, not ours; the {outcome.crop} {problem} "
+        parts.append(f"The farmer used {_SOURCE_TEXT[outcome.source]}, not ours; the {crop} {problem} "
                      f"{_RESULT_TEXT[outcome.result]}.")
     elif outcome.products:
         used = ", ".join(f"{book.products[p].name} ({p})" for p in outcome.products)
-        parts.append(f"The {outcome.crop} {problem} {_RESULT_TEXT[outcome.result]} after {used}.")
+        parts.append(f"The {crop} {problem} {_RESULT_TEXT[outcome.result]} after {used}.")
     else:
-        parts.append(f"Nothing advised was applied; the {outcome.crop} {problem} {_RESULT_TEXT[outcome.result]}.")
+        parts.append(f"Nothing advised was applied; the {crop} {problem} {_RESULT_TEXT[outcome.result]}.")
     if with_note and outcome.note and not has_telugu(outcome.note):
         parts.append(f"Result: {outcome.note.rstrip('.')}.")
     return " ".join(parts)

@@ -77,6 +77,8 @@ def _lists(text: str, products: list[Hit]) -> list[list[str]]:
 
 _REPORTED = re.compile(r"^\s*(?:ann|అన్న|ani\b|antu|అంటు|said)")
 _OFFICER_WAIT = {"wait", "undecided", "postponed"}
+# "will buy next week" in a sentence that also times the visit is still the farmer's: the officer buys nothing.
+_BUYING = re.compile(r"buy|purchase|kont|konu|teesk|teesuk|తీసుకుం|కొంట|కొను")
 
 
 def farmer_cues(text: str, cues: list[Hit], plans: list[tuple[int, int]]) -> list[Hit]:
@@ -86,7 +88,8 @@ def farmer_cues(text: str, cues: list[Hit], plans: list[tuple[int, int]]) -> lis
     for cue in cues:
         in_plan = any(a <= cue.start < b for a, b in plans)
         reported = _REPORTED.match(text[cue.end:cue.end + 12]) or re.search("ann|అన్న", text[cue.start:cue.end])
-        if cue.key in _OFFICER_WAIT and in_plan and not reported:
+        buys = cue.key == "postponed" and _BUYING.search(text[cue.start:cue.end])
+        if cue.key in _OFFICER_WAIT and in_plan and not reported and not buys:
             continue
         kept.append(cue)
     return kept

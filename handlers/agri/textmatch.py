@@ -41,6 +41,11 @@ class Hit:
     end: int
 
 
+MIN_ISSUE_CHARS = 10
+"""A problem is matched by sound only by a long name ("pink ballworm"): short ones ("thrips", "blast") sound like
+ordinary words of a note."""
+
+
 class TermMatcher:
     """Finds every registered term in a text; overlapping hits resolve to the longest. Names in the `fuzzy`
     categories are also found misheard or misspelt (handlers.agri.fuzzy) where nothing exact was."""
@@ -54,7 +59,7 @@ class TermMatcher:
         for term in terms:
             if term.strip():
                 self._terms.append((category, key, re.compile(_pattern(term))))
-                if category in self._fuzzy:
+                if category in self._fuzzy and (category != "issue" or len(term.replace(" ", "")) >= MIN_ISSUE_CHARS):
                     self._near.append(NearTerm(category, key, normalise(term), sound_key(term)))
 
     def find(self, text: str) -> list[Hit]:

@@ -37,6 +37,9 @@ _FUTURE = re.compile(r"(?:\bin\b|after|within|tarvata|taruvata|తర్వా�
 # A weekday or "tomorrow" is the follow-up only with a coming-back word: "will buy on Saturday" is not one.
 _COMEBACK = re.compile(r"(?:revisit|visit|follow|check|come back|malli|మళ్ళీ|మళ్లీ|chust|చూస్త|vasta|vastha|వస్తా|call|"
                        r"phone|ఫోన్|veltanu|veltha|వెళ్తా|adugut|అడుగుతా)")
+# "next week konta" is when the farmer buys: the officer's own "come back" said elsewhere in the note wins.
+_BUYS = re.compile(r"(?<![a-z])(?:buy|buys|purchase|konta|kontanu|kontadu|teeskunta|teeskuntanu|teesukuntanu)(?![a-z])|"
+                   r"కొంటా|తీసుకుంటా")
 _PAST = re.compile(r"(?:\bago\b|kritam|క్రితం|\bsince\b|\bfor the last\b|back then)")
 _SENTENCE = re.compile(r"[^.!?।\n;]+")
 # A sentence that is only a span of time ("1 week.", "after 10 days") is when to come back.
@@ -102,11 +105,15 @@ def _days_in(part: str, today: date | None) -> int | None:
 def followup_days(norm: str, today: date | None = None) -> int | None:
     """Return the days until the next visit the officer names, or None when the note gives none. A weekday
     needs `today` to count from."""
+    fallback = None
     for sentence in _SENTENCE.finditer(norm):
-        days = _days_in(sentence.group(0), today)
-        if days is not None:
+        part = sentence.group(0)
+        days = _days_in(part, today)
+        if days is not None and _BUYS.search(part) and not _COMEBACK.search(part):
+            fallback = fallback or days
+        elif days is not None:
             return days
-    return None
+    return fallback
 
 
 def says_followup(norm: str) -> bool:

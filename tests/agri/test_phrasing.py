@@ -122,3 +122,18 @@ def test_the_result_field_accepts_what_the_reader_reads() -> None:
     with pytest.raises(ValueError):
         edit_result(READER, normalise("Ramulu"), None)
     assert edit_applied(READER, normalise("dealer's product")) == {"products": [], "source": "dealer"}
+
+
+def test_a_crop_renamed_by_the_register_is_named_so_in_narratives() -> None:
+    from handlers.agri.models import Crop, Outcome
+
+    renamed = FieldBook(list(BOOK.products.values()), BOOK.issue_book, list(BOOK.villages.values()),
+                        list(BOOK.farmers.values()), list(BOOK.officers.values()),
+                        crops=[Crop(id="cotton", name="Kapas (BT cotton)", name_te="పత్తి")])
+    visit = VISIT.model_copy(update={"products": [Advice(product_id="P102", reaction="accepted", dose="900 g/acre",
+                                                         label_dose="240 g/acre", above_label=True)]})
+    text = visit_memory(renamed, visit).content
+    assert "Crop: Kapas (BT cotton)" in text and "for Kapas (BT cotton))" in text
+    outcome = Outcome(visit_id=VISIT.id, date=TODAY, officer_id="O101", farmer_id="F101", village="devarakonda",
+                      crop="cotton", issue="sucking-pests", products=["P102"], result="controlled")
+    assert "The Kapas (BT cotton) " in outcome_memory(renamed, outcome, VISIT.date).content

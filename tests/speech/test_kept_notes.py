@@ -3,6 +3,8 @@ sending time, shows in `smriti queue list` and /pending, and once an engine is t
 and the officer gets the card, dated by the day the note was SENT, exactly once."""
 
 import argparse
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -75,13 +77,23 @@ async def test_note_kept_without_an_engine_is_carded_once_an_engine_is_there_dat
         await app.aclose()
 
 
-async def test_engine_failure_holds_the_note_on_a_timer_until_it_transcribes(
-        tmp_path: Path, hindsight_url: str, bank_prefix: str, cotton_note: Path) -> None:
+@asynccontextmanager
+async def _broken_engine(tmp_path: Path, hindsight_url: str, bank_prefix: str
+                         ) -> AsyncIterator[tuple[App, RecordingNotifier]]:
+    """An App whose speech model is missing, with a notifier recording what it sends unprompted."""
     broken = make_settings(tmp_path, hindsight_url, bank_prefix, whisper_model=str(tmp_path / "no-such-model"))
     app = await App.start(broken, registry=Registry(agri_users()), pack_names=["agri"])
     notifier = RecordingNotifier()
     app.services.outbound.register("console", notifier)
     try:
+        yield app, notifier
+    finally:
+        await app.aclose()
+
+
+async def test_engine_failure_holds_the_note_on_a_timer_until_it_transcribes(
+        tmp_path: Path, hindsight_url: str, bank_prefix: str, cotton_note: Path) -> None:
+    async with _broken_engine(tmp_path, hindsight_url, bank_prefix) as (app, notifier):
         [kept] = await app.conversation.handle(Incoming(transport="console", sender="ravi", delivery_id="n2",
                                                         media=voice(cotton_note)))
         assert "failed just now" in kept.text and "try again in about" in kept.text
@@ -95,5 +107,22 @@ async def test_engine_failure_holds_the_note_on_a_timer_until_it_transcribes(
         [(_, [card], _)] = notifier.sent
         assert "Krishna Reddy (F010)" in card.text
         assert app.services.intake.get(held.intake_id).state == "done"
-    finally:
-        await app.aclose()
+
+
+async def test_a_held_note_tells_the_officer_once_not_on_every_retry(
+        tmp_path: Path, hindsight_url: str, bank_prefix: str, cotton_note: Path) -> None:
+    async with _broken_engine(tmp_path, hindsight_url, bank_prefix) as (app, notifier):
+        [kept] = await app.conversation.handle(Incoming(transport="console", sender="ravi", delivery_id="n3",
+                                                        media=voice(cotton_note)))
+        assert "try again in about" in kept.text
+        worker = IntakeWorker(app.conversation)
+        for _ in range(3):  # the engine still fails: retried, and nothing more is said
+            [held] = app.services.intake.unprocessed_for("ravi")
+            await worker.run_once(held.next_attempt_at + timedelta(seconds=1))
+        [held] = app.services.intake.unprocessed_for("ravi")
+        assert held.attempts >= 3 and held.state == "held"
+        assert notifier.sent == []
+        app.services.speech._model_for = lambda language: "packaged"  # type: ignore[union-attr]
+        await worker.run_once(held.next_attempt_at + timedelta(seconds=1))
+        [(_, [card], _)] = notifier.sent  # processed: the card, once
+        assert "Krishna Reddy (F010)" in card.text
