@@ -15,6 +15,7 @@ from handlers.legal.models import CaseRecord
 
 # Up to five groups of up to four letters (M.V.O.P., M.A.C.O.P., Crl.M.P., LAOP), or of five to seven with
 # capitals inside (MACOP, CrlMP): never a whole word like "March".
+# A civil writ's series mark ("W.P.(C) 7781 of 2026", "WRIT PETITION (CIVIL) No. ...") is the writ's own number.
 # Case types spelled out, as High Court orders print them ("WRIT PETITION No. 1234 OF 2026"): their usual letters.
 SPELLED_TYPES = {
     "writ petition": "WP", "writ appeal": "WA", "original suit": "OS", "appeal suit": "AS",
@@ -24,7 +25,7 @@ SPELLED_TYPES = {
 }
 _SPELLED = "|".join(w.replace(" ", r"\s+") for w in sorted(SPELLED_TYPES, key=len, reverse=True))
 _NUMBER = re.compile(
-    r"(?<![A-Za-z0-9/.\-])((?:" + _SPELLED + r")\s+|(?:(?:(?-i:[A-Z]{5,6}|[A-Za-z]{1,4}[A-Z][A-Za-z]{0,2})|[A-Za-z015]{1,4})(?![A-Za-z015])\.?\s?){1,5}?)\s*(?:(?<=[A-Za-z.])[-–]\s*)?(?:No\.?\s*[-–]?\s*)?(\d{1,6})"
+    r"(?<![A-Za-z0-9/.\-])((?:" + _SPELLED + r")\s+|(?:(?:(?-i:[A-Z]{5,6}|[A-Za-z]{1,4}[A-Z][A-Za-z]{0,2})|[A-Za-z015]{1,4})(?![A-Za-z015])\.?\s?){1,5}?)(?:\s*\((?:c|civ(?:il)?)\.?\))?\s*(?:(?<=[A-Za-z.)])[-–]\s*)?(?:No\.?\s*[-–]?\s*)?(\d{1,6})"
     r"\s*(?:/|of|[-–](?=\s*\d{4}(?!\d)))\s*(\d{2,4})(?!\d)",  # RCC-5-2026: a hyphen only before a full year
     re.I,
 )

@@ -210,7 +210,11 @@ def _blocks(lines: list[_Line]) -> list[_Block]:
         if current is not None and current.lead is not None and _FOOTER.search(line.text):
             break
         mention = line.mention
-        starts = (current is None or line.lead is not None or line.item
+        # A numbered paragraph of an order or judgment ("2. Learned counsel seeks time") that names no case and
+        # carries no date of a sitting (an earlier order's date may be cited) goes on with its matter; a numbered line naming a case is a matter of its own.
+        paragraph = line.item and mention is None and current is not None and current.case_id is not None \
+            and not any(d.role != "other" for d in find_dates(line.text, number_spans(line.text)))
+        starts = (current is None or line.lead is not None or (line.item and not paragraph)
                   or (mention is not None and current.case_id is not None and mention.case_id != current.case_id)
                   or (mention is not None and current.case_id is None and current.unknown))
         if starts:

@@ -112,3 +112,20 @@ JUDGMENT
 The appeal is dismissed. No costs.
 Typed to my dictation, corrected and pronounced by me in the open Court, this the 27th day of November, 2026."""
     assert _read(judgment, "2026-11-30T10:00") == [("as-112-2023", "hearing", date(2026, 11, 27), None)]
+
+
+def test_a_civil_writs_series_mark_and_an_orders_numbered_paragraphs_make_one_entry_of_its_case() -> None:
+    from handlers.legal.models import CaseRecord
+    from handlers.legal.register import CaseRegister
+
+    register = CaseRegister([CaseRecord(case_id="vk-7", title="Sri Lakshmi Traders v. State of Telangana",
+                                        numbers=["W.P.(C) 55 of 2026"], aliases=["traders writ"])])
+    order = """HIGH COURT FOR THE STATE OF TELANGANA AT HYDERABAD
+WRIT PETITION No. 55 of 2026
+ORDER: (dt. 03-12-2026)
+Heard learned counsel for the petitioner and the learned Government Pleader.
+2. The Government Pleader seeks time to file counter affidavit.
+3. List after three weeks. The interim order dated 12-11-2026 shall continue till then."""
+    found = [(e.case_id, e.kind, e.hearing_date, e.next_date)
+             for e in segment(order, register, upload("2026-12-04T10:00"))]
+    assert found == [("vk-7", "hearing", date(2026, 12, 3), date(2026, 12, 24))]
