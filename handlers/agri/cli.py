@@ -52,6 +52,13 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]", 
                       file=sys.stderr)
                 return 2
             farmer = farmers[0]
+            others = [f for f in pack.reader_for(args.tenant).identity.resolve(args.farmer).farmers
+                      if f.id != farmer.id and pack.book_for(args.tenant).find_farmer(args.farmer) is not None
+                      and args.farmer.strip() != farmer.id]
+            if others:
+                print(f"{args.farmer!r} is {farmer.name} ({farmer.id}); the name also fits "
+                      + ", ".join(f"{f.name} ({f.id})" for f in others) + ": give the id for one of them.",
+                      file=sys.stderr)
             if args.as_user:
                 user = app.services.registry.by_id(args.as_user)
                 if user is None or not pack.may_see(user, farmer):

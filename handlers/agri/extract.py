@@ -142,6 +142,13 @@ class FieldReader:
                 # officer's own farmers in the village the note names: the officer's farmer is meant.
                 break
             candidates = mine or candidates
+            elsewhere = villages and candidates and not any(self.book.farmers[c].village in villages
+                                                            for c in candidates)
+            if elsewhere and (one := self.named_in(text, hits, territories).one) is not None \
+                    and one.village in villages:
+                # "కట్టంగూర్ సైదులు": the whole name of a Thipparthi farmer, the first name of the Kattangur
+                # farmer of the village the note names: that farmer is meant.
+                break
             if villages:
                 candidates = [c for c in candidates if self.book.farmers[c].village in villages] or candidates
             if crops:

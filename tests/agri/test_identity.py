@@ -197,6 +197,10 @@ def test_a_village_and_first_name_of_ones_own_farmer_beats_a_full_name_elsewhere
     question = "Nadigudem Anjaiah mirchi lo thrips ela undi?"
     assert reader.farmer_in(question, ["nadigudem", "munagala"]) == farmers[0]
     assert reader.farmer_in("నడిగూడెం అంజయ్య మిరప", ["nadigudem", "munagala"]) == farmers[0]
+    # Both in the officer's villages: the village written first decides, the card never contradicts itself.
+    visit = reader.read_visit("నడిగూడెం అంజయ్య మిరప తోటలో తామర పురుగు", "O1", TODAY, ALL)
+    assert (visit.farmer_id, visit.village) == ("NF01", "nadigudem")
+    assert reader.read_visit("Anjaiah vari polam lo dompa purugu", "O1", TODAY, ALL).farmer_id == "NF06"
 
 
 def test_a_first_name_that_is_another_villages_whole_name_finds_the_officers_own_farmer() -> None:
