@@ -78,7 +78,8 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]", 
     paid.add_argument("invoice")
     paid.add_argument("--vendor", default=None, help="the vendor id, when two vendors used the same number")
     paid.add_argument("--tenant", default=None)
-    paid.add_argument("--on", type=date.fromisoformat, default=None, help="the payment date (default: today)")
+    paid.add_argument("--on", type=_day, default=None,
+                      help="the payment date as the office writes it (04-12-2026, 2026-12-04; default: today)")
     paid.add_argument("--account", default=None,
                       help="pay to this account, typed in full: the one on file, or the one the invoice asked for "
                            "once you have confirmed it with the vendor's contact on file")
@@ -96,6 +97,16 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]", 
         move.add_argument("--vendor", default=None)
         move.add_argument("--tenant", default=None)
         move.set_defaults(handler=lambda args, settings, action=action: _act(args, settings, with_app, action))
+
+
+def _day(written: str) -> date:
+    """A date as the registers take it (Indian day-first forms or ISO); argparse shows the error in words."""
+    from bot.services.registers.cells import parse_date
+
+    try:
+        return parse_date(written)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 async def _decide(args: argparse.Namespace, settings: Settings, with_app: WithApp) -> int:

@@ -16,6 +16,7 @@ from bot.services.reading import off_loop
 from bot.services.ocr import DocumentRejected, TextReader
 from handlers.ap.llmparse import parse_with_model
 from handlers.ap.models import Buyer, Invoice, InvoiceSource
+from handlers.ap.notes import AdjustmentNote, read_note
 from handlers.ap.textparse import document_kind, parse_invoice_text
 
 Method = Literal["json", "deterministic", "llm"]
@@ -38,6 +39,8 @@ class IntakeResult(BaseModel):
     method: Method | None = None
     model_note: str | None = None
     """Why the model's reading was not used, when there was a model and it was not."""
+    note: AdjustmentNote | None = None
+    """A credit or debit note (refused as a bill to pay): what it says, to record against its invoice."""
 
 
 def _validation_summary(exc: ValidationError) -> str:
@@ -103,6 +106,9 @@ async def from_text(text: str, source: InvoiceSource, buyer: Buyer, chat: ChatMo
             "detail": f"it holds {len(text):,} characters; an invoice holds at most {MAX_INVOICE_CHARS:,}"}))
     # The readers are regular expressions over the whole text: off the event loop, under a time budget.
     kind = await off_loop(document_kind, text, seconds=READ_SECONDS, what="reading the invoice")
+    if kind in ("credit_note", "debit_note"):
+        note = await off_loop(read_note, text, kind, buyer.gstin, seconds=READ_SECONDS, what="reading the note")
+        return IntakeResult(refusal=Refusal(reason="not_invoice", values={"kind": kind}), note=note)
     if kind != "invoice":
         return IntakeResult(refusal=Refusal(reason="not_invoice", values={"kind": kind}))
     if chat is None:

@@ -51,7 +51,7 @@ from handlers.ap.lifecycle import (
 )
 
 ActionKind = Literal["decision", "approve", "hold", "review", "reject", "override", "paid", "superseded",
-                     "account_confirmed"]
+                     "account_confirmed", "credit_note", "debit_note"]
 
 
 class EntryRow(Base):

@@ -27,6 +27,8 @@ from handlers.ap.legacy import import_legacy_audit
 from handlers.ap.models import Invoice, Policy
 from handlers.ap.money import masked
 from handlers.ap.payments import account_record
+from handlers.ap.money import format_inr
+from handlers.ap.notes import AdjustmentNote, record_note
 from handlers.ap.pipeline import PACK, Decider, DecideRequest
 from bot.store.registers import RegisterStore
 from bot.core.subject_match import SubjectTerms
@@ -223,6 +225,8 @@ class APPack(Pack):
         return await self._answer(turn, result)
 
     async def _answer(self, turn: Turn, result: IntakeResult) -> list[Reply]:
+        if result.note is not None:
+            return [Reply(text=self._note(turn, result.note))]
         if result.invoice is None:
             refusal = result.refusal or intake.Refusal(reason="unreadable", values={"detail": "-"})
             self.audit.record("-", turn.bank_id, "INVOICE_REFUSED", reason=refusal.reason, **refusal.values)
@@ -235,6 +239,16 @@ class APPack(Pack):
         chart = payment_chart(self.ledger_for(turn.user.tenant), result.invoice, report.vendor_id, report.vendor_name, turn.lang,
                               self.services.settings.state_dir / "charts")
         return [reply] if chart is None else [reply.model_copy(update={"image": chart.path})]
+
+    def _note(self, turn: Turn, note: AdjustmentNote) -> str:
+        """A credit or debit note is recorded against the invoice it adjusts, never decided as a bill to pay."""
+        tenant = turn.user.tenant
+        done = record_note(self.book, self.ledger_for(tenant), tenant, note, turn.user.user_id)
+        kind = turn.t(f"ap.kind_{note.kind}")
+        amount = format_inr(note.total) if note.total is not None else "-"
+        return turn.t(f"ap.note_{done.outcome}", kind=kind, number=note.number or "-", amount=amount,
+                      vendor=done.vendor_name, invoice=done.invoice_number,
+                      candidates=", ".join(done.candidates) or "-")
 
     async def on_callback(self, turn: Turn, data: str) -> list[Reply]:
         return await choices.on_clerk_choice(turn, self.audit, self.book, data)

@@ -179,9 +179,17 @@ class Decider:
     def _earlier_overrides(self, tenant: str, vendor_id: str) -> list[OverrideNote]:
         """The clerks' latest overrides on this vendor's invoices, with their reasons, newest first."""
         assert self.book is not None
-        found = self.book.actions(tenant, vendor_id, action="override")
-        return [OverrideNote(invoice_number=a.invoice_number, agent_status=a.agent_status, by_user=a.by_user,
-                             on=a.at.date(), reason=a.reason or "-") for a in reversed(found[-_OVERRIDES_SHOWN:])]
+        notes: list[OverrideNote] = []
+        choice: dict[str, str] = {}
+        # An override is logged right after the clerk's choice it was: name that choice (a hold is no approval).
+        for logged in self.book.actions(tenant, vendor_id):
+            if logged.action in ("approve", "hold", "review", "reject"):
+                choice[logged.invoice_number] = logged.action
+            elif logged.action == "override":
+                notes.append(OverrideNote(action=choice.get(logged.invoice_number, "approve"),
+                                          invoice_number=logged.invoice_number, agent_status=logged.agent_status,
+                                          by_user=logged.by_user, on=logged.at.date(), reason=logged.reason or "-"))
+        return list(reversed(notes[-_OVERRIDES_SHOWN:]))
 
     def _report(self, run_id: str, invoice: Invoice, vendor_id: str, decision: Decision, match: MatchResult,
                 vendor_memory: VendorMemory, request: DecideRequest) -> DecisionReport:

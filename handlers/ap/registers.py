@@ -160,7 +160,8 @@ def _kind(name: str, model: type, columns: tuple[Column, ...], from_cells: Calla
                         to_cells=to_cells, key_of=key_of, json_key=json_key, tables=TABLES, **extra)
 
 
-_VENDOR_ID = ("vendor id", "vendor code", "party code", "supplier code", "vendor no", "contact id")
+_VENDOR_ID = ("vendor id", "vendor code", "party code", "supplier code", "vendor no", "contact id", "creditor code",
+              "creditor id", "ledger code", "supplier id")
 KINDS: dict[str, RegisterKind] = {k.name: k for k in (
     _kind("buyer", Buyer, (Column("name", "Company Name", ("company", "buyer", "name"), required=True),
                            Column("gstin", "GSTIN", ("gstin/uin", "gst number", "gst no"))),
@@ -203,14 +204,16 @@ KINDS: dict[str, RegisterKind] = {k.name: k for k in (
     ), _po, _po_cells, lambda p: (p.po_number.upper(), p.po_number), "purchase_orders",
         lines_field="lines", refers=lambda p: [("vendors", p.vendor_id)]),
     _kind("goods-receipts", GoodsReceipt, (
-        Column("grn_number", "GRN Number", ("grn no", "receipt note no", "receipt number", "voucher no",
+        Column("grn_number", "GRN Number", ("grn no", "receipt note no", "receipt number", "voucher no", "mrn no",
+                                            "mrn number", "material receipt note no",
                                             "purchase receive number", "receive number"), required=True),
         Column("po_number", "PO Number", ("purchase order number", "po no", "order no", "against po",
                                           "purchaseorder number"), required=True),
-        Column("received_on", "Received On", ("receipt date", "grn date", "date", "received date"), date=True,
+        Column("received_on", "Received On", ("receipt date", "grn date", "date", "received date", "mrn date",
+                                              "mrn dt"), date=True,
                required=True),
-        Column("po_line", "PO Line", ("line", "line no", "s no")),
-        Column("quantity_received", "Quantity Received", ("qty received", "received qty", "quantity", "qty",
+        Column("po_line", "PO Line", ("line", "line no", "s no", "po sl", "po sl no", "po line no")),
+        Column("quantity_received", "Quantity Received", ("qty received", "received qty", "quantity", "qty", "qty recd",
                                                           "quantity received"), required=True),
     ), _grn, _grn_cells, lambda g: (g.grn_number.upper(), g.grn_number), "goods_receipts",
         lines_field="lines", refers=lambda g: [("purchase-orders", g.po_number.upper())]),

@@ -43,10 +43,13 @@ _OTHER_KINDS: list[tuple[str, re.Pattern[str]]] = [
     ("statement", re.compile(r"\bstatement\s+of\s+account\b", re.IGNORECASE)),
     ("payment_receipt", re.compile(r"\b(payment\s+)?receipt\b", re.IGNORECASE)),
 ]
-_INVOICE_WORD = re.compile(r"\b(?:tax\s+|gst\s+|retail\s+|sales\s+)?invoice\b|\bbill\s+of\s+supply\b", re.IGNORECASE)
+_PAYABLE_BILL = r"(?:freight|transport(?:ation)?|lorry\s+hire|service|labour|job\s*work|hire\s+charges?)\s+bill"
+"""Bills a transporter or a service provider raises: payable like an invoice (GTA, SAC lines, LR tables)."""
+_INVOICE_WORD = re.compile(rf"\b(?:tax\s+|gst\s+|retail\s+|sales\s+)?invoice\b|\bbill\s+of\s+supply\b|\b{_PAYABLE_BILL}\b",
+                           re.IGNORECASE)
 _INVOICE_LABEL = re.compile(r"\binv(?:oice)?\.?\s*(?:no\b|#|number)", re.IGNORECASE)
 _INVOICE_TITLE = re.compile(r"^(?:(?:tax|gst|retail|sales)\s+)?invoice(?:\s*(?:-|cum|&|and)\s*(?:delivery\s+)?"
-                            r"(?:bill|challan|note))?|bill\s+of\s+supply|bill|cash\s+memo$", re.IGNORECASE)
+                            r"(?:bill|challan|note))?|bill\s+of\s+supply|bill|cash\s+memo$|" + _PAYABLE_BILL, re.IGNORECASE)
 _TITLE_NOISE = re.compile(r"\((?:original|duplicate|triplicate)[^)]*\)|\b(?:original|duplicate|triplicate)\s+for\s+"
                           r"\w+|\be-?invoice\b", re.IGNORECASE)
 _FIELD_LABEL = re.compile(r"\b(no\b\.?|number|#|date|dt\b|ref\b)", re.IGNORECASE)

@@ -9,6 +9,9 @@ parties) are neither: the bill is the transporter's, billed to whoever pays it.
 import re
 from dataclasses import dataclass
 
+from rapidfuzz.distance import Levenshtein
+
+from handlers.ap.gstin import verify
 from handlers.ap.models import GSTIN_PATTERN
 
 _GSTIN = re.compile(GSTIN_PATTERN.strip("^$").join([r"(?<![0-9A-Z])(", r")(?![0-9A-Z])"]))
@@ -59,6 +62,12 @@ def _block_of(lines: list[str], index: int, column: int) -> str | None:
     return None
 
 
+def _misread_of(gstin: str, own: str) -> bool:
+    """A GSTIN that fails its own check and is a character or two from the tenant's is the tenant's, misread by
+    a scan: another company's real GSTIN passes its check."""
+    return not verify(gstin).ok and Levenshtein.distance(gstin, own) <= 2
+
+
 def party_gstins(lines: list[str], tenant_gstin: str | None) -> Parties:
     """The seller's GSTIN (the first one not in a buyer's block, never the tenant's) and the buyer's (the
     tenant's when printed, else one in a buyer's block)."""
@@ -68,7 +77,7 @@ def party_gstins(lines: list[str], tenant_gstin: str | None) -> Parties:
     for index, line in enumerate(lines):
         for match in _GSTIN.finditer(line.upper()):
             gstin = match.group(1)
-            if tenant_gstin and gstin == tenant_gstin:
+            if tenant_gstin and (gstin == tenant_gstin or _misread_of(gstin, tenant_gstin)):
                 own = True
                 continue
             side = _block_of(lines, index, match.start())

@@ -126,3 +126,12 @@ def test_consignor_and_consignee_are_not_the_buyer() -> None:
                       "1  Freight Hyderabad to Mysuru   1   18,000.00   18,000.00", "Total 21,240.00"])
     parsed = parse_invoice_text(text, OURS)
     assert parsed.fields["buyer_gstin"] == OURS and parsed.fields["vendor_gstin"] == RAVI
+
+
+def test_our_own_gstin_misread_by_a_scan_is_still_ours() -> None:
+    misread = OURS[:7] + "8" + OURS[8:]  # a scan's 8 for a 9
+    text = "\n".join(["TAX INVOICE", "Ravi Steel & Components", f"GSTIN: {RAVI}", "Invoice No: RSC/26-27/0033",
+                      "Date: 25/04/2026", "Buyer (Bill to)", "Smriti Demo Industries Pvt Ltd", f"GSTIN: {misread}",
+                      "1  MS Channel 100x50   6   64,800.00   3,88,800.00", "Total 4,58,784.00"])
+    assert not verify(misread).ok
+    assert parse_invoice_text(text, OURS).fields["buyer_gstin"] == OURS

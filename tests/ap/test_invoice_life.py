@@ -1,0 +1,229 @@
+"""An invoice's life as a state machine over the real commands, on a tenant built by `smriti import` (its sheets
+written here): decide (recorded), preview, hold / review / approve / reject (with or without a reason), a receipt
+arriving, a corrected invoice under the same number, and paying (to the master, or typing an account), against
+the real local Hindsight. After every step: no invoice paid twice; nothing paid without its goods received or
+an override with a reason; every payment to the master account or to one a clerk confirmed; the memory of each
+recorded invoice says its ledger state. A preview changes no row, no log line and no memory."""
+
+import asyncio
+import tempfile
+import uuid
+from datetime import date, timedelta
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings, strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule, run_state_machine_as_test
+
+from bot.cli.registers import all_kinds
+from bot.core.app import App
+from bot.services.registers.importer import import_file
+from handlers import INSTALLED
+from handlers.ap import facts
+from handlers.ap.invoice_memory import document_id
+from handlers.ap.lifecycle import ClerkAction
+from handlers.ap.models import BankDetails, Invoice, InvoiceLine
+from handlers.ap.pack import APPack
+from tests.conftest import make_settings
+
+pytestmark = pytest.mark.hindsight
+
+KINDS = all_kinds(INSTALLED.packages())
+BUYER_GSTIN = "36AAGCK7741E1ZH"
+VENDOR_CODE, VENDOR_GSTIN = "VK/07", "36AAFCV5521K1Z4"
+MASTER = "50100223344556"
+MISREAD = "5010023344556"
+"""The master account as a phone photo read it: one digit dropped."""
+INVOICES = 3
+ORDERED = Decimal("10")
+RECEIVED_AT_START = (Decimal("10"), Decimal("6"), Decimal("10"))
+"""Invoice 1's goods are part received at the start: the rest arrives as a step."""
+
+
+def sheets(folder: Path) -> list[tuple[str, Path]]:
+    """The office's sheets, as `smriti import` takes them: the company, one vendor (its code as the office
+    writes it), three POs, what stores received so far, and two payments made last year."""
+    files = {
+        "buyer": f"Company Name,GSTIN\nKrishna Pumps Pvt Ltd,{BUYER_GSTIN}\n",
+        "vendors": "Vendor ID,Vendor Name,GSTIN,Bank Account Number,IFSC Code,Contact Person,Contact Phone\n"
+                   f"{VENDOR_CODE},Vasavi Castings,{VENDOR_GSTIN},{MASTER},HDFC0001234,Ramana,9848011111\n",
+        "purchase-orders": "PO Number,Vendor ID,PO Date,Line,SKU,Item,Quantity,Unit,Rate\n" + "".join(
+            f"KP/PO/{k + 1},{VENDOR_CODE},01-10-2026,1,CAS-{k},Pump casing size {k},{ORDERED},Nos,{1000 * (k + 1)}\n"
+            for k in range(INVOICES)),
+        "goods-receipts": "GRN Number,PO Number,Received On,PO Line,Quantity Received\n" + "".join(
+            f"GRN/{k + 1}/A,KP/PO/{k + 1},20-10-2026,1,{RECEIVED_AT_START[k]}\n" for k in range(INVOICES)),
+        "payments": "Invoice Number,Vendor ID,Invoice Date,Total,Outcome,Paid On,Paid to Account\n"
+                    f"VC/101,{VENDOR_CODE},02-02-2025,15000,paid,01-03-2025,{MASTER}\n"
+                    f"VC/140,{VENDOR_CODE},04-05-2025,25000,paid,02-06-2025,{MASTER}\n",
+    }
+    written = []
+    for kind, body in files.items():
+        path = folder / f"{kind}.csv"
+        path.write_text(body, encoding="utf-8")
+        written.append((kind, path))
+    return written
+
+
+class InvoiceLife(RuleBasedStateMachine):
+    def __init__(self, hindsight_url: str, bank_prefix: str) -> None:
+        super().__init__()
+        self.loop = asyncio.new_event_loop()
+        self.folder = Path(tempfile.mkdtemp(prefix="ap-life-"))
+        options = make_settings(self.folder, hindsight_url, f"{bank_prefix}-il{uuid.uuid4().hex[:6]}")
+        self.app: App = self.run(App.start(options, pack_names=["ap"]))
+        pack = self.app.packs["ap"]
+        assert isinstance(pack, APPack)
+        self.pack = pack
+        self.tenant = f"kp{uuid.uuid4().hex[:6]}"
+        for kind, path in sheets(self.folder):
+            report = import_file(self.app.services.database, KINDS, kind, self.tenant, path, apply=True,
+                                 bank_prefix=options.bank_prefix)
+            assert report.applied and not report.rejected, (kind, report)
+        vendor = pack.ledger_for(self.tenant).vendors[0]
+        self.vendor_id = vendor.vendor_id
+        self.bank = self.app.services.bank_of(self.tenant, "ap")
+        self.version = [0] * INVOICES
+        self.received = list(RECEIVED_AT_START)
+        self.receipts = 0
+        self.decided: list[int] = []
+        """Invoices recorded at least once: the clerk's moves and payments mostly act on these."""
+
+    def run(self, work):  # type: ignore[no-untyped-def]
+        return self.loop.run_until_complete(work)
+
+    def teardown(self) -> None:
+        try:
+            self.run(self.app.services.memory.delete_bank(self.bank))
+        except Exception:  # noqa: BLE001 - a bank never made is nothing to delete
+            pass
+        self.run(self.app.aclose())
+        self.loop.close()
+
+    def invoice(self, k: int) -> Invoice:
+        """Invoice k as the vendor sends it now: the first of invoice 2 asks, on a photo, for the master
+        account with a digit dropped; a corrected version (later date) asks for the master's."""
+        version = self.version[k]
+        rate = Decimal(1000 * (k + 1))
+        account = MISREAD if k == 2 and version == 0 else MASTER
+        return Invoice(vendor_name="Vasavi Castings", vendor_gstin=VENDOR_GSTIN, buyer_gstin=BUYER_GSTIN,
+                       invoice_number=f"VC/26-27/{300 + k}", invoice_date=date(2026, 11, 2) + timedelta(days=version),
+                       po_number=f"KP/PO/{k + 1}", lines=[InvoiceLine(
+                           description=f"Pump casing size {k}", sku=f"CAS-{k}", quantity=ORDERED, unit_price=rate,
+                           amount=ORDERED * rate)], total=ORDERED * rate, bank=BankDetails(account_number=account),
+                       source="photo" if k == 2 else "pdf")
+
+    def number(self, k: int) -> str:
+        """Invoice k's number; k == INVOICES is a number never sent."""
+        return f"VC/26-27/{300 + k}"
+
+    def snapshot(self) -> tuple[object, ...]:
+        book = self.pack.book
+        rows = [r.model_dump(mode="json") for r in book.recorded_entries(self.tenant)]
+        log = [a.model_dump(mode="json") for a in book.actions(self.tenant)]
+        memory = sorted((d.document_id, sorted(d.metadata.items()))
+                        for d in self.run(self.app.services.memory.list_documents(self.bank)))
+        return rows, log, memory
+
+    def recorded(self, k: int):  # type: ignore[no-untyped-def]
+        return self.pack.book.recorded(self.tenant, self.vendor_id, self.number(k))
+
+    @rule(k=st.integers(0, INVOICES - 1))
+    def decide(self, k: int) -> None:
+        report = self.run(self.pack.decide(self.invoice(k), self.tenant, user_id="kavya", record=True))
+        if k not in self.decided:
+            self.decided.append(k)
+        assert not report.preview and report.ledger_state is not None
+        if k == 2 and self.version[k] == 0:
+            assert report.status != "APPROVE", "an account with a digit dropped is never approved by the agent"
+
+    @rule(k=st.integers(0, INVOICES - 1))
+    def preview(self, k: int) -> None:
+        before = self.snapshot()
+        report = self.run(self.pack.decide(self.invoice(k), self.tenant, user_id="kavya", record=False))
+        assert report.preview and report.ledger_state is None
+        assert self.snapshot() == before, "a preview wrote something"
+
+    def pick(self, k: int) -> int:
+        """Mostly an invoice already recorded; now and then one that is not (it must be "not found")."""
+        return k if k >= INVOICES else self.decided[k % len(self.decided)]
+
+    @precondition(lambda self: self.decided)
+    @rule(k=st.integers(0, INVOICES), action=st.sampled_from(["approve", "hold", "review", "reject"]),
+          reason=st.sampled_from([None, "checked with stores and the vendor on the phone"]))
+    def act(self, k: int, action: ClerkAction, reason: str | None) -> None:
+        k = self.pick(k)
+        before = self.recorded(k)
+        moved = self.run(self.pack.act(self.tenant, self.number(k), None, action, "arjun", reason))
+        if before is None:
+            assert moved.outcome == "not_found"
+        elif moved.outcome == "moved":
+            assert moved.record is not None and moved.record.state_by == "arjun"
+            if action == "reject" or (action == "approve" and before.agent_status != "APPROVE"):
+                assert reason, "an override was recorded without a reason"
+
+    @precondition(lambda self: any(r < ORDERED for r in self.received))
+    @rule(k=st.integers(0, INVOICES - 1))
+    def receipt_arrives(self, k: int) -> None:
+        if self.received[k] >= ORDERED:
+            return
+        self.receipts += 1
+        path = self.folder / f"grn-{self.receipts}.csv"
+        path.write_text("GRN Number,PO Number,Received On,PO Line,Quantity Received\n"
+                        f"GRN/{k + 1}/B{self.receipts},KP/PO/{k + 1},25-11-2026,1,{ORDERED - self.received[k]}\n",
+                        encoding="utf-8")
+        report = import_file(self.app.services.database, KINDS, "goods-receipts", self.tenant, path, apply=True)
+        assert report.applied and not report.rejected
+        self.received[k] = ORDERED
+
+    @rule(k=st.integers(0, INVOICES - 1))
+    def corrected_invoice(self, k: int) -> None:
+        self.version[k] += 1
+
+    @precondition(lambda self: self.decided)
+    @rule(k=st.integers(0, INVOICES), typed=st.sampled_from([None, MASTER, MISREAD]))
+    def pay(self, k: int, typed: str | None) -> None:
+        k = self.pick(k)
+        before = self.recorded(k)
+        paid = self.run(self.pack.pay(self.tenant, self.number(k), None, date(2026, 12, 5), "arjun", typed))
+        if before is not None and before.state == "paid":
+            assert paid.outcome == "already_paid"
+        if paid.outcome != "paid":
+            return
+        assert before is not None and paid.record is not None
+        assert before.state == "approved" or (before.state == "decided" and before.agent_status == "APPROVE"), \
+            f"paid from {before.state} ({before.agent_status}): only an approved invoice is paid"
+        received = self.received[k] >= ORDERED and before.agent_status == "APPROVE"
+        reasoned = before.state == "approved" and (before.agent_status == "APPROVE" or bool(before.state_reason))
+        assert received or reasoned, f"paid without goods received or a reasoned override: {before}"
+        if typed == MISREAD:
+            assert paid.record.confirmed_account == MISREAD and paid.record.confirmed_by == "arjun"
+
+    @invariant()
+    def paid_once_to_a_known_account(self) -> None:
+        paid = [a for a in self.pack.book.actions(self.tenant) if a.action == "paid"]
+        numbers = [a.invoice_number for a in paid]
+        assert len(numbers) == len(set(numbers)), f"paid twice: {numbers}"
+        for record in self.pack.book.recorded_entries(self.tenant):
+            if record.state != "paid":
+                assert record.entry.paid_to_account is None
+                continue
+            to = record.entry.paid_to_account
+            assert to == MASTER or (to == record.confirmed_account and record.confirmed_by), record
+
+    @invariant()
+    def memory_says_the_ledger_state(self) -> None:
+        documents = {d.document_id: d for d in self.run(self.app.services.memory.list_documents(self.bank))}
+        for record in self.pack.book.recorded_entries(self.tenant):
+            stored = documents.get(document_id(record.entry.vendor_id, record.entry.number_key))
+            assert stored is not None, f"no memory for {record.entry.invoice_number}"
+            assert stored.metadata.get(facts.STATE) == record.state, (record.state, stored.metadata)
+            assert stored.metadata.get(facts.AGENT_STATUS) == record.agent_status
+
+
+def test_an_invoices_life_keeps_money_and_memory_straight(hindsight_url: str, bank_prefix: str) -> None:
+    run_state_machine_as_test(
+        lambda: InvoiceLife(hindsight_url, bank_prefix),
+        settings=settings(max_examples=16, stateful_step_count=10, deadline=None,
+                          suppress_health_check=list(HealthCheck)),
+    )
