@@ -25,8 +25,8 @@ _NUM_RX = r"\d+(?:\.\d+)?|" + _alternatives(_WORD_NUMBERS)
 _NUM = f"(?P<num>{_NUM_RX})"
 _UNITS = {
     "kg": ["kgs", "kg", "kilos", "kilolu", "kilo", "కిలోలు", "కిలో"],
-    "g": ["grams", "gram", "grms", "grm", "gms", "gm", "g", "గ్రాములు", "గ్రాము"],
-    "ml": ["mls", "ml", "మి.లీ.", "మి.లీ", "మిల్లీలీటర్లు", "మిల్లీ"],
+    "g": ["grams", "gram", "grms", "grm", "gms", "gm", "g", "గ్రాములు", "గ్రాము", "గ్రా.", "గ్రా"],
+    "ml": ["mls", "ml", "మి.లీ.", "మి.లీ", "మిల్లీలీటర్లు", "మిల్లీ", "ఎం.ఎల్"],
     "l": ["litres", "litre", "liters", "liter", "ltrs", "ltr", "lit", "l", "లీటర్లు", "లీటరు", "లీటర్"],
     # A bottle cap: not a fixed measure, kept as said.
     "cap": ["caps", "cap", "capfuls", "capful", "moothalu", "mootalu", "mootha", "moota", "muthalu", "mutalu",

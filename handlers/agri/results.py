@@ -7,7 +7,7 @@ import re
 from typing import cast
 
 from handlers.agri.models import ProductSource, Result
-from handlers.agri.textmatch import Hit
+from handlers.agri.textmatch import Hit, absent
 
 _CLAUSE_END = re.compile(r"[.!?।\n;,]|\s(?:but|kani|kaani|కానీ)\s")
 # A share of the problem gone, just before "reduced": half, some, a percentage under 100.
@@ -19,9 +19,9 @@ _RESIDUE = re.compile(r"(?:(?<![a-z])(?:inka|still)|ఇంకా)\s+(?:\S+\s+){0
 
 
 # "90% control", "80 percent taggindi", "70% reduced": the share controlled decides.
-_PERCENT_RESULT = re.compile(r"(?<!\d)(?P<pct>\d{1,3})\s*(?:%|percent|per cent|శాతం|shatam|satam)\s*"
-                             r"(?:\S+\s+)?(?:control\w*|reduc\w*|tagg\w*|తగ్గ\S*|kill\w*|effect\w*|better|clean|"
-                             r"adupu\w*|అదుపు\S*|improv\w*|result)")
+_DONE = r"(?:control\w*|reduc\w*|tagg\w*|తగ్గ\S*|kill\w*|effect\w*|better|clean|adupu\w*|అదుపు\S*|improv\w*|result|down)"
+_PERCENT_RESULT = re.compile(rf"(?<!\d)(?P<pct>\d{{1,3}})\s*(?:%|percent|per cent|శాతం|shatam|satam)\s*(?:\S+\s+)?{_DONE}|"
+                             rf"{_DONE}\s+(?:by\s+|about\s+|around\s+|nearly\s+)*(?P<after>\d{{1,3}})\s*(?:%|percent)")
 # "still whitefly is there", "inka purugu undi", "ఇంకా తెల్లదోమ ఉంది": the problem is still there.
 _STILL = re.compile(r"(?:(?<![a-z])(?:still|inka|inkaa)|ఇంకా)\s+(?:\S+\s+){0,4}?"
                     r"(?:undi|unnayi|unnai|there|present|seen|affected|ఉంది|ఉన్నాయి|కనిపిస్తుంది)(?![a-z])")
@@ -40,10 +40,13 @@ def _clause(text: str, position: int) -> tuple[int, int]:
 
 def result_of(text: str, hits: list[Hit], issue: str | None) -> Result | None:
     """Return controlled / partial / no_effect / worse for a normalised answer, or None when it says none."""
-    cues = [h for h in hits if h.category == "result"]
+    # "kotta nashtam ledu", "no new damage": a worse said as absent is no result.
+    cues = [h for h in hits if h.category == "result" and not (h.key == "worse" and absent(text, h.start, h.end))]
     percent = _PERCENT_RESULT.search(text)
-    if percent is not None and not any(c.start > percent.end() for c in cues):
-        return _percent_result(min(int(percent["pct"]), 100))
+    if percent is not None and not any(c.start > percent.end() and c.key == "worse" for c in cues):
+        found = _percent_result(min(int(percent["pct"] or percent["after"]), 100))
+        later = any(c.start > percent.end() for c in cues) or _STILL.search(text[percent.end():])
+        return "partial" if found == "controlled" and later else found
     still = _STILL.search(text)
     if not cues and still is not None:
         return "partial" if _HALF.search(text) else "no_effect"

@@ -25,8 +25,28 @@ def word_slug(text: str) -> str:
     return "-".join(_WORD.findall(text.replace("\u200c", "").lower()))
 
 
+_BRACKETED = re.compile(r"\s*\(([^)]*)\)\s*")
+# A problem's generic last word ("tegulu", "disease"): "టిక్కా ఆకుమచ్చ తెగులు" is also said "టిక్కా ఆకుమచ్చ".
+_GENERIC_TAIL = re.compile(r"\s+(?:తెగులు|పురుగు|tegulu|purugu|disease|pest)$")
+
+
+def _said_forms(name: str) -> list[str]:
+    """A register's name as officers say it: "Leaf curl (murda)" is "leaf curl" and "murda" too; a name with a
+    generic last word is also said without it (when what is left is two words or a long one)."""
+    forms = [name]
+    inside = _BRACKETED.findall(name)
+    outside = _BRACKETED.sub(" ", name).strip()
+    forms += [outside, *(word.strip() for part in inside for word in part.split(","))] if inside else []
+    for form in list(forms):
+        short = _GENERIC_TAIL.sub("", form.strip())
+        if short != form.strip() and (len(short.split()) > 1 or len(short) >= 6):
+            forms.append(short)
+    return [f for f in forms if f.strip()]
+
+
 def _words_of(key: str, name: str, name_te: str, aliases: list[str]) -> list[str]:
-    return list(dict.fromkeys(w for w in (name, name_te, *aliases, key.replace("-", " ")) if w.strip()))
+    return list(dict.fromkeys(w for w in (*_said_forms(name), *_said_forms(name_te), *aliases, key.replace("-", " "))
+                              if w.strip()))
 
 
 def _extend(base: dict[str, list[str]], own: dict[str, list[str]]) -> dict[str, list[str]]:

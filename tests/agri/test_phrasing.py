@@ -137,3 +137,18 @@ def test_a_crop_renamed_by_the_register_is_named_so_in_narratives() -> None:
     outcome = Outcome(visit_id=VISIT.id, date=TODAY, officer_id="O101", farmer_id="F101", village="devarakonda",
                       crop="cotton", issue="sucking-pests", products=["P102"], result="controlled")
     assert "The Kapas (BT cotton) " in outcome_memory(renamed, outcome, VISIT.date).content
+
+
+def test_a_register_problem_is_read_as_officers_shorten_it_and_a_telugu_gram_dose() -> None:
+    from handlers.agri.models import Issue, IssueBook
+
+    issues = [Issue(id="murda", name="Leaf curl (murda)", name_te="ఆకు ముడత తెగులు", crops=["chilli"]),
+              Issue(id="tikka", name="Tikka leaf spot", name_te="టిక్కా ఆకుమచ్చ తెగులు", crops=["groundnut"])]
+    book = FieldBook(list(BOOK.products.values()), IssueBook(issues=[*BOOK.issue_book.issues, *issues]), list(BOOK.villages.values()),
+                     list(BOOK.farmers.values()), list(BOOK.officers.values()))
+    reader = FieldReader(book)
+    assert "murda" in reader.read_visit("Ramulu Naik chilli, leaf curl on one side", "O101", TODAY).problems
+    assert reader.read_visit("Ramulu Naik mirchi lo murda", "O101", TODAY).problems == ["murda"]
+    assert reader.read_visit("రాములు నాయక్ వేరుశనగ లో టిక్కా ఆకుమచ్చ", "O101", TODAY).problems == ["tikka"]
+    [advice] = READER.read_visit("రాములు నాయక్ పత్తి, డెలిగేట్ 60 గ్రా ఎకరానికి తీసుకున్నాడు", "O101", TODAY).products
+    assert advice.dose == "60 g/acre"
