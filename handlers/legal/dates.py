@@ -349,6 +349,8 @@ def parse_day(value: str, reference: date | None = None, after: bool = False, ne
     except ValueError:
         pass
     now = today or reference or date.today()
+    # A day and month typed alone ("7.12", "7-12") is a date in a date field, whatever the separator.
+    value = re.sub(r"^(\d{1,2})\s?[.\-]\s?(\d{1,2})$", r"\1/\2", value)
     bare = _BARE_WEEKDAY.match(value)
     if bare is not None:  # "Monday" alone: the coming one (today if it is one)
         return now + timedelta(days=(_WEEKDAYS.index(bare.group(1).lower()) - now.weekday()) % 7)

@@ -51,6 +51,8 @@ def case_numbers(text: str) -> list[tuple[str, int, int]]:
         key = number_key(kind, number, year)
         if not key.kind or key.kind in _APPLICATIONS or any(key.kind.endswith(a) for a in ("IA", "EA")):
             continue
+        if key.kind == "NO":
+            continue  # "Document No. 8812/2026", a receipt's "No. 17/2026": a number with no case type is no case
         found.append((_trimmed_number(match.group(0)), match.start(), match.end()))
     return found
 

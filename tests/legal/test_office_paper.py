@@ -129,3 +129,20 @@ Heard learned counsel for the petitioner and the learned Government Pleader.
     found = [(e.case_id, e.kind, e.hearing_date, e.next_date)
              for e in segment(order, register, upload("2026-12-04T10:00"))]
     assert found == [("vk-7", "hearing", date(2026, 12, 3), date(2026, 12, 24))]
+
+
+def test_a_number_with_no_case_type_is_never_proposed_as_a_new_case() -> None:
+    from handlers.legal.newcase import cited_case
+
+    deed = "SALE DEED\nRegistered as Document No. 8812/2026 of SRO Kazipet on 14-10-2026."
+    assert cited_case(deed, deed, REGISTER) is None
+    assert cited_case("W.P. No. 55 of 2026 filed", "", REGISTER) is not None  # a typed number still is
+
+
+def test_a_day_and_month_typed_with_a_dot_is_a_date_in_a_date_field() -> None:
+    from handlers.legal.dates import parse_day
+    from handlers.legal.when import days_named
+
+    assert parse_day("7.12", date(2026, 12, 5), nearest=True) == date(2026, 12, 7)
+    assert days_named("7.12", date(2026, 12, 5)) == [date(2026, 12, 7)]
+    assert days_named("7-12", date(2026, 12, 5)) == [date(2026, 12, 7)]
