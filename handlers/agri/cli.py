@@ -26,6 +26,19 @@ def _pack(app: "App") -> "AgriPack | None":
     return pack if isinstance(pack, AgriPack) else None
 
 
+def as_of_day(written: str) -> date:
+    """A date as an office writes it: ISO (2026-12-04) or day first (04-12-2026, 4/12/26, 4 Dec 2026)."""
+    from handlers.agri.textmatch import parse_day
+
+    try:
+        return date.fromisoformat(written)
+    except ValueError:
+        found = parse_day(written, _today().year)
+    if found is None:
+        raise argparse.ArgumentTypeError(f"not a date: {written!r} (write 2026-12-04 or 04-12-2026)")
+    return found
+
+
 def _today() -> date:
     return datetime.now(timezone.utc).astimezone(IST).date()
 
@@ -91,7 +104,8 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]", 
 
     parser = subparsers.add_parser("brief", help="agri: a farmer's pre-visit brief from memory")
     parser.add_argument("--farmer", required=True, help="farmer id (F001) or name")
-    parser.add_argument("--as-of", type=date.fromisoformat, default=None, help="brief as of this date (YYYY-MM-DD)")
+    parser.add_argument("--as-of", type=as_of_day, default=None,
+                        help="brief as of this date (2026-12-04 or 04-12-2026)")
     parser.add_argument("--no-memory", action="store_true", help="skip both recalls (memory OFF)")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--tenant", default="demo")
@@ -101,7 +115,7 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]", 
 
     parser = subparsers.add_parser("insights", help="agri: what works in a village, from memory")
     parser.add_argument("--village", required=True)
-    parser.add_argument("--as-of", type=date.fromisoformat, default=None)
+    parser.add_argument("--as-of", type=as_of_day, default=None, help="2026-12-04 or 04-12-2026")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--tenant", default="demo")
     parser.add_argument("--lang", choices=["en", "te"], default="en")

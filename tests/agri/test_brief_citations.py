@@ -44,3 +44,14 @@ def test_a_brief_whose_current_problem_is_on_a_crop_the_farmer_no_longer_grows_c
                      accepted=[], rejected=[], undecided=[], objections={}, neighbour=False, problems=["blast"])
     draft = Composer(book, "en", farmer, Facts(visits=[seen]), Facts(), date(2026, 10, 1)).draft()
     assert draft.products  # Beam or Nativo for the paddy blast, pitched without crashing
+
+
+def test_the_command_line_takes_an_as_of_date_as_offices_write_it() -> None:
+    import argparse
+
+    import pytest
+
+    from handlers.agri.cli import as_of_day
+    assert as_of_day("2026-12-04") == as_of_day("04-12-2026") == as_of_day("4/12/2026") == date(2026, 12, 4)
+    with pytest.raises(argparse.ArgumentTypeError):
+        as_of_day("sometime")
