@@ -199,8 +199,9 @@ async def _paid(args: argparse.Namespace, settings: Settings, with_app: WithApp)
         paid_on = args.on or app.services.clock().date()
         result = await _pack(app).pay(tenant, args.invoice, args.vendor, paid_on, args.by, args.account)
         record = result.record
+        state = record.state if record else (result.entry.status if result.entry else None)
         values = {"number": args.invoice, "tenant": tenant, "vendors": ", ".join(result.candidates),
-                  "status": record.state if record else (result.entry.status if result.entry else "-"),
+                  "status": text("en", f"ap.state_{state}") if state else "-",
                   "account": (result.entry.paid_to_account or "-") if result.entry else "-",
                   "asked": (record.invoice_account or "-") if record else "-"}
         print(text("en", f"ap.paid_{result.outcome}", **values),

@@ -32,7 +32,8 @@ def _order(entry: LedgerEntry) -> tuple[date, date]:
 def account_record(entries: list[LedgerEntry], vendor_id: str, current_account: str) -> AccountRecord:
     """Count the vendor's paid entries by the account they were paid to, oldest first."""
     paid = sorted((e for e in entries if e.vendor_id == vendor_id and e.status == "paid"), key=_order)
-    accounts = [e.paid_to_account or "" for e in paid]
+    # A payment the ledger has no account for is no evidence of a change, nor of a clean payment.
+    accounts = [e.paid_to_account for e in paid if e.paid_to_account]
     changes = sum(1 for before, after in pairwise(accounts) if before != after)
     clean = 0
     for account in reversed(accounts):

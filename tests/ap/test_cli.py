@@ -120,3 +120,11 @@ def test_the_smriti_parser_has_ledger_and_paid() -> None:
     args = build_parser().parse_args(["ap", "paid", "INV-9", "--tenant", "t1", "--vendor", "V001", "--on", "2026-05-01"])
     assert args.ap_action == "paid" and args.vendor == "V001" and str(args.on) == "2026-05-01"
     assert build_parser().parse_args(["ap", "ledger", "--tenant", "t1"]).ap_action == "ledger"
+
+
+def test_paid_on_takes_the_date_as_the_office_writes_it() -> None:
+    for written in ("04-12-2026", "4/12/2026", "2026-12-04", "04.12.2026"):
+        args = build_parser().parse_args(["ap", "paid", "INV-9", "--on", written])
+        assert str(args.on) == "2026-12-04", written
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["ap", "paid", "INV-9", "--on", "next week"])

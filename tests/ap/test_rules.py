@@ -182,3 +182,14 @@ def test_recommendations_render_in_telugu(ledger: Ledger, policy: Policy) -> Non
     decision = run(invoice, memory_of(ravi_history()), ledger, policy)
     telugu = advice(decision, invoice, ledger, lang="te")
     assert "చెల్లింపును నిలిపివేయండి" in telugu and "14" in telugu and "••••4821" in telugu
+
+
+def test_a_payment_with_no_account_on_record_is_no_bank_change(ledger: Ledger, policy: Policy) -> None:
+    """An earlier invoice marked paid without the account it went to neither breaks the run of clean payments
+    nor counts in it: ten clean payments around it still block a first change."""
+    unknown = LedgerEntry(vendor_id="V001", invoice_number="RV-X", invoice_date=date(2025, 3, 1),
+                          total=Decimal("500000.00"), status="paid", paid_on=date(2025, 3, 5))
+    view = ravi_paid(10)
+    decision = run(load_sample(NEW_ACCOUNT), memory_of(ravi_history(clean=14)), ledger, policy,
+                   [*view[:5], unknown, *view[5:]])
+    assert decision.status == "PAYMENT_BLOCKED" and codes(decision) == ["FIRST_BANK_CHANGE"]
