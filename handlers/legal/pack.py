@@ -57,6 +57,16 @@ log = logging.getLogger(__name__)
 _REMEMBER_WORDS = ("please remember ", "remember that ", "remember: ", "remember ")
 
 
+def typed_step(entry: ProposedEntry) -> ProposedEntry:
+    """A step typed in chat with no date of its own (an office note: "served counter copy, reply due 7/1") is
+    done the day it is typed: its date is the message's, not a guess to be set first. A hearing typed without
+    a date stays a guess (the sitting may have been days before)."""
+    if entry.kind != "step" or entry.date_source != "upload_time":
+        return entry
+    return entry.model_copy(update={"date_source": "text", "confidence": max(entry.confidence, 0.8)
+                                    if entry.case_id else entry.confidence})
+
+
 class LegalPack(Pack):
     name = "legal"
 
@@ -142,6 +152,7 @@ class LegalPack(Pack):
                         source_file=f"chat message {turn.incoming.received_at.astimezone(IST):%d %b %Y %H:%M}",
                         uploaded_at=turn.incoming.received_at, author=turn.user.name, author_id=turn.user.user_id)
         extraction = await split(self.services, body, register, upload)
+        extraction = extraction.model_copy(update={"entries": [typed_step(e) for e in extraction.entries]})
         proposals = self._proposals(register, extraction.entries, extraction.text)
         if not extraction.entries or all(e.case_id is None and proposals.get(i) is None
                                          for i, e in enumerate(extraction.entries)):

@@ -146,3 +146,15 @@ def test_a_day_and_month_typed_with_a_dot_is_a_date_in_a_date_field() -> None:
     assert parse_day("7.12", date(2026, 12, 5), nearest=True) == date(2026, 12, 7)
     assert days_named("7.12", date(2026, 12, 5)) == [date(2026, 12, 7)]
     assert days_named("7-12", date(2026, 12, 5)) == [date(2026, 12, 7)]
+
+
+def test_a_step_typed_in_chat_with_no_date_is_dated_by_the_message_and_a_hearing_stays_a_guess() -> None:
+    from handlers.legal.pack import typed_step
+
+    [step] = segment("Durga cheque case: manager changed, file fresh vakalat before next date.", REGISTER,
+                     upload("2026-12-05T11:00"))
+    assert step.kind == "step" and step.guessed
+    dated = typed_step(step)
+    assert not dated.guessed and dated.hearing_date == date(2026, 12, 5) and not dated.needs_review
+    [hearing] = segment("Durga cheque case - accused absent, NBW issued", REGISTER, upload("2026-12-05T11:00"))
+    assert typed_step(hearing).guessed
