@@ -64,8 +64,12 @@ def ifsc_in(text: str) -> str | None:
     branch = code[5:]
     if re.fullmatch(r"[0-9OQ]{6}", branch):
         branch = branch.replace("O", "0").replace("Q", "0")
+    elif len(re.findall(r"\d", branch)) >= 2:
+        # A scan's Q or O for a zero in a branch code of digits and a letter ("IDIB0Q0V047", "IDIB0OOGO12");
+        # a branch of letters ("BARB0METODA") keeps its O.
+        branch = branch.replace("Q", "0").replace("O", "0")
     elif re.search(r"\d", branch):
-        branch = branch.replace("Q", "0")  # a scan's Q for a zero among digits ("IDIB0Q0V047")
+        branch = branch.replace("Q", "0")
     return code[:4] + "0" + branch
 _GAP = re.compile(r"\S+(?:\s\S+)*")
 _DATED_AFTER = {"number": "date", "po": "po_date", "other": "other_date", "date": "date", "po_date": "po_date",

@@ -69,3 +69,11 @@ async def test_a_photo_that_dropped_a_digit_of_the_account_is_never_paid_to_it(t
     assert decision.status in ("HUMAN_REVIEW", "PAYMENT_BLOCKED")
     said = " ".join(evidence("en", f) for f in decision.flags)
     assert dropped in said and MASTER in said, "both numbers in full: a mask hides a dropped digit"
+
+
+def test_a_scans_o_for_zero_in_a_branch_code_of_digits() -> None:
+    from handlers.ap.textlabels import ifsc_in
+
+    assert ifsc_in("IFSC: IDIB0OOGO12") == "IDIB000G012"
+    assert ifsc_in("IFSC: IDIB000GO12") == "IDIB000G012"
+    assert ifsc_in("IFSC: BARB0METODA") == "BARB0METODA"
