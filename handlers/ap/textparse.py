@@ -224,9 +224,14 @@ def _scanned_gstins(text: str) -> str:
     return _GSTIN_Z_AS_2.sub(r"\1Z\2", text.replace("_", " "))
 
 
+_LEADING_SPECK = re.compile(r"^(\s*)([:;.,'`]+)(?=\s)")
+
+
 def _mend_scan(line: str) -> str:
     """A scan spaces a grouped amount at its comma ("69, 300.00", "98 ,942.00") or before its paise ("11188 .50"):
-    put it back together."""
+    put it back together. A speck read as punctuation before a line (": Sub Total ...") is blanked, keeping
+    the columns where they were."""
+    line = _LEADING_SPECK.sub(lambda m: m.group(1) + " " * len(m.group(2)), line)
     return _SPLIT_PAISE.sub("", _SPLIT_AMOUNT.sub(",", line))
 
 

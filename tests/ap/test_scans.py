@@ -77,3 +77,16 @@ def test_a_scans_o_for_zero_in_a_branch_code_of_digits() -> None:
     assert ifsc_in("IFSC: IDIB0OOGO12") == "IDIB000G012"
     assert ifsc_in("IFSC: IDIB000GO12") == "IDIB000G012"
     assert ifsc_in("IFSC: BARB0METODA") == "BARB0METODA"
+
+
+def test_a_speck_before_the_sub_total_is_no_line_item() -> None:
+    from handlers.ap.textparse import parse_invoice_text
+
+    text = "\n".join([
+        "TAX INVOICE", "Kovai Motor Windings", "Invoice# INV-001490", "Invoice Date: 04/11/2026",
+        "# | Item & Description       | Qty    |    Rate  |      Amount",
+        "1 | Enamelled Copper Wire 20 SWG | 300 Kg | 1,072.00 | 3,21,600.00",
+        ":                      Sub Total    3,21,600.00", "IGST (18%)      57,888.00", "Total Rs.3,79,488.00"])
+    fields = parse_invoice_text(text).fields
+    assert [str(line["amount"]) for line in fields["lines"]] == ["321600.00"]
+    assert str(fields["total"]) == "379488.00"
