@@ -196,6 +196,18 @@ def _server_environment(config: LocalServerConfig) -> dict[str, str]:
     return env
 
 
+def _tail(path: Path, lines: int = 25) -> str:
+    """The end of a server log, so a failed start says why where it is reported (CI keeps no files)."""
+    try:
+        with path.open("rb") as log_file:
+            log_file.seek(0, os.SEEK_END)
+            log_file.seek(max(0, log_file.tell() - 8192))
+            text = log_file.read().decode("utf-8", "replace")
+    except OSError:
+        return "(no log)"
+    return "\n".join(text.splitlines()[-lines:])
+
+
 def _read_pid(path: Path) -> int | None:
     try:
         pid = int(path.read_text().strip())
@@ -244,7 +256,8 @@ def start(config: LocalServerConfig) -> LocalStatus:
             log.info("local Hindsight answering in %.1f s", time.monotonic() - started)
             return status(config)
         if _read_pid(config.api_pid_file) is None:
-            raise LocalServerError(f"hindsight-api exited; see {config.log_dir / 'hindsight-api.log'}")
+            log_path = config.log_dir / "hindsight-api.log"
+            raise LocalServerError(f"hindsight-api exited; see {log_path}; its last lines:\n{_tail(log_path)}")
         time.sleep(0.5)
     raise LocalServerError(f"Hindsight did not answer within {config.start_timeout_s:.0f} s")
 
