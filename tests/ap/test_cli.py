@@ -128,3 +128,20 @@ def test_paid_on_takes_the_date_as_the_office_writes_it() -> None:
         assert str(args.on) == "2026-12-04", written
     with pytest.raises(SystemExit):
         build_parser().parse_args(["ap", "paid", "INV-9", "--on", "next week"])
+
+
+async def test_every_clerk_action_from_the_cli_moves_the_invoice_and_says_so(
+        settings: Settings, demo: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """hold -> review -> reject through `smriti ap`: each prints its move in words (reject once crashed)."""
+    file = str(SAMPLES / "ravi_clean.json")
+    assert await run(settings, "ap", "decide", file, "--json", "--no-memory", "--record", "--tenant", demo) == 0
+    capsys.readouterr()
+    for action, state in (("hold", "hold"), ("review", "review"), ("reject", "reject")):
+        code = await run(settings, "ap", action, "RSC/26-27/0009", "--tenant", demo, "--as", "clerk",
+                         "--reason", "walk: goods returned")
+        out = capsys.readouterr()
+        assert code == 0, out.err
+        assert "RSC/26-27/0009" in out.out and "Traceback" not in out.out + out.err
+    assert await run(settings, "ap", "ledger", "--tenant", demo, "--json") == 0
+    [entry] = json.loads(capsys.readouterr().out)
+    assert entry["state"] == "rejected"
