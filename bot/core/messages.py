@@ -13,19 +13,19 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from bot.core.upload_names import bounded_file_name
+from bot.services.cells import without_controls
 
 Transport = Literal["console", "telegram", "whatsapp", "cli"]
 MediaKind = Literal["voice", "audio", "photo", "document"]
 
 _LINE_BREAKS = re.compile(r"\r\n?|[\x0b\x0c\x85\u2028\u2029]")
-_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def clean_text(value: str) -> str:
     """Remove control characters other than newline and tab (terminal escapes, BEL, NUL, bidi overrides that
     disguise text, unpaired surrogates), turn every kind of line break into a newline, and normalise to NFC.
     Zero-width joiners stay: Telugu needs them."""
-    return unicodedata.normalize("NFC", _CONTROLS.sub("", _LINE_BREAKS.sub("\n", value)))
+    return unicodedata.normalize("NFC", without_controls(_LINE_BREAKS.sub("\n", value)))
 
 
 CleanText = Annotated[str, AfterValidator(clean_text)]

@@ -10,10 +10,21 @@ import re
 
 TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+"""Control characters other than newline and tab: terminal escapes, NUL, bidi overrides that disguise a name
+("Ramu\u202egnp.exe" shows as "Ramuexe.png"), unpaired surrogates. Zero-width joiners are not here: Telugu
+needs them."""
+
+
+def without_controls(value: str) -> str:
+    """The text without CONTROLS. A spreadsheet refuses them in a cell (openpyxl raises), a page shows them lying."""
+    return CONTROLS.sub("", value)
 
 
 def neutralised(value: str) -> str:
-    """The cell's text, with `'` in front when a spreadsheet would read it as a formula."""
+    """The cell's text, with `'` in front when a spreadsheet would read it as a formula (and no control
+    characters, which no spreadsheet cell may hold)."""
+    value = without_controls(value)
     if value.startswith(TRIGGERS) and not _NUMBER.fullmatch(value):
         return "'" + value
     return value

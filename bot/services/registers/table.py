@@ -16,7 +16,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from bot.services.cells import neutralised, restored
+from bot.services.cells import neutralised, restored, without_controls
 
 Cell = str | int | float | date | datetime | None
 _EXCEL_EPOCH = date(1899, 12, 30)
@@ -35,7 +35,7 @@ def fold(header: str) -> str:
 
 
 def cell_text(value: Cell) -> str:
-    """A cell as text: whole floats without ".0", dates as ISO, everything stripped."""
+    """A cell as text: whole floats without ".0", dates as ISO, control characters removed, everything stripped."""
     if value is None:
         return ""
     if isinstance(value, datetime):
@@ -44,7 +44,7 @@ def cell_text(value: Cell) -> str:
         return value.isoformat()
     if isinstance(value, float):
         return str(int(value)) if value.is_integer() else repr(value)
-    return str(value).replace("\u00a0", " ").strip()
+    return without_controls(str(value).replace("\u00a0", " ")).strip()
 
 
 def excel_date(text: str) -> str:
@@ -94,7 +94,7 @@ def _rows(header: list[str], body: list[tuple[int, list[str]]]) -> list[SourceRo
         cells: dict[str, str] = {}
         for name, value in zip(names, values):
             if name and value.strip():
-                value = restored(value.strip())  # the `'` an export put before a formula-looking cell
+                value = restored(without_controls(value).strip())  # `'`: an export put it before a formula
                 cells[name] = f"{cells[name]}; {value}" if name in cells else value
         rows.append(SourceRow(number=number, cells=cells))
     return rows
@@ -136,7 +136,11 @@ def _sheet(lines: Iterator[tuple[int, list[str]]], known: set[str], limits: Limi
 
 
 def _csv_lines(data: bytes) -> Iterator[tuple[int, list[str]]]:
-    text = data.decode("utf-8-sig")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        # Excel's plain "CSV" is saved in the Windows code page (’ is byte 0x92), not UTF-8.
+        text = data.decode("cp1252", errors="replace")
     try:
         dialect: type[csv.Dialect] | csv.Dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
     except csv.Error:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import io
 import json
-import math
 import random
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
@@ -329,7 +328,7 @@ def zoho(inv: Inv, extra_bottom=()) -> list[str]:
     L.append(f"{b['addr'][0]:<50}{'Due Date :':>22} {d_slash(inv.date[:8] + '28')}")
     L.append(f"{b['addr'][1]:<50}{'P.O.# :':>22} {inv.printed_po}")
     L.append(f"GSTIN {b['gstin']}")
-    L.append(f"Place Of Supply: Andhra Pradesh (37)")
+    L.append("Place Of Supply: Andhra Pradesh (37)")
     L.append("")
     if inv.intra:
         L.append("# | Item & Description                 | HSN/SAC |   Qty    |    Rate   | CGST %| Amt      | SGST %| Amt      |    Amount")
@@ -823,8 +822,6 @@ def history(dup_total):
     rows = []
     starts = {"SCR/014": "2025-10-20", "SCR/022": "2026-04-10", "SCR/031": "2026-05-28", "SCR/047": "2026-07-15",
               "SCR/052": "2026-04-30", "SCR/063": "2026-08-20"}
-    prefix = {"SCR/014": "SVC/25-26/", "SCR/022": "INV-00", "SCR/031": "LBS/", "SCR/047": "SKC/26-27/",
-              "SCR/052": "GRL/FB/26-27/", "SCR/063": "GIP/26-27/"}
     import datetime as dt
 
     for vid, v in VENDORS.items():
