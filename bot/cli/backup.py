@@ -101,7 +101,15 @@ async def create(settings: Settings, folder: Path) -> Manifest:
     manifest = Manifest(made_at=datetime.now(timezone.utc), dialect=dialect, database_file=database_file,
                         banks=banks)
     (folder / "manifest.json").write_text(manifest.model_dump_json(indent=2), encoding="utf-8")
+    _owner_only(folder)
     return manifest
+
+
+def _owner_only(folder: Path) -> None:
+    """A backup holds every tenant's people, registers and memory: readable by its owner only."""
+    folder.chmod(0o700)
+    for path in folder.rglob("*"):
+        path.chmod(0o700 if path.is_dir() else 0o600)
 
 
 async def restore(settings: Settings, folder: Path) -> int:

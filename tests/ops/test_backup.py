@@ -42,6 +42,8 @@ async def test_a_restore_answers_the_same(tmp_path: Path, hindsight_url: str, ba
     assert len(before) == 3 and len(people) >= 3
     manifest = await backup.create(settings, tmp_path / "backup")
     assert manifest.banks[bank] == 3
+    written = [tmp_path / "backup", *(tmp_path / "backup").rglob("*")]
+    assert all(path.stat().st_mode & 0o077 == 0 for path in written), "a backup is readable by its owner only"
     await app.services.memory.delete_bank(bank)  # the loss: the memory store and the machine are gone
     await app.aclose()
 
