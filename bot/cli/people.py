@@ -67,6 +67,7 @@ def register(sub: argparse._SubParsersAction, open_database: Callable[[Settings]
 def _who(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--role", choices=ROLES, required=True)
     parser.add_argument("--pack", choices=PACKS, default=None, help="default: officer agri, lawyer legal, clerk ap")
-    parser.add_argument("--language", choices=LANGUAGES, default="en", help="the language the bot speaks to them")
-    parser.add_argument("--territories", default="", help="field officers: village slugs, comma separated")
+    parser.add_argument("--language", choices=LANGUAGES, default=None,
+                        help="the language the bot speaks to them (default en; a changed person keeps theirs)")
+    parser.add_argument("--territories", default=None, help="field officers: village slugs, comma separated")
     parser.add_argument("--officer-id", default=None, help="field officers: the id their visits carry")

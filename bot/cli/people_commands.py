@@ -78,9 +78,17 @@ def _import(lang: str, database: Database, path: Path, tenant: str, designations
 
 
 def _add(lang: str, database: Database, args: argparse.Namespace, pack: str) -> int:
+    # Changing a person (same id, same tenant) keeps what the command does not name: their channels, language,
+    # officer id and villages. A role change once dropped their WhatsApp number, and they became a stranger.
+    known = load_people(database, args.tenant, [args.user])
+    before = known[0] if known else None
+    territories = (territory_slugs(args.territories) if args.territories is not None
+                   else (before.territories if before else []))
     user = User(user_id=args.user, name=args.name, role=args.role, pack=pack, tenant=args.tenant,  # type: ignore[arg-type]
-                lang=args.language, officer_id=args.officer_id, territories=territory_slugs(args.territories),
-                telegram_ids=args.telegram, whatsapp_numbers=args.whatsapp)
+                lang=args.language or (before.lang if before else "en"),
+                officer_id=args.officer_id or (before.officer_id if before else None), territories=territories,
+                telegram_ids=args.telegram or (before.telegram_ids if before else []),
+                whatsapp_numbers=args.whatsapp or (before.whatsapp_numbers if before else []))
     try:
         add_person(database, user)
     except OtherTenantsId:
@@ -116,8 +124,8 @@ def _list(lang: str, database: Database, tenant: str) -> int:
 
 def _invite(lang: str, database: Database, settings: Settings, args: argparse.Namespace, pack: str) -> int:
     request = InviteRequest(tenant=args.tenant, role=args.role, pack=pack, name=args.name,  # type: ignore[arg-type]
-                            lang=args.language, officer_id=args.officer_id,
-                            territories=territory_slugs(args.territories), hours=args.hours)
+                            lang=args.language or "en", officer_id=args.officer_id,
+                            territories=territory_slugs(args.territories or ""), hours=args.hours)
     issued = InviteStore(database).create(request, created_by="cli")
     code = issued.code
     print(text(lang, "people.invite_made", role=request.role, pack=request.pack, tenant=request.tenant,

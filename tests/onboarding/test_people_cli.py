@@ -130,3 +130,22 @@ def test_import_a_messy_people_sheet_row_by_row(home: Settings, tmp_path: Path,
     assert (bhavani.role, bhavani.pack, bhavani.lang, bhavani.telegram_ids, bhavani.whatsapp_numbers,
             bhavani.territories) == ("officer", "agri", "te", [5501, 5502], ["+919848022110"], ["kothur", "yacharam"])
     assert ramesh.whatsapp_numbers == ["+15550102000"] and ramesh.lang == "en"
+
+
+def test_changing_a_persons_role_keeps_their_channels_language_and_villages(
+        home: Settings, capsys: pytest.CaptureFixture[str]) -> None:
+    """`people add` with a known id changes that person: what the command does not name is kept (a role change
+    once dropped the WhatsApp number and language, so the person became a stranger to the bot)."""
+    code, _, _ = smriti(home, capsys, "people", "add", "vijaya", "--tenant", "chambers", "--name", "B. Vijaya",
+                        "--role", "lawyer", "--whatsapp", "098480 12345", "--telegram", "770022", "--language", "te")
+    assert code == 0
+    code, _, _ = smriti(home, capsys, "people", "add", "vijaya", "--tenant", "chambers", "--name", "B. Vijaya",
+                        "--role", "admin", "--pack", "legal")
+    assert code == 0
+    database = open_database(home)
+    try:
+        [vijaya] = load_people(database, "chambers")
+    finally:
+        database.dispose()
+    assert vijaya.role == "admin" and vijaya.lang == "te"
+    assert vijaya.whatsapp_numbers == ["+919848012345"] and vijaya.telegram_ids == [770022]
