@@ -109,6 +109,8 @@ def section(ctx: WebContext) -> Section:
         except (ValidationError, ValueError) as exc:
             return render(ctx.templates, request, who, "person.html", status=400, here=NAME, person=person,
                           roles=ROLES, packs=sorted(ctx.packs), languages_=LANGUAGES, problem=_reason(who, exc))
+        if person.role == "admin" and user.role != "admin" and not _other_admins(person):
+            return page(request, who, status=400, problem=who.t("web.people_last_admin"))
         problem = save(who, user)
         if problem:
             return page(request, who, status=400, problem=problem)
@@ -117,6 +119,11 @@ def section(ctx: WebContext) -> Section:
         ctx.access.audit(who.tenant, who.user.user_id, "people.change", user.user_id, role=user.role,
                          before=person.role, territories=user.territories)
         return back_to(f"/{NAME}/", done="changed")
+
+    def _other_admins(person: User) -> list[User]:
+        """The tenant's administrators besides `person`: a tenant is never left without one."""
+        return [u for u in load_people(ctx.services.database, person.tenant)
+                if u.role == "admin" and u.user_id != person.user_id]
 
     async def remove(request: Request) -> Response:
         who, _ = await auth.posted(ctx, request, NAME)

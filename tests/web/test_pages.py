@@ -197,3 +197,14 @@ async def test_an_undelivered_reply_is_sent_again_or_dropped(office: Office) -> 
     assert [(r.position, r.state, r.attempts) for r in outbox.rows("web:r1")] == [(0, "pending", 0)]
     assert [r.state for r in outbox.rows("web:r2")] == ["failed"]
     assert ("asha", "queue.reply_drop", "web:r1#1") in actions(office)
+
+
+async def test_the_only_administrator_cannot_demote_themselves(office: Office) -> None:
+    """A tenant is never left without an administrator (the office walk demoted its only one)."""
+    async with office.signed_in("asha") as client:
+        refused = await post(client, "/office/people/asha", "/office/people/asha", name="Asha Rani",
+                             role="officer", pack="agri", language="en", territories="chevella")
+        assert refused.status_code == 400 and "only administrator" in refused.text
+    office.app.services.registry.refresh()
+    asha = office.app.services.registry.by_id("asha")
+    assert asha is not None and asha.role == "admin"
