@@ -111,25 +111,39 @@ async def serve(conversation: Conversation, telegram: TelegramOptions | None = N
     # Retries what could not be processed while Groq or Hindsight was down; results go out via the notifiers.
     loops.start("intake-worker", IntakeWorker(conversation, interval_s=_env_s("SMRITI_WORKER_INTERVAL_S", 15)).loop)
     waiting: set[asyncio.Task[object]] = {asyncio.create_task(stop.wait())}
+    telegram_task: asyncio.Task[object] | None = None
     if server is not None:
         waiting.add(asyncio.create_task(server.serve()))
     try:
         if telegram is not None and telegram_transport is not None:  # both or neither; the check is for mypy
-            if telegram.webhook_url:
-                await telegram_transport.start_webhook(telegram.webhook_url, telegram.listen, telegram.port)
-            else:
-                await telegram_transport.start_polling()
+            # In the background: while the Bot API cannot be reached the other transports already serve. The task
+            # ends only with an error (the process then stops) or at the stop signal.
+            telegram_task = asyncio.create_task(_run_telegram(telegram_transport, telegram, stop))
+            waiting.add(telegram_task)
         await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
     finally:
         stop.set()
+        if telegram_task is not None and not telegram_task.done():
+            telegram_task.cancel()  # still waiting for the Bot API to answer
         if server is not None:
             server.should_exit = True
-        await asyncio.gather(*waiting)
+        outcomes = await asyncio.gather(*waiting, return_exceptions=True)
         await loops.stop()
         if telegram_transport is not None:
             await telegram_transport.stop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.remove_signal_handler(sig)
+    failed = [o for o in outcomes if isinstance(o, BaseException) and not isinstance(o, asyncio.CancelledError)]
+    if failed:
+        raise failed[0]  # what stopped the process: a port taken, a refused token
+
+
+async def _run_telegram(transport: "TelegramTransport", telegram: TelegramOptions, stop: asyncio.Event) -> None:
+    if telegram.webhook_url:
+        await transport.start_webhook(telegram.webhook_url, telegram.listen, telegram.port)
+    else:
+        await transport.start_polling()
+    await stop.wait()
 
 
 def inbox_bound_s() -> float:

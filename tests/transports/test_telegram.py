@@ -383,3 +383,24 @@ async def test_a_telegram_400_is_not_retried_and_is_recorded(bot: Bot) -> None:
     assert (await bot.app.services.replies.flush(datetime.now(timezone.utc) + timedelta(hours=1))).sent == 0
     assert len(texts_to(bot.fake, SRINIVAS)) == 1
     assert bot.app.services.intake.listing()[0].state == "done"
+
+
+async def test_a_bot_api_down_at_start_is_waited_out_not_a_crash(
+        tmp_path: Path, hindsight_url: str, bank_prefix: str, fake_telegram: FakeTelegram, png_image: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Telegram unreachable when the process starts (the operator walk: `smriti run all` exited with a
+    NetworkError traceback and took WhatsApp down with it): the start waits it out and then serves."""
+    fake_telegram.fail_script["getMe"] = [500, 502, 500]
+    app = await App.start(telegram_settings(tmp_path, hindsight_url, bank_prefix, fake_telegram), pack_names=[])
+    use_echo_pack(app, png_image)
+    transport = TelegramTransport(app.conversation, poll_timeout_s=1.0)
+    transport.reconnect_base_s = 0.05
+    try:
+        with caplog.at_level("WARNING"):
+            await asyncio.wait_for(transport.start_polling(), timeout=30)
+        assert sum(1 for c in fake_telegram.calls if c.method == "getMe") >= 4
+        assert sum("did not answer getMe" in r.getMessage() for r in caplog.records) == 3
+        assert transport.application.running
+    finally:
+        await transport.stop()
+        await app.aclose()

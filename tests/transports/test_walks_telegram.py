@@ -110,7 +110,8 @@ async def test_agri_voice_note_to_saved_visit_to_cited_brief(walk: Walk, voice_o
     fake.send_text(SRINIVAS, "/brief Ramesh")
     brief = await walk.text_starting(SRINIVAS, "Brief: Ramesh Goud (F001)")
     assert "memory ON" in brief
-    assert visit.document_id in brief
+    # Cited by its date and the farmer's name, never by the record id.
+    assert f"{show_date('en', visit.event_date)} · visit to Ramesh Goud" in brief and visit.document_id not in brief
     assert f"turned down on {show_date('en', visit.event_date)}" in brief
 
 

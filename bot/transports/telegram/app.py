@@ -16,7 +16,7 @@ import uvicorn
 from pydantic import SecretStr
 from telegram import BotCommand, BotCommandScopeChat, BotCommandScopeDefault, Message, Update
 from telegram.constants import ChatType
-from telegram.error import TelegramError
+from telegram.error import NetworkError, TelegramError
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, CallbackQueryHandler, ContextTypes, \
     MessageHandler, filters
 
@@ -61,6 +61,7 @@ class TelegramTransport:
             raise TelegramNotConfigured("TELEGRAM_BOT_TOKEN is not set")
         self.conversation = conversation
         self.poll_timeout_s = poll_timeout_s
+        self.reconnect_base_s = 1.0
         self.inbox = DurableUpdateQueue(services.state, self._kept,
                                         Spool(settings.state_dir / "spool" / INBOX, services.intake.owner))
         self.loops = Loops()
@@ -109,8 +110,8 @@ class TelegramTransport:
 
         secret = self.webhook_secret()
         await self._start()
-        await self.application.bot.set_webhook(url=webhook_url, secret_token=secret.get_secret_value(),
-                                               allowed_updates=ALLOWED_UPDATES)
+        await self._until_reachable("setWebhook", lambda: self.application.bot.set_webhook(
+            url=webhook_url, secret_token=secret.get_secret_value(), allowed_updates=ALLOWED_UPDATES))
         path = urlparse(webhook_url).path or "/"
         self._server = QuietServer(uvicorn.Config(create_app(self, path, self.health), host=listen, port=port,
                                                   log_config=None, log_level="warning", proxy_headers=False,
@@ -141,8 +142,25 @@ class TelegramTransport:
             self.inbox.replay_spool(self.application.bot)
             await asyncio.sleep(1.0)
 
+    async def _until_reachable(self, what: str, call: Callable[[], Awaitable[object]]) -> None:
+        """Call the Bot API until it answers. Telegram (or the way to it) being down when the bot starts is an
+        outage like any other: the process keeps serving what else it serves (WhatsApp, health) and connects when
+        Telegram is back, instead of exiting with a traceback into a restart loop. A refusal (a bad token) is not
+        a network error and still stops the start."""
+        attempt = 0
+        while True:
+            try:
+                await call()
+                return
+            except NetworkError as exc:
+                attempt += 1
+                wait = backoff_s(attempt, base_s=self.reconnect_base_s, cap_s=60.0)
+                log.warning("telegram: the Bot API did not answer %s (%s); trying again in %.0f s", what,
+                            type(exc).__name__, wait)
+                await asyncio.sleep(wait)
+
     async def _start(self) -> None:
-        await self.application.initialize()
+        await self._until_reachable("getMe", self.application.initialize)
         invitations = self.conversation.invitations
         invitations.telegram_username = invitations.telegram_username or self.application.bot.username
         await self.register_commands()
