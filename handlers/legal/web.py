@@ -101,6 +101,8 @@ def section(ctx: WebContext) -> Section:
         next_day = _day(next_said)
         if hearing is None or (next_said and next_day is None):
             return await case_page(request, who, 400, who.t("web.legal_bad_date"))
+        if hearing > today():  # a hearing that has not happened is a next date, not an entry
+            return await case_page(request, who, 400, who.t("web.legal_hearing_future"))
         if next_day is not None and next_day <= hearing:
             return await case_page(request, who, 400, who.t("web.legal_next_after"))
         said = value(form, "text", 4000) or record.text

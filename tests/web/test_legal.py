@@ -53,6 +53,9 @@ async def test_cause_list_case_page_and_a_corrected_entry(office: Office) -> Non
         wrong = await post(client, "/office/legal/case/seabreeze", "/office/legal/case/seabreeze/correct",
                            document_id="web:seabreeze:2026-10-05", hearing_date="2026-10-06", next_date="2026-10-01")
         assert wrong.status_code == 400 and "after the hearing" in wrong.text
+        future = await post(client, "/office/legal/case/seabreeze", "/office/legal/case/seabreeze/correct",
+                            document_id="web:seabreeze:2026-10-05", hearing_date="2099-01-10")
+        assert future.status_code == 400 and "cannot be after today" in future.text
         assert (await client.get("/office/legal/case/nosuchcase")).status_code == 404
     record = book.store.get("demo", "web:seabreeze:2026-10-05")
     assert record is not None and record.hearing_date == date(2026, 10, 6) and record.text.endswith("in part.")
