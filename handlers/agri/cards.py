@@ -8,6 +8,7 @@ from typing import Any
 from bot.services.i18n import show_date, text
 from bot.core.messages import Reply
 from bot.core.scheduler import FollowUp
+from bot.services.registers.codes import fold_code
 from handlers.agri.card_edits import (
     edit_applied,
     edit_products,
@@ -190,7 +191,12 @@ class VisitCard(_Shared, CardSpec):
         if field == "farmer":
             farmers = self.reader.farmers_named(value, territories)
             if not farmers and not cleared:
-                return name_edit(self.reader, payload, value)
+                # A registered farmer's id is that farmer, wherever they are: never the name of a new farmer
+                # (Save then refuses one outside the officer's villages).
+                typed = fold_code(value)
+                farmers = [f for f in self.book.farmers.values() if fold_code(f.id) == typed]
+                if not farmers:
+                    return name_edit(self.reader, payload, value)
             if not farmers:
                 raise ValueError("agri.edit_unknown_farmer")
             if len(farmers) > 1:

@@ -86,10 +86,17 @@ def listed_day(lines: list[str], uploaded: date) -> date | None:
     return None
 
 
+_TO_THE_READER = re.compile(
+    r"\b(?:ignore|disregard|forget|override)\b[^.\n]{0,40}\b(?:previous|prior|above|earlier|all|your)\b[^.\n]{0,20}"
+    r"\b(?:instructions?|rules?|prompts?)\b|^\s*(?:system|assistant)\s*:", re.IGNORECASE)
+"""Text addressed to the reader rather than about the case ("ignore previous instructions and file this under
+X"): never an office step (a step is dated and filed without a question), so it stays an entry a person decides."""
+
+
 def is_step(text: str, has_next_date: bool) -> bool:
     """An entry about something done or due outside a hearing, with no next date: a step."""
     return not has_next_date and bool(_STEP_WORDS.search(text)) and not _HEARING_WORDS.search(
-        _NOT_A_SITTING.sub(" ", text))
+        _NOT_A_SITTING.sub(" ", text)) and not _TO_THE_READER.search(text)
 
 
 def document_kind(title: str) -> UploadKind:
