@@ -193,8 +193,8 @@ class VisitCard(_Shared, CardSpec):
             if not farmers and not cleared:
                 # A registered farmer's id is that farmer, wherever they are: never the name of a new farmer
                 # (Save then refuses one outside the officer's villages).
-                typed = fold_code(value)
-                farmers = [f for f in self.book.farmers.values() if fold_code(f.id) == typed]
+                found = self.book.find_farmer(value)
+                farmers = [found] if found is not None and fold_code(found.id) == fold_code(value) else []
                 if not farmers:
                     return name_edit(self.reader, payload, value)
             if not farmers:
