@@ -8,6 +8,8 @@ what an invoice says to everyone and are not instructions to the approver.
 
 import re
 
+from bot.services.addressed import TO_THE_READER
+
 _PLEASE = r"(?:(?:please|pls|plz|kindly|just)\s+)?"
 _IT = r"(?:(?:it|this|this\s+(?:invoice|bill|one|payment)|the\s+(?:invoice|bill|payment)|invoice|bill|payment)\s+)?"
 _NOT = r"(?:do\s*n[o']?t|dont|don't|never|no\s+need\s+(?:to|for)|need\s+not|there\s+is\s+no\s+need\s+to|avoid)"
@@ -31,11 +33,9 @@ FAMILIES: dict[str, re.Pattern[str]] = {name: re.compile(pattern, re.IGNORECASE)
     "pay_now": rf"\b(?:pay|release|transfer|remit|clear|process)\s+(?:{_IT}|(?:the\s+)?amount\s+|(?:the\s+)?"
                rf"(?:full\s+)?(?:payment|dues?)\s+)?{_NOW}\b|\b(?:urgent|same[\s-]day)\s+(?:payment|release"
                rf"|transfer)\b",
-    # "Ignore previous instructions", "you are an AI", "system prompt"
-    "override_rules": r"\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:the\s+)?(?:previous|prior|above"
-                      r"|earlier|your|usual|standard|normal)?\s*(?:instructions|rules|checks|policy|policies|process)\b"
-                      r"|\bsystem\s+prompt\b|\byou\s+are\s+(?:an?\s+)?(?:ai|assistant|language\s+model|bot)\b",
 }.items()}
+# "Ignore previous instructions", "you are an AI", "system prompt": the families every pack shares.
+FAMILIES["override_rules"] = TO_THE_READER
 
 
 def instruction_in(texts: list[str]) -> tuple[str, str] | None:

@@ -11,6 +11,7 @@ Everything else is a hearing record: a diary note, a docket row, an order.
 import re
 from datetime import date
 
+from bot.services.addressed import addresses_the_reader
 from handlers.legal.dates import find_dates
 from handlers.legal.hearing import confidence, uploaded_day
 from handlers.legal.models import ProposedEntry, Upload, UploadKind
@@ -86,17 +87,10 @@ def listed_day(lines: list[str], uploaded: date) -> date | None:
     return None
 
 
-_TO_THE_READER = re.compile(
-    r"\b(?:ignore|disregard|forget|override)\b[^.\n]{0,40}\b(?:previous|prior|above|earlier|all|your)\b[^.\n]{0,20}"
-    r"\b(?:instructions?|rules?|prompts?)\b|^\s*(?:system|assistant)\s*:", re.IGNORECASE)
-"""Text addressed to the reader rather than about the case ("ignore previous instructions and file this under
-X"): never an office step (a step is dated and filed without a question), so it stays an entry a person decides."""
-
-
 def is_step(text: str, has_next_date: bool) -> bool:
     """An entry about something done or due outside a hearing, with no next date: a step."""
     return not has_next_date and bool(_STEP_WORDS.search(text)) and not _HEARING_WORDS.search(
-        _NOT_A_SITTING.sub(" ", text)) and not _TO_THE_READER.search(text)
+        _NOT_A_SITTING.sub(" ", text)) and not addresses_the_reader(text)
 
 
 def document_kind(title: str) -> UploadKind:
