@@ -17,6 +17,7 @@ from bot.core.registry import Registry
 from bot.core.reply_delivery import ReplyDelivery
 from bot.store.reply_outbox import ReplyOutbox
 from bot.core.scheduler import FollowUpScheduler
+from bot.core.subject_chat import exports_dir, prune_exports
 from bot.settings import Settings
 from bot.services.speech import build_speech
 from bot.store.state import StateStore
@@ -86,6 +87,7 @@ class App:
         database = open_database(settings, catalog)
         moved = import_legacy_state(database, settings.state_dir)
         import_legacy_audit(database, settings.state_dir)
+        prune_exports(exports_dir(settings.state_dir), _now())  # exports a stopped process left behind
         state = StateStore(database)
         registry = registry or PeopleRegistry(database)
         outbound = Outbound(state)

@@ -10,6 +10,8 @@ names its subject. An export comes as one JSON file, sent as a document.
 
 import json
 import uuid
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
 from typing import Any
 
 from bot.core.messages import Button, Reply
@@ -126,10 +128,34 @@ async def on_callback(turn: Turn, packs: dict[str, Pack], data: str) -> list[Rep
                   card_id=card.card_id, replaces_card=True)]
 
 
+EXPORT_RETENTION = timedelta(hours=24)
+"""How long an export file stays under state/exports: long enough for a reply kept while the chat service was
+down to be sent from it, short enough that a subject's data does not pile up on disk."""
+
+
+def exports_dir(state_dir: Path) -> Path:
+    return state_dir / "exports"
+
+
+def prune_exports(folder: Path, now: datetime, keep: timedelta = EXPORT_RETENTION) -> int:
+    """Delete export files older than `keep`; return how many went."""
+    if not folder.is_dir():
+        return 0
+    removed = 0
+    for path in folder.glob("*.json"):
+        written = datetime.fromtimestamp(path.stat().st_mtime, timezone.utc)
+        if now - written > keep:
+            path.unlink(missing_ok=True)
+            removed += 1
+    return removed
+
+
 def _export_replies(turn: Turn, subject: Subject, exported: dict[str, Any], name: str) -> list[Reply]:
-    """The export as one JSON file sent as a document (a chat message cannot hold it)."""
-    folder = turn.services.settings.state_dir / "exports"
+    """The export as one JSON file sent as a document (a chat message cannot hold it); older exports past
+    their retention are deleted first."""
+    folder = exports_dir(turn.services.settings.state_dir)
     folder.mkdir(parents=True, exist_ok=True)
+    prune_exports(folder, turn.services.clock())
     path = folder / f"{subject.kind}-{uuid.uuid4().hex}.json"
     path.write_text(json.dumps(exported, indent=1, ensure_ascii=False, default=str) + "\n", encoding="utf-8")
     return [Reply(text=turn.t("subjects.export_file", kind=subject.kind, subject_id=subject.subject_id, name=name),

@@ -368,3 +368,23 @@ async def test_help_shows_forget_and_export_to_admins_only(app: App) -> None:
     assert "/forget" in admin.text and "/export" in admin.text
     [officer] = await app.conversation.handle(say("pavani", "/help"))
     assert "/forget" not in officer.text and "/export" not in officer.text
+
+
+async def test_chat_exports_do_not_pile_up_past_their_retention(app: App) -> None:
+    from datetime import timedelta
+    import os
+
+    from bot.core.subject_chat import EXPORT_RETENTION
+
+    leave_traces(app, "pavani", "agri", "MP-12", "Narsimha Chary cotton pink bollworm", 2)
+    [first] = await app.conversation.handle(say("devika", "/export farmer MP-12"))
+    [second] = await app.conversation.handle(say("devika", "/export farmer MP-12"))
+    assert first.document is not None and second.document is not None
+    assert first.document.exists() and second.document.exists()  # both within the retention
+    old = (app.services.clock() - EXPORT_RETENTION - timedelta(minutes=1)).timestamp()
+    os.utime(first.document, (old, old))
+    [third] = await app.conversation.handle(say("devika", "/export farmer MP-12"))
+    assert third.document is not None and third.document.exists() and second.document.exists()
+    assert not first.document.exists()  # the file past its retention is gone
+    assert sorted(p.name for p in third.document.parent.iterdir()) == sorted(
+        [second.document.name, third.document.name])
