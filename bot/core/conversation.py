@@ -75,6 +75,8 @@ class Answer(BaseModel):
 
     replies: list[Reply]
     key: str | None = None
+    shown: bool = False
+    """The replies under `key` are already recorded as sent (the caller shows them itself)."""
 
     def unkept(self) -> list[Reply]:
         """The replies the transport sends itself: all of them when none are kept, else the secret ones."""
@@ -111,19 +113,20 @@ class Conversation:
     async def handle(self, incoming: Incoming) -> list[Reply]:
         """Answer one delivery for a caller that shows the replies itself (the console, tests): they are
         recorded as sent. Transports use `answer` and deliver through the reply outbox."""
-        answer = await self.answer(incoming)
-        if answer.key is not None:
+        answer = await self.answer(incoming, shown=True)
+        if answer.key is not None and not answer.shown:
             self.services.replies.settle_shown(answer.key)
         return answer.replies
 
-    async def answer(self, incoming: Incoming) -> Answer:
+    async def answer(self, incoming: Incoming, shown: bool = False) -> Answer:
         """Answer one delivery: refuse strangers and input over the limits, record it durably, drop a duplicate,
-        then process it. Its replies wait in the reply outbox under the answer's key."""
+        then process it. Its replies wait in the reply outbox under the answer's key; `shown`: the caller shows
+        them itself, so they are kept as sent with the finished item."""
         kind = incoming.media.kind if incoming.media else ("button" if incoming.callback else "text")
         with handling(incoming.transport, incoming.delivery_id, kind) as outcome:
-            return await self._answer(incoming, outcome)
+            return await self._answer(incoming, outcome, shown)
 
-    async def _answer(self, incoming: Incoming, outcome: MessageOutcome) -> Answer:
+    async def _answer(self, incoming: Incoming, outcome: MessageOutcome, shown: bool) -> Answer:
         user = self.services.registry.lookup(incoming.transport, incoming.sender)
         offered = self.invitations.offered(incoming, user)
         if offered is not None:
@@ -144,8 +147,8 @@ class Conversation:
         outcome.intake_id = recorded.item.intake_id
         if not recorded.is_new:
             return self._seen_before(recorded.item, user, incoming, outcome) or \
-                await self.process(recorded.item, user, outcome=outcome)
-        return await self.process(recorded.item, user, outcome=outcome)
+                await self.process(recorded.item, user, outcome=outcome, shown=shown)
+        return await self.process(recorded.item, user, outcome=outcome, shown=shown)
 
     def _seen_before(self, item: IntakeItem, user: User, incoming: Incoming,
                      outcome: MessageOutcome) -> Answer | None:
@@ -162,7 +165,7 @@ class Conversation:
         return Answer(replies=[])
 
     async def process(self, item: IntakeItem, user: User, recovered: bool = False,
-                      outcome: MessageOutcome | None = None) -> Answer:
+                      outcome: MessageOutcome | None = None, shown: bool = False) -> Answer:
         """Process a recorded item and keep its replies; if a service it needs is down, keep the item for a
         retry and say so. `recovered`: its earlier owner is gone, so the person is told it is handled now."""
         outcome = outcome or MessageOutcome(transport=item.incoming.transport, delivery_id=item.incoming.delivery_id)
@@ -171,11 +174,12 @@ class Conversation:
             return Answer(replies=[])
         self._in_flight.add(item.intake_id)
         try:
-            return await self._process(item, user, recovered, outcome)
+            return await self._process(item, user, recovered, outcome, shown)
         finally:
             self._in_flight.discard(item.intake_id)
 
-    async def _process(self, item: IntakeItem, user: User, recovered: bool, outcome: MessageOutcome) -> Answer:
+    async def _process(self, item: IntakeItem, user: User, recovered: bool, outcome: MessageOutcome,
+                       shown: bool) -> Answer:
         intake = self.services.intake
         if not intake.claim(item):
             outcome.outcome = "duplicate"
@@ -212,9 +216,9 @@ class Conversation:
         key = intake_key(item.intake_id)
         to_keep = [r for r in replies if not r.secret]
         intake.finish(item.intake_id, outgoing(key, user.user_id, item.incoming.transport, item.incoming.sender,
-                                               to_keep), self.services.replies.lease)
+                                               to_keep), self.services.replies.lease, shown=shown)
         outcome.outcome = "answered"
-        return Answer(replies=replies, key=key if to_keep else None)
+        return Answer(replies=replies, key=key if to_keep else None, shown=shown)
 
     def _notice(self, item: IntakeItem, replies: list[Reply]) -> Answer:
         """Keep a notice about an attempt (kept, held, failed) in the reply outbox, once per attempt."""

@@ -29,6 +29,7 @@ from bot.core.messages import Incoming, Media
 from bot.core.upload_names import inside, stored_name
 from bot.store.reply_outbox import OutgoingReply
 from bot.store.reply_outbox import add as keep_replies
+from bot.store.reply_outbox import mark_shown
 from bot.store import Base, Database
 from bot.store.leases import ProcessOwner, owner_is_dead
 from bot.store.sql import aware
@@ -187,14 +188,25 @@ class IntakeStore:
             return result.rowcount == 1
 
     def finish(self, intake_id: str, replies: Sequence[OutgoingReply] = (),
-               reply_lease: timedelta | None = None) -> None:
+               reply_lease: timedelta | None = None, shown: bool = False) -> None:
         """Finish processing: keep the replies in the reply outbox and mark the item answered (done when there
-        is nothing to send), in one transaction. The replies are leased to this process, which sends them next."""
+        is nothing to send), in one transaction. The replies are leased to this process, which sends them next;
+        `shown`: the caller shows them itself (the console), so they are kept as sent and the item is done."""
         with self._engine.begin() as db:
             db.execute(update(_items).where(_items.c.intake_id == intake_id).values(
-                state="answered" if replies else "done", last_error=None, next_attempt_at=None, owner=None,
-                lease_until=None, updated_at=datetime.now(timezone.utc)))
+                state="answered" if replies and not shown else "done", last_error=None, next_attempt_at=None,
+                owner=None, lease_until=None, updated_at=datetime.now(timezone.utc)))
             keep_replies(db, replies, self.owner, reply_lease or self.lease)
+            for key in dict.fromkeys(r.key for r in replies) if shown else ():
+                mark_shown(db, key)
+
+    def shown(self, intake_id: str, key: str) -> None:
+        """The caller showed an answer's replies itself (the console): they are sent and the item is done, in one
+        transaction (one durable write, where marking each reply and then the item took several)."""
+        with self._engine.begin() as db:
+            mark_shown(db, key)
+            db.execute(update(_items).where(_items.c.intake_id == intake_id, _items.c.state == "answered")
+                       .values(state="done", updated_at=datetime.now(timezone.utc)))
 
     def delivered(self, intake_id: str) -> bool:
         """An answered item whose replies are all settled (delivered or given up) is done."""

@@ -117,11 +117,10 @@ class ReplyDelivery:
 
     def settle_shown(self, key: str) -> None:
         """Record replies the caller has shown itself (the console prints them) as sent."""
-        for row in self.outbox.rows(key):
-            if row.state == "pending":
-                self.outbox.mark_sent(row, [])
         if key.startswith(INTAKE_PREFIX):
-            self._intake.delivered(key[len(INTAKE_PREFIX):])
+            self._intake.shown(key[len(INTAKE_PREFIX):], key)
+        else:
+            self.outbox.shown(key)
 
     async def _send(self, row: OutgoingReply, batch: list[Reply], report: DeliveryReport) -> bool:
         """Send one claimed row; True when the next row of the answer may go."""

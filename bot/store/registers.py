@@ -54,9 +54,12 @@ class RegisterStore:
         self._versions: Any = versions
 
     def version(self, tenant: str) -> int:
-        with self.database.session() as session:
-            row = session.get(self._versions, tenant)
-            return row.version if row is not None else 0
+        # Asked several times per message by every cached repository: one indexed read on a pooled
+        # connection, without an ORM session's identity map and commit around it.
+        table = self._versions.__table__
+        with self.database.engine.connect() as connection:
+            found = connection.execute(select(table.c.version).where(table.c.tenant_id == tenant)).scalar()
+        return int(found) if found is not None else 0
 
     def records(self, tenant: str, kind: str | None = None) -> dict[str, dict[str, StoredRecord]]:
         """Every record of the tenant, by kind then key (one query)."""

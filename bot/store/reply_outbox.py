@@ -109,6 +109,14 @@ def add(db: Connection, rows: Sequence[OutgoingReply], owner: str, lease: timede
             lease_until=now + lease, created_at=now, updated_at=now))
 
 
+def mark_shown(db: Connection, key: str) -> None:
+    """Record every pending reply of an answer as sent (in the caller's transaction): the caller showed them
+    itself (the console prints them), so there is no provider and no send to wait for."""
+    db.execute(update(_replies).where(_replies.c.key == key, _replies.c.state == "pending").values(
+        state="sent", provider_ids="[]", last_error=None, owner=None, lease_until=None, next_attempt_at=None,
+        attempts=_replies.c.attempts + 1, updated_at=_now()))
+
+
 class ReplyOutbox:
     """Reads and moves reply rows; sending is bot.core.reply_delivery's."""
 
@@ -181,6 +189,10 @@ class ReplyOutbox:
                 _replies.c.key == row.key, _replies.c.position == row.position, _replies.c.owner == owner)
                 .values(lease_until=_now() + lease))
             return result.rowcount == 1
+
+    def shown(self, key: str) -> None:
+        with self._engine.begin() as db:
+            mark_shown(db, key)
 
     def mark_sent(self, row: OutgoingReply, provider_ids: list[str], state: ReplyState = "sent") -> None:
         with self._engine.begin() as db:

@@ -46,6 +46,10 @@ MIN_ISSUE_CHARS = 10
 ordinary words of a note."""
 
 
+FOUND_KEPT = 256
+"""Texts whose hits a matcher keeps; a handful are read per message."""
+
+
 class TermMatcher:
     """Finds every registered term in a text; overlapping hits resolve to the longest. Names in the `fuzzy`
     categories are also found misheard or misspelt (handlers.agri.fuzzy) where nothing exact was."""
@@ -54,8 +58,11 @@ class TermMatcher:
         self._terms: list[tuple[str, str, re.Pattern[str]]] = []
         self._fuzzy = fuzzy
         self._near: list[NearTerm] = []
+        self._found: dict[str, tuple[Hit, ...]] = {}
+        """Hits per text: reading one note asks for the same text's hits several times (farmer, advice, dose...)."""
 
     def add(self, category: str, key: str, terms: list[str]) -> None:
+        self._found.clear()
         for term in terms:
             if term.strip():
                 self._terms.append((category, key, re.compile(_pattern(term))))
@@ -64,6 +71,14 @@ class TermMatcher:
 
     def find(self, text: str) -> list[Hit]:
         """Return non-overlapping hits in text order; `text` must already be normalised."""
+        hits = self._found.get(text)
+        if hits is None:
+            if len(self._found) >= FOUND_KEPT:
+                self._found.clear()
+            hits = self._found[text] = tuple(self._find(text))
+        return list(hits)
+
+    def _find(self, text: str) -> list[Hit]:
         found = [Hit(c, k, m.start(), m.end()) for c, k, rx in self._terms for m in rx.finditer(text)]
         found.sort(key=lambda h: (-(h.end - h.start), h.start))
         kept: list[Hit] = []
