@@ -32,6 +32,10 @@ HANDLING = Histogram("smriti_message_handling_seconds", "Time from the core taki
                      ["transport", "pack"], buckets=LATENCY_BUCKETS)
 RETRIES = Counter("smriti_retries_total", "Deliveries or replies tried again after a transient failure",
                   ["what"])
+GAVE_UP = Counter("smriti_deliveries_failed_total", "Deliveries a transport gave up on after bounded retries (kept "
+                  "as failed in the inbox: smriti queue list)", ["transport"])
+REPLIES_FAILED = Counter("smriti_replies_failed_total", "Replies given up: refused by the provider, or not sent "
+                         "after bounded retries (smriti queue resend)", ["transport"])
 SPOOLED = Counter("smriti_spooled_total", "Deliveries kept in the local spool while the database was down",
                   ["transport"])
 MEMORY_CALLS = Histogram("smriti_memory_call_seconds", "Hindsight calls", ["operation", "ok"],
@@ -48,6 +52,8 @@ GAUGES = {
         ("intake_unprocessed", "Intake items received, processing, waiting or held", False),
         ("intake_oldest_age_seconds", "Age of the oldest unprocessed intake item", False),
         ("replies_pending", "Replies kept in the reply outbox and not sent yet", False),
+        ("replies_given_up", "Replies given up or flagged undelivered, not yet resent or dropped", False),
+        ("inbox_failed", "Kept deliveries the transport gave up on (smriti queue list)", False),
         ("memory_outbox_size", "Memories queued for Hindsight (the retain outbox)", False),
         ("database_up", "1 when the database answered the last check", False),
         ("memory_up", "1 when Hindsight answered the last check", False),

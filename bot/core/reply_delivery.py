@@ -16,7 +16,7 @@ from pydantic import BaseModel
 
 from bot.core.intake import IntakeStore
 from bot.core.messages import Reply, Transport
-from bot.core.metrics import RETRIES
+from bot.core.metrics import REPLIES_FAILED, RETRIES
 from bot.core.outbound import Outbound
 from bot.core.registry import Registry, User
 from bot.store.reply_outbox import OutgoingReply, ReplyOutbox
@@ -143,12 +143,14 @@ class ReplyDelivery:
             if not exc.transient:
                 log.warning("reply %s#%s refused by %s, not retried: %s", row.key, row.position, row.transport, exc)
                 self.outbox.give_up(row, f"refused: {exc}")
+                REPLIES_FAILED.labels(row.transport).inc()
                 report.failed += 1
                 return True
             state = self.outbox.retry_later(row, f"transient: {exc}", self.max_attempts, self.base_backoff_s)
             log.warning("reply %s#%s not sent on %s (%s); %s", row.key, row.position, row.transport, exc,
                         "given up" if state == "failed" else "will retry")
             if state == "failed":
+                REPLIES_FAILED.labels(row.transport).inc()
                 report.failed += 1
                 return True
             report.retrying += 1

@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 from typing import Any, Literal
 
 from pydantic import BaseModel
-from sqlalchemy import BigInteger, Boolean, DateTime, String, Text, delete, select, update
+from sqlalchemy import BigInteger, Boolean, DateTime, Integer, String, Text, delete, select, update
 from sqlalchemy.orm import Mapped, mapped_column
 
 from bot.store import Base, Database
@@ -28,6 +28,21 @@ class InboxRow(Base):
     payload: Mapped[str] = mapped_column(Text)
     done: Mapped[bool] = mapped_column(Boolean, default=False)
     received_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    failed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    """Set when the transport gave up on it after bounded retries: kept for the operator, not queued again."""
+    last_error: Mapped[str | None] = mapped_column(Text, nullable=True)
+
+
+class InboxEntry(BaseModel):
+    """A kept delivery not handled, as the operator sees it (never its payload: a person's message)."""
+
+    channel: str
+    key: str
+    received_at: datetime
+    attempts: int
+    failed_at: datetime | None
+    last_error: str | None
 
 
 class CardRow(Base):
@@ -146,16 +161,39 @@ class StateStore:
         """Return (key, payload) of deliveries kept but not yet handled, oldest first (after a crash)."""
         with self._db.session() as s:
             rows = s.execute(select(InboxRow.key, InboxRow.payload).where(
-                InboxRow.channel == channel, InboxRow.done.is_(False)).order_by(InboxRow.received_at)).all()
+                InboxRow.channel == channel, InboxRow.done.is_(False), InboxRow.failed_at.is_(None))
+                .order_by(InboxRow.received_at)).all()
         return [(r[0], r[1]) for r in rows]
 
-    def inbox_waiting(self) -> list[tuple[str, str, datetime]]:
-        """(channel, key, received at) of every kept delivery not handled yet, oldest first: for the operator,
-        without the payload (a person's message)."""
+    def inbox_waiting(self) -> list[InboxEntry]:
+        """Every kept delivery not handled yet (failed ones too), oldest first: for the operator, without the
+        payload (a person's message)."""
         with self._db.session() as s:
-            rows = s.execute(select(InboxRow.channel, InboxRow.key, InboxRow.received_at).where(
+            rows = s.execute(select(InboxRow.channel, InboxRow.key, InboxRow.received_at, InboxRow.attempts,
+                                    InboxRow.failed_at, InboxRow.last_error).where(
                 InboxRow.done.is_(False)).order_by(InboxRow.received_at)).all()
-        return [(r[0], r[1], aware(r[2])) for r in rows]
+        return [InboxEntry(channel=r[0], key=r[1], received_at=aware(r[2]), attempts=r[3] or 0,
+                           failed_at=aware(r[4]) if r[4] else None, last_error=r[5]) for r in rows]
+
+    def inbox_failed(self, channel: str, key: str, attempts: int, error: str) -> None:
+        """Give up on a kept delivery the transport could not handle: it stays, for `smriti queue`, and is not
+        queued again at the next start."""
+        with self._db.session() as s:
+            s.execute(update(InboxRow).where(InboxRow.channel == channel, InboxRow.key == key).values(
+                attempts=attempts, failed_at=_now(), last_error=error[:500]))
+
+    def inbox_retry(self, key: str) -> int:
+        """Make failed deliveries with this key (any channel) pending again; the next worker start queues them."""
+        with self._db.session() as s:
+            return rowcount(s.execute(update(InboxRow).where(
+                InboxRow.key == key, InboxRow.done.is_(False), InboxRow.failed_at.is_not(None)).values(
+                failed_at=None, attempts=0)))
+
+    def inbox_drop(self, key: str) -> int:
+        """Give up on kept deliveries with this key for good (marked handled; the payload stays until forgotten)."""
+        with self._db.session() as s:
+            return rowcount(s.execute(update(InboxRow).where(InboxRow.key == key, InboxRow.done.is_(False))
+                                      .values(done=True)))
 
     def inbox_done(self, channel: str, key: str) -> None:
         with self._db.session() as s:

@@ -1,8 +1,11 @@
 """What every listening port serves besides its webhook: `/health/live`, `/health/ready` and `/metrics`.
 
 Live: the process answers. Ready: the database answers, Hindsight answers, every background loop runs, and no
-kept delivery has waited longer than a bound (a delivery stuck in the inbox is a worker that stopped working).
-Metrics: Prometheus text, the process's counters plus depths and ages read from the database at each scrape.
+delivery this process took has waited longer than a bound for its handling (a worker that stopped working). Only
+this process's own state counts: a delivery the transport gave up on (kept as failed, bot/transports/redelivery.py)
+or one another worker left behind never takes this one out of rotation, and readiness comes back by itself when
+the dependency does. Metrics: Prometheus text, the process's counters plus depths and ages read from the database
+at each scrape.
 A webhook body is read with a cap (`read_capped`): a sender cannot make the process hold more than that.
 """
 
@@ -64,6 +67,8 @@ class Queued:
     transport: str
     depth: Callable[[], int]
     spooled: Callable[[], int]
+    oldest_s: Callable[[], float] = lambda: 0.0
+    """Age of the oldest delivery this process took and has not handled or given up yet."""
 
 
 @dataclass
@@ -94,12 +99,9 @@ class Health:
         checks = {"database": database, "memory": memory}
         stalled = [name for loops in self.loops for name in loops.stalled()]
         checks["loops"] = "ok" if not stalled else f"not running: {', '.join(stalled)}"
-        if database == "ok":
-            age = await asyncio.to_thread(self._oldest_inbox_age)
-            checks["inbox"] = "ok" if age <= self.max_inbox_age_s else \
-                f"a delivery has waited {age:.0f} s (bound {self.max_inbox_age_s:.0f} s)"
-        else:
-            checks["inbox"] = "unknown while the database is down"
+        age = max((queued.oldest_s() for queued in self.queues), default=0.0)
+        checks["inbox"] = "ok" if age <= self.max_inbox_age_s else \
+            f"a delivery has waited {age:.0f} s (bound {self.max_inbox_age_s:.0f} s)"
         GAUGES["database_up"].set(1 if database == "ok" else 0)
         GAUGES["memory_up"].set(1 if memory == "ok" else 0)
         GAUGES["loops_stalled"].set(len(stalled))
@@ -122,11 +124,6 @@ class Health:
             return f"unreachable ({type(exc).__name__})"
         return "ok" if answering else "not answering"
 
-    def _oldest_inbox_age(self) -> float:
-        with self.services.database.session() as s:
-            oldest = s.execute(select(func.min(InboxRow.received_at)).where(InboxRow.done.is_(False))).scalar()
-        return 0.0 if oldest is None else (datetime.now(timezone.utc) - aware(oldest)).total_seconds()
-
     async def _metrics(self, request: Request) -> Response:
         for queued in self.queues:
             GAUGES["queue_depth"].labels(queued.transport).set(queued.depth())
@@ -144,7 +141,11 @@ class Health:
         now = datetime.now(timezone.utc)
         with self.services.database.session() as s:
             rows = s.execute(select(InboxRow.channel, func.count(), func.min(InboxRow.received_at))
-                             .where(InboxRow.done.is_(False)).group_by(InboxRow.channel)).all()
+                             .where(InboxRow.done.is_(False), InboxRow.failed_at.is_(None))
+                             .group_by(InboxRow.channel)).all()
+            failed = s.execute(select(func.count()).select_from(InboxRow).where(
+                InboxRow.done.is_(False), InboxRow.failed_at.is_not(None))).scalar()
+        GAUGES["inbox_failed"].set(failed or 0)
         for channel in {q.transport for q in self.queues} | {r[0] for r in rows}:
             GAUGES["inbox_depth"].labels(channel).set(0)
             GAUGES["inbox_oldest_age_seconds"].labels(channel).set(0)
@@ -157,6 +158,7 @@ class Health:
             max(((now - i.received_at).total_seconds() for i in items), default=0.0))
         outbox: ReplyOutbox = self.services.replies.outbox
         GAUGES["replies_pending"].set(len(outbox.listing(("pending",))))
+        GAUGES["replies_given_up"].set(len(outbox.listing(("failed", "flagged"))))
         GAUGES["memory_outbox_size"].set(len(self.services.outbox.pending()))
 
 

@@ -90,14 +90,16 @@ async def serve(conversation: Conversation, telegram: TelegramOptions | None = N
         telegram_transport.health = health
         health.loops.append(telegram_transport.loops)
         inbox = telegram_transport.inbox
-        health.queues.append(Queued("telegram", inbox.qsize, inbox.spool.pending))
+        health.queues.append(Queued("telegram", inbox.qsize, inbox.spool.pending,
+                                    inbox.in_flight.oldest_age_s))
     server: QuietServer | None = None
     if whatsapp is not None:
         from bot.transports.whatsapp.webhook import create_app
         from bot.transports.whatsapp.transport import WhatsAppTransport
         whatsapp_transport = WhatsAppTransport(conversation)
         health.loops.append(whatsapp_transport.loops)
-        health.queues.append(Queued("whatsapp", whatsapp_transport.queue_depth, whatsapp_transport.spool.pending))
+        health.queues.append(Queued("whatsapp", whatsapp_transport.queue_depth, whatsapp_transport.spool.pending,
+                                    whatsapp_transport.in_flight.oldest_age_s))
         webhook = create_app(whatsapp_transport, health)
         if office is not None:
             beside(webhook, *office)

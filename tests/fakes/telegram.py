@@ -71,6 +71,8 @@ class FakeTelegram:
         self.webhook_url: str | None = None
         self.fail_script: dict[str, list[int]] = {}
         """Statuses to answer a method's next calls with (500: Telegram's own trouble, 400: a refusal)."""
+        self.malformed: set[str] = set()
+        """Methods answered with a well-formed envelope around a result of the wrong shape ({"ok":true,"result":true})."""
         self.flood_once: set[str] = set()
         """Methods to refuse once with 429 Too Many Requests (retry_after 1 s), as Telegram does under flood control."""
         self._updates: list[dict[str, Any]] = []
@@ -212,6 +214,8 @@ class FakeTelegram:
             self.flood_once.discard(method)
             return Response.of_json({"ok": False, "error_code": 429, "description": "Too Many Requests: retry after 1",
                                      "parameters": {"retry_after": 1}}, status=429)
+        if method in self.malformed:
+            return self._ok(True)
         handler = getattr(self, f"_m_{method}", None)
         if handler is None:
             return Response.of_json({"ok": False, "error_code": 404, "description": "Not Found"}, status=404)

@@ -23,7 +23,8 @@ from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, Callba
 from bot.core.conversation import SHARED_COMMANDS, Answer, Conversation
 from bot.core.errors import is_transient, new_reference
 from bot.core.loops import Beat, Loops, backoff_s, guarded
-from bot.core.metrics import RETRIES
+from bot.transports.redelivery import Redelivery
+from bot.core.metrics import GAVE_UP, RETRIES
 from bot.transports.asgi import QuietServer
 from bot.transports.health import Health
 from bot.transports.spool import Spool
@@ -69,7 +70,7 @@ class TelegramTransport:
         """Set by the runner before start_webhook: the webhook's port then serves readiness and metrics."""
         self._server: QuietServer | None = None
         self._server_task: asyncio.Task[None] | None = None
-        self._attempts: dict[int, int] = {}
+        self.redelivery = Redelivery()
         self._retries: set[asyncio.Task[None]] = set()
         builder = (
             ApplicationBuilder()
@@ -253,16 +254,18 @@ class TelegramTransport:
             self._handled(update)
 
     async def _attempt(self, update: Update, answer: Callable[[Update], Awaitable[None]]) -> bool:
-        """Run `answer`; on a transient failure (the database or a service down) queue the update again after a
-        backoff and return False. Any other failure goes to `on_error`."""
+        """Run `answer`; on a failure queue the update again after a backoff and return False: for as long as it
+        lasts when transient (the database or a service down), a bounded number of times otherwise
+        (bot/transports/redelivery.py), after which it is given up (kept as failed, the sender told once)."""
+        key = str(update.update_id)
         try:
             await answer(update)
         except Exception as exc:
-            if not is_transient(exc):
-                raise
-            attempt = self._attempts.get(update.update_id, 0) + 1
-            self._attempts[update.update_id] = attempt
-            delay = backoff_s(attempt, cap_s=5.0)
+            transient = is_transient(exc)
+            delay = self.redelivery.next_delay(key, transient)
+            if delay is None:
+                await self._give_up(update, exc)
+                return False
             log.warning("telegram update %s not handled yet (%s); trying again in %.1f s", update.update_id,
                         type(exc).__name__, delay)
             RETRIES.labels("telegram").inc()
@@ -275,8 +278,32 @@ class TelegramTransport:
             self._retries.add(task)
             task.add_done_callback(self._retries.discard)
             return False
-        self._attempts.pop(update.update_id, None)
+        self.redelivery.forget(key)
         return True
+
+    async def _give_up(self, update: Update, exc: Exception) -> None:
+        """Stop retrying an update that keeps failing: kept as failed for the operator, the sender told once."""
+        key = str(update.update_id)
+        reference = new_reference()
+        attempts = self.redelivery.attempts(key)
+        self.redelivery.forget(key)
+        GAVE_UP.labels("telegram").inc()
+        log.error("telegram update %s failed %s times; given up, reference %s (kept: smriti queue list)", key,
+                  attempts, reference, exc_info=exc)
+        error = f"{type(exc).__name__} (reference {reference})"
+        if self._kept_safely(update):
+            await guarded(f"marking telegram update {key} failed",
+                          lambda: asyncio.to_thread(self.inbox.failed, update, attempts, error))
+        else:
+            self.inbox.in_flight.finished(key)
+        await guarded(f"telling chat about a failed update {key}",
+                      lambda: self._tell(update, "transport.gave_up", reference))
+
+    def _kept_safely(self, update: Update) -> bool:
+        try:
+            return self._kept(update)
+        except Exception:  # the database is down: marking it failed is tried (and logged) all the same
+            return True
 
     def _handled(self, update: Update) -> None:
         try:
@@ -394,12 +421,16 @@ class TelegramTransport:
         reference = new_reference()
         log.error("telegram update %s failed, reference %s: %s", update_id, reference, type(context.error).__name__,
                   exc_info=context.error)
-        if isinstance(update, Update) and update.effective_chat is not None:
-            chat_id = update.effective_chat.id
-            try:
-                lang = self._lang_of(update.effective_user.id) if update.effective_user else "en"
-            except Exception:  # the database is down: the apology goes out in English
-                lang = "en"
-            failed = Reply(text=text(lang, "transport.failed", reference=reference))
+        if isinstance(update, Update):
+            self.inbox.in_flight.finished(str(update.update_id))
             await guarded(f"telling chat about a failed update {update_id}",
-                          lambda: self.sender.send(chat_id, [failed]))
+                          lambda: self._tell(update, "transport.failed", reference))
+
+    async def _tell(self, update: Update, key: str, reference: str) -> None:
+        if update.effective_chat is None:
+            return
+        try:
+            lang = self._lang_of(update.effective_user.id) if update.effective_user else "en"
+        except Exception:  # the database is down: the apology goes out in English
+            lang = "en"
+        await self.sender.send(update.effective_chat.id, [Reply(text=text(lang, key, reference=reference))])

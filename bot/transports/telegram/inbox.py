@@ -18,6 +18,7 @@ from telegram import Bot, Update
 from bot.core.errors import database_unavailable
 from bot.core.metrics import SPOOLED
 from bot.store.state import DeliveryTooLarge, StateStore
+from bot.transports.redelivery import InFlight
 from bot.transports.spool import Spool, Spooled
 
 log = logging.getLogger(__name__)
@@ -33,6 +34,8 @@ class DurableUpdateQueue(asyncio.Queue[object]):
         self._state = state
         self._is_registered = is_registered
         self.spool = spool
+        self.in_flight = InFlight()
+        """Updates queued here and not yet handled or given up (readiness reads the oldest)."""
 
     async def put(self, item: object) -> None:
         if isinstance(item, Update):
@@ -45,7 +48,12 @@ class DurableUpdateQueue(asyncio.Queue[object]):
                 self.spool.append(str(item.update_id), json.dumps(item.to_dict()))
                 SPOOLED.labels(INBOX).inc()
                 return
+            self._taken(item)
         await super().put(item)
+
+    def _taken(self, update: Update) -> None:
+        if update.message is not None or update.callback_query is not None:  # what the transport's handlers take
+            self.in_flight.taken(str(update.update_id))
 
     def _keep(self, update: Update) -> bool:
         """Keep a registered person's update in the inbox; False when it was kept before (a redelivery)."""
@@ -64,6 +72,7 @@ class DurableUpdateQueue(asyncio.Queue[object]):
         def keep(entry: Spooled) -> None:
             update = Update.de_json(json.loads(entry.payload), bot)
             if update is not None and self._keep(update):
+                self._taken(update)
                 super(DurableUpdateQueue, self).put_nowait(update)
         return self.spool.replay(keep) if self.spool.pending() else 0
 
@@ -82,6 +91,9 @@ class DurableUpdateQueue(asyncio.Queue[object]):
                 log.error("telegram: removed kept update %s that cannot be read (%s)", key, type(exc).__name__)
                 self._state.inbox_forget(INBOX, key)
                 continue
+            if update is None:
+                continue
+            self._taken(update)
             super().put_nowait(update)
             queued += 1
         if queued:
@@ -90,8 +102,15 @@ class DurableUpdateQueue(asyncio.Queue[object]):
 
     def handled(self, update: Update) -> None:
         """Mark an update handled: it will not be queued again."""
+        self.in_flight.finished(str(update.update_id))
         self._state.inbox_done(INBOX, str(update.update_id))
+
+    def failed(self, update: Update, attempts: int, error: str) -> None:
+        """Give up on an update: kept as failed for the operator, not queued again at the next start."""
+        self.in_flight.finished(str(update.update_id))
+        self._state.inbox_failed(INBOX, str(update.update_id), attempts, error)
 
     def forget(self, update: Update) -> None:
         """Remove a refused update altogether (one kept before its sender was known to be a stranger)."""
+        self.in_flight.finished(str(update.update_id))
         self._state.inbox_forget(INBOX, str(update.update_id))

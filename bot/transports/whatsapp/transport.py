@@ -18,8 +18,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from bot.core.conversation import Conversation
 from bot.core.errors import database_unavailable, is_transient, new_reference
-from bot.core.loops import Beat, Loops, backoff_s, guarded
-from bot.core.metrics import RETRIES, SPOOLED
+from bot.core.loops import Beat, Loops, guarded
+from bot.core.metrics import GAVE_UP, REPLIES_FAILED, RETRIES, SPOOLED
+from bot.transports.redelivery import InFlight, Redelivery
 from bot.transports.spool import Spool
 from bot.services.i18n import text
 from bot.core.invite_chat import offers_code
@@ -101,7 +102,9 @@ class WhatsAppTransport:
         self.workers = workers
         self._queue: asyncio.Queue[TwilioInbound] = asyncio.Queue()
         self._retries: set[asyncio.Task[None]] = set()
-        self._attempts: dict[str, int] = {}
+        self.redelivery = Redelivery()
+        self.in_flight = InFlight()
+        """Deliveries taken and not yet handled or given up (readiness reads the oldest)."""
         self.loops = Loops()
         self.spool = Spool(settings.state_dir / "spool" / INBOX, services.intake.owner)
         self.spool_every_s = 1.0
@@ -119,6 +122,7 @@ class WhatsAppTransport:
         for key, payload in state.inbox_pending(INBOX):
             try:
                 self._queue.put_nowait(TwilioInbound.model_validate_json(payload))
+                self.in_flight.taken(key)
             except (ValueError, RecursionError) as exc:  # pydantic's ValidationError is a ValueError
                 # A kept delivery that cannot be read would fail at every start: removed, said in the log.
                 log.error("whatsapp: removed kept message %s that cannot be read (%s)", key, type(exc).__name__)
@@ -164,6 +168,7 @@ class WhatsAppTransport:
         state = self.conversation.services.state
         if not self._is_registered(inbound) or offers_code(inbound.body):
             self._queue.put_nowait(inbound)
+            self.in_flight.taken(inbound.message_sid)
             return True
         try:
             if not state.inbox_put(INBOX, inbound.message_sid, inbound.model_dump_json()):
@@ -172,6 +177,7 @@ class WhatsAppTransport:
         except DeliveryTooLarge as exc:
             log.warning("not keeping %s; handled in memory only", exc)
         self._queue.put_nowait(inbound)
+        self.in_flight.taken(inbound.message_sid)
         return True
 
     async def _replay_spool(self, beat: Beat) -> None:
@@ -198,33 +204,48 @@ class WhatsAppTransport:
 
     async def _handle_one(self, inbound: TwilioInbound) -> None:
         """Handle one delivery; nothing that goes wrong here, its error handling included, ends the worker. A
-        transient failure (the database or a service down) queues the delivery again after a backoff."""
+        failure queues the delivery again after a backoff: for as long as it lasts when transient (the database
+        or a service down), a bounded number of times otherwise (bot/transports/redelivery.py), then it is given
+        up: kept in the inbox as failed, and the sender told once."""
+        sid = inbound.message_sid
         try:
             async with self._number_locks.setdefault(inbound.number, asyncio.Lock()):
                 await self.handle(inbound)
         except Exception as exc:
-            if is_transient(exc):
-                attempt = self._attempts.get(inbound.message_sid, 0) + 1
-                self._attempts[inbound.message_sid] = attempt
-                delay = backoff_s(attempt, cap_s=5.0)
-                RETRIES.labels("whatsapp").inc()
-                log.warning("whatsapp message %s not handled yet (%s); trying again in %.1f s",
-                            inbound.message_sid, type(exc).__name__, delay)
-                self._retry_later(inbound, delay)
+            transient = is_transient(exc)
+            delay = self.redelivery.next_delay(sid, transient)
+            if delay is None:
+                await self._give_up(inbound, exc)
                 return
-            reference = new_reference()
-            log.exception("whatsapp message %s failed, reference %s", inbound.message_sid, reference)
-            await guarded("telling the sender a message failed", lambda: self._tell_failed(inbound, reference))
-            self._attempts.pop(inbound.message_sid, None)
+            RETRIES.labels("whatsapp").inc()
+            log.warning("whatsapp message %s not handled yet (%s); trying again in %.1f s", sid,
+                        type(exc).__name__, delay)
+            self._retry_later(inbound, delay)
             return
-        self._attempts.pop(inbound.message_sid, None)
+        self.redelivery.forget(sid)
+        self.in_flight.finished(sid)
         try:
             if self._is_registered(inbound) and not offers_code(inbound.body):
-                self.conversation.services.state.inbox_done(INBOX, inbound.message_sid)
+                self.conversation.services.state.inbox_done(INBOX, sid)
             else:
-                self.conversation.services.state.inbox_forget(INBOX, inbound.message_sid)
+                self.conversation.services.state.inbox_forget(INBOX, sid)
         except Exception as exc:  # the core drops the redelivery at the next start: nothing is done twice
-            log.warning("could not mark whatsapp message %s handled: %s", inbound.message_sid, type(exc).__name__)
+            log.warning("could not mark whatsapp message %s handled: %s", sid, type(exc).__name__)
+
+    async def _give_up(self, inbound: TwilioInbound, exc: Exception) -> None:
+        """Stop retrying a delivery that keeps failing: kept as failed for the operator, the sender told once."""
+        sid = inbound.message_sid
+        reference = new_reference()
+        attempts = self.redelivery.attempts(sid)
+        self.redelivery.forget(sid)
+        self.in_flight.finished(sid)
+        GAVE_UP.labels("whatsapp").inc()
+        log.error("whatsapp message %s failed %s times; given up, reference %s (kept: smriti queue list)", sid,
+                  attempts, reference, exc_info=exc)
+        await guarded(f"marking whatsapp message {sid} failed", lambda: asyncio.to_thread(
+            self.conversation.services.state.inbox_failed, INBOX, sid, attempts,
+            f"{type(exc).__name__} (reference {reference})"))
+        await guarded(f"telling the sender of {sid} it failed", lambda: self._tell_failed(inbound, reference))
 
     def _retry_later(self, inbound: TwilioInbound, delay: float) -> None:
         async def later() -> None:
@@ -238,7 +259,7 @@ class WhatsAppTransport:
     async def _tell_failed(self, inbound: TwilioInbound, reference: str) -> None:
         user = self.conversation.services.registry.lookup("whatsapp", inbound.sender)
         lang = self.conversation.language_of(user) if user is not None else "en"
-        failed = Reply(text=text(lang, "transport.failed", reference=reference))
+        failed = Reply(text=text(lang, "transport.gave_up", reference=reference))
         try:
             await self.sender.send(inbound.number, [failed], lang, remember=False)
         except Exception as exc:
@@ -294,6 +315,7 @@ class WhatsAppTransport:
                 sid = await self.sender.send_template(row.address.removeprefix("whatsapp:"), row.reply.text)
             except Exception as exc:
                 outbox.set_state(row, "flagged", f"{reason}; the template failed too: {send_failed(exc)}")
+                REPLIES_FAILED.labels("whatsapp").inc()
                 return
             outbox.mark_sent(row, [sid])
             outbox.set_state(row, "sent", f"template after {reason}")
@@ -301,6 +323,7 @@ class WhatsAppTransport:
             return
         log.warning("reply %s#%s not delivered: %s; flagged for the operator", row.key, row.position, reason)
         outbox.set_state(row, "flagged", reason)
+        REPLIES_FAILED.labels("whatsapp").inc()
 
     def _incoming(self, inbound: TwilioInbound, suffix: str = "", **fields: object) -> Incoming:
         return Incoming(transport="whatsapp", sender=inbound.sender, delivery_id=inbound.message_sid + suffix,
