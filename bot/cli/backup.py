@@ -4,7 +4,8 @@ The database: SQLite through its online backup (a consistent copy while the bot 
 pg_dump's custom format. The memory: every document of every bank of this bot (its bank prefix), as the items
 that would retain it again (same document ids, content, tags, metadata, event time). Restoring puts the
 database back and retains the documents again, which replaces (never duplicates) what a bank still holds.
-Stop the workers before a restore; a backup can be made while they run.
+A restore refuses while a worker or the office page uses the database (each holds a `running:` lease,
+bot/store/presence.py): stop them, restore, start them again. A backup can be made while they run.
 """
 
 import argparse
@@ -51,11 +52,36 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
             print("A restore replaces the database: stop the workers, then run it again with --yes.",
                   file=sys.stderr)
             return 2
+        live = _running(settings)
+        if live:
+            print(f"Not restored: {len(live)} bot process(es) use this database now "
+                  f"({', '.join(_where(owner) for owner in live)}). A restore under running workers would mix "
+                  "what they write with the backup. Stop them first (systemctl stop 'smriti-worker@*' and any "
+                  "'smriti web', or docker compose stop worker1 worker2), run the restore again, then start them.",
+                  file=sys.stderr)
+            return 2
         restored = await restore(settings, args.folder)
         print(f"Restored the database and {restored} memory documents from {args.folder}.")
         return 0
 
     backup.set_defaults(handler=handler)
+
+
+def _running(settings: Settings) -> list[str]:
+    from bot.store.db import Database
+    from bot.store.presence import running
+
+    database = Database(settings.database_url)
+    try:
+        return running(database)
+    finally:
+        database.dispose()
+
+
+def _where(owner: str) -> str:
+    """host pid of a lease owner (host:pid:start:nonce)."""
+    host, pid, *_ = owner.split(":") + ["?"]
+    return f"{host} pid {pid}"
 
 
 def _memory(settings: Settings) -> "MemoryClient":

@@ -15,6 +15,7 @@ from pydantic import BaseModel
 from bot.core.conversation import Conversation
 from bot.core.loops import Loops
 from bot.core.worker import IntakeWorker
+from bot.store.presence import announcer
 from bot.transports.asgi import QuietServer
 from bot.transports.health import Health, Queued
 
@@ -65,11 +66,14 @@ async def serve_web(app: "App", catalog: "PackCatalog", host: str, port: int) ->
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     serving = asyncio.create_task(server.serve())
+    loops = Loops()
+    loops.start("running-lease", announcer(app.services.database))  # `backup restore` refuses while held
     try:
         await asyncio.wait({serving, asyncio.create_task(stop.wait())}, return_when=asyncio.FIRST_COMPLETED)
     finally:
         server.should_exit = True
         await serving
+        await loops.stop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.remove_signal_handler(sig)
 
@@ -112,6 +116,7 @@ async def serve(conversation: Conversation, telegram: TelegramOptions | None = N
         loop.add_signal_handler(sig, stop.set)
     # Retries what could not be processed while Groq or Hindsight was down; results go out via the notifiers.
     loops.start("intake-worker", IntakeWorker(conversation, interval_s=_env_s("SMRITI_WORKER_INTERVAL_S", 15)).loop)
+    loops.start("running-lease", announcer(conversation.services.database))  # `backup restore` refuses while held
     waiting: set[asyncio.Task[object]] = {asyncio.create_task(stop.wait())}
     telegram_task: asyncio.Task[object] | None = None
     if server is not None:

@@ -1,13 +1,20 @@
 """Backup and restore of the database and the memory store together: after a loss, the restored bot knows the
 same people and its memory answers the same recall with the same documents and dates."""
 
-from datetime import datetime
+import argparse
+import asyncio
+import os
+import socket
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
 
 from bot.cli import backup
 from bot.core.app import App
+from bot.core.loops import Loops
+from bot.store.leases import LeaseRow
+from bot.store.presence import announcer, running
 from bot.store.people import load_people
 from memory import MemoryItem, RecallRequest
 from memory.asof import IST
@@ -58,3 +65,31 @@ async def test_a_restore_answers_the_same(tmp_path: Path, hindsight_url: str, ba
     finally:
         await restored.services.memory.delete_bank(bank)
         await restored.aclose()
+
+
+async def test_a_restore_refuses_while_a_worker_uses_the_database(
+        tmp_path: Path, hindsight_url: str, bank_prefix: str, capsys: pytest.CaptureFixture[str]) -> None:
+    settings = make_settings(tmp_path / "home", hindsight_url, f"{bank_prefix}r")
+    app = await App.start(settings)
+    parser = argparse.ArgumentParser()
+    backup.register(parser.add_subparsers())
+    args = parser.parse_args(["backup", "restore", str(tmp_path / "no-backup-needed"), "--yes"])
+    loops = Loops()
+    try:
+        loops.start("running-lease", announcer(app.services.database))  # what `smriti run` and `smriti web` hold
+        for _ in range(100):
+            if running(app.services.database):
+                break
+            await asyncio.sleep(0.05)
+        assert await args.handler(args, settings) == 2
+        said = capsys.readouterr().err
+        assert f"Not restored: 1 bot process(es) use this database now ({socket.gethostname()[:20]} pid " \
+               f"{os.getpid()})" in said and "Stop them first" in said
+    finally:
+        await loops.stop()
+    assert running(app.services.database) == []  # a stopped worker lets go at once
+    with app.services.database.session() as s:  # one that died elsewhere and never let go: its lease lapses
+        s.add(LeaseRow(name="running:otherhost:1:2:3", holder="otherhost:1:2:3",
+                       expires_at=datetime.now(timezone.utc) - timedelta(seconds=1)))
+    assert running(app.services.database) == []
+    await app.aclose()
