@@ -87,6 +87,9 @@ class JsonFormatter(logging.Formatter):
 
 
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+LIBRARIES = ("alembic", "apscheduler", "httpcore", "hpack", "telegram", "twilio", "urllib3", "uvicorn",
+             "multipart", "openpyxl", "PIL", "faster_whisper", "hindsight_client")
+"""Third-party loggers kept at WARNING unless SMRITI_LOG_LEVEL=DEBUG."""
 MESSAGES_LOGGER = "smriti.messages"
 """One INFO line per message handled (bot.core.metrics): shown at the default level."""
 
@@ -107,5 +110,10 @@ def configure_logging(verbose: bool, env: dict[str, str] | None = None) -> None:
         level, named = logging.WARNING, ""
     logging.basicConfig(level=level, handlers=[handler])
     logging.getLogger(MESSAGES_LOGGER).setLevel(level if named else min(level, logging.INFO))
-    # httpx logs each request's URL at INFO, and a Bot API URL holds the bot's token.
-    logging.getLogger("httpx").setLevel(logging.WARNING)
+    for name in LIBRARIES:
+        # At INFO the operator reads the bot's own lines (one per message), not each library's per-request or
+        # per-run chatter (11 twilio.http_client lines per reply, alembic's plugins at every command); DEBUG
+        # shows them all.
+        logging.getLogger(name).setLevel(logging.NOTSET if level <= logging.DEBUG else max(level, logging.WARNING))
+    # httpx logs each request's URL at INFO, and a Bot API URL holds the bot's token: never below WARNING.
+    logging.getLogger("httpx").setLevel(max(level, logging.WARNING))

@@ -72,3 +72,47 @@ async def test_queue_list_shows_a_stuck_inbox_delivery(app: App, capsys: pytest.
     assert re.search(r"inbox whatsapp\s+SM5{32} received .* not handled for 12 min", out)
     assert "777" not in out  # just arrived: not stuck
     assert "private note" not in out
+
+
+LIBRARIES_SCRIPT = """
+import logging
+from bot.core.metrics import handling
+from bot.log_hygiene import configure_logging
+configure_logging(verbose=False)
+for name in ("twilio.http_client", "alembic.runtime.plugins", "apscheduler.executors.default", "httpx",
+             "telegram.ext.Application", "httpcore.connection"):
+    logging.getLogger(name).info("library chatter from %s", name)
+    logging.getLogger(name).warning("library trouble from %s", name)
+with handling("whatsapp", "SM9", "text") as outcome:
+    outcome.outcome = "answered"
+"""
+
+
+def _lines(script: str, **env: str) -> list[str]:
+    result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60,
+                            env={**os.environ, "PYTHONPATH": str(ROOT), **env})
+    assert result.returncode == 0, result.stderr
+    return result.stderr.strip().splitlines()
+
+
+def test_libraries_are_quiet_at_info_and_speak_at_debug() -> None:
+    info = _lines(LIBRARIES_SCRIPT, SMRITI_LOG_LEVEL="INFO", SMRITI_LOG_FORMAT="")
+    assert [line for line in info if "chatter" in line] == []
+    assert len([line for line in info if "trouble" in line]) == 6  # their warnings still show
+    assert len([line for line in info if "message handled" in line]) == 1
+    debug = _lines(LIBRARIES_SCRIPT, SMRITI_LOG_LEVEL="DEBUG", SMRITI_LOG_FORMAT="")
+    chatter = [line for line in debug if "chatter" in line]
+    assert any("twilio.http_client" in line for line in chatter) and any("alembic" in line for line in chatter)
+    assert not any("httpx" in line for line in chatter)  # its URLs hold the bot's token, even at DEBUG
+    errors_only = _lines(LIBRARIES_SCRIPT, SMRITI_LOG_LEVEL="ERROR", SMRITI_LOG_FORMAT="")
+    assert errors_only == []
+
+
+def test_a_database_command_at_info_prints_no_migration_chatter(tmp_path: Path) -> None:
+    command = "import sys, handlers; sys.exit(handlers.main(sys.argv[1:]))"
+    result = subprocess.run([sys.executable, "-c", command, "db", "upgrade"], cwd=ROOT, capture_output=True,
+                            text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT),
+                                                         "SMRITI_HOME": str(tmp_path), "SMRITI_LOG_LEVEL": "INFO",
+                                                         "SMRITI_DATABASE_URL": ""})
+    assert result.returncode == 0, result.stderr
+    assert "Database up to date" in result.stdout and "alembic" not in result.stderr, result.stderr

@@ -95,5 +95,5 @@ async def download(bot: Bot, client: httpx.AsyncClient, ref: MediaRef, target_di
         raise MediaFetchFailed("the file is not on the Bot API's file host")
     path = inside(target_dir, f"{safe_stem(stem)}{_suffix(ref, remote.file_path)}")
     size = await stream_to_file(client, remote.file_path, path, max_bytes)
-    log.info("downloaded a %s of %s bytes", ref.kind, size)
+    log.debug("downloaded a %s of %s bytes", ref.kind, size)
     return Media(kind=ref.kind, path=path, mime_type=ref.mime_type, file_name=ref.file_name, size_bytes=size)

@@ -69,5 +69,5 @@ class MediaFetcher:
             raise MediaFetchFailed("the media URL is not on Twilio's host")
         path = inside(self.target_dir, f"{safe_stem(stem)}{suffix}")
         size = await stream_to_file(self.client, media.url, path, self.max_bytes)
-        log.info("fetched a whatsapp %s of %s bytes", kind, size)
+        log.debug("fetched a whatsapp %s of %s bytes", kind, size)
         return Media(kind=kind, path=path, mime_type=mime, file_name=None, size_bytes=size)
