@@ -146,7 +146,10 @@ def _read_upload(path: Path) -> tuple[str, str]:
     from handlers.legal.layout import rows_of
 
     data = path.read_bytes()
-    cached = _READ_CACHE / f"{hashlib.sha256(data).hexdigest()[:20]}.json"
+    # Keyed by the page and by the reading code too: a change to OCR or layout is measured, not a stale read.
+    readers = b"".join(p.read_bytes() for p in sorted((PROJECT_ROOT / "bot" / "services").glob("*.py"))
+                       + [PROJECT_ROOT / "handlers" / "legal" / "layout.py"])
+    cached = _READ_CACHE / f"{hashlib.sha256(data + readers).hexdigest()[:20]}.json"
     if cached.is_file():
         kept = json.loads(cached.read_text(encoding="utf-8"))
         return kept["text"], kept["method"]

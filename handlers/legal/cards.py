@@ -72,6 +72,44 @@ def new_case_line(lang: str, new: NewCase) -> str:
                 court=new.court or "-")
 
 
+def edit_field(entry: ProposedEntry, field: str, value: str, upload: Upload, lang: str = "en") -> ProposedEntry:
+    """The entry with one field (hearing_date, next_date, kind, text) set as a person typed it; ValueError with a
+    message in the person's language when the value does not fit. The case is the caller's: it needs a register."""
+    if field == "hearing_date":
+        try:
+            day = parse_day(value, upload.uploaded_at.date())
+        except ValueError as exc:
+            raise ValueError(text(lang, "legal.edit_bad_date")) from exc
+        # A person set the date: it is no longer a guess.
+        return entry.model_copy(update={"hearing_date": day, "date_source": "edited", "doubt": None,
+                                        "confidence": max(entry.confidence, 0.9)})
+    if field == "next_date":
+        # A person set the next date: it is no longer in doubt.
+        settled = {"doubt": None, "confidence": max(entry.confidence, 0.85) if entry.doubt else entry.confidence}
+        if value.strip().lower() in _NONE_WORDS:
+            return entry.model_copy(update={"next_date": None, **settled})
+        try:
+            # "next Monday", "tomorrow" count from when the page was written; "9/12" falls after the hearing.
+            day = parse_day(value, entry.hearing_date, after=True, today=uploaded_day(upload))
+            if day < entry.hearing_date or (day == entry.hearing_date and entry.kind != "listing"):
+                raise ValueError("a next date comes after the hearing")
+        except ValueError as exc:
+            raise ValueError(text(lang, "legal.edit_bad_date")) from exc
+        return entry.model_copy(update={"next_date": day, **settled})
+    if field == "kind":
+        kind = _KIND_WORDS.get(value.strip().lower())
+        if kind is None:
+            raise ValueError(text(lang, "legal.edit_bad_kind"))
+        # Only hearings and listings carry a next date.
+        nxt = entry.next_date if kind in ("hearing", "listing") else None
+        return entry.model_copy(update={"kind": kind, "next_date": nxt, "doubt": None})
+    if field == "text":
+        if not value.strip():
+            raise ValueError(text(lang, "legal.edit_empty"))
+        return entry.model_copy(update={"text": value.strip()})
+    raise ValueError(text(lang, "legal.edit_bad_field"))
+
+
 class HearingCard(CardSpec):
     kind = KIND
 
@@ -152,41 +190,8 @@ class HearingCard(CardSpec):
             case_id = mention.case_id
             updated = entry.model_copy(update={"case_id": case_id})
             payload = {**payload, NEW_CASE: None, NEAR: None}
-        elif field == "hearing_date":
-            try:
-                day = parse_day(value, upload.uploaded_at.date())
-            except ValueError as exc:
-                raise ValueError(text(lang, "legal.edit_bad_date")) from exc
-            # A person set the date: it is no longer a guess.
-            updated = entry.model_copy(update={"hearing_date": day, "date_source": "edited", "doubt": None,
-                                               "confidence": max(entry.confidence, 0.9)})
-        elif field == "next_date":
-            # A person set the next date: it is no longer in doubt.
-            settled = {"doubt": None, "confidence": max(entry.confidence, 0.85) if entry.doubt else entry.confidence}
-            if value.strip().lower() in _NONE_WORDS:
-                updated = entry.model_copy(update={"next_date": None, **settled})
-            else:
-                try:
-                    # "next Monday", "tomorrow" count from when the page was written; "9/12" falls after the hearing.
-                    day = parse_day(value, entry.hearing_date, after=True, today=uploaded_day(upload))
-                    if day < entry.hearing_date or (day == entry.hearing_date and entry.kind != "listing"):
-                        raise ValueError("a next date comes after the hearing")
-                    updated = entry.model_copy(update={"next_date": day, **settled})
-                except ValueError as exc:
-                    raise ValueError(text(lang, "legal.edit_bad_date")) from exc
-        elif field == "kind":
-            kind = _KIND_WORDS.get(value.strip().lower())
-            if kind is None:
-                raise ValueError(text(lang, "legal.edit_bad_kind"))
-            # Only hearings and listings carry a next date.
-            nxt = entry.next_date if kind in ("hearing", "listing") else None
-            updated = entry.model_copy(update={"kind": kind, "next_date": nxt, "doubt": None})
-        elif field == "text":
-            if not value.strip():
-                raise ValueError(text(lang, "legal.edit_empty"))
-            updated = entry.model_copy(update={"text": value.strip()})
         else:
-            raise ValueError(text(lang, "legal.edit_bad_field"))
+            updated = edit_field(entry, field, value, upload, lang)
         ProposedEntry.model_validate(updated.model_dump())
         return {**payload, "entry": updated.model_dump(mode="json")}
 

@@ -2,7 +2,6 @@
 and `smriti legal backlog OUT` (write the seed practice's backlog as files)."""
 
 import argparse
-import asyncio
 import json
 import sys
 from collections.abc import Awaitable, Callable
@@ -12,7 +11,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 from bot.services.i18n import show_date
 from bot.settings import Settings
 from handlers.legal.dates import parse_day
-from handlers.legal.models import ProposedEntry, Upload
+from handlers.legal.review import TerminalReviewer
 from memory import MemoryUnavailable
 from memory.asof import IST
 
@@ -36,33 +35,6 @@ def _pack(app: "App") -> "LegalPack":
     if not isinstance(pack, LegalPack):
         raise SystemExit("the legal pack is not installed")
     return pack
-
-
-class TerminalReviewer:
-    """Asks in the terminal about each entry: save, discard, or type the right hearing date."""
-
-    async def review(self, upload: Upload, entry: ProposedEntry, reason: str) -> ProposedEntry | None:
-        nxt = f", next date {entry.next_date}" if entry.next_date else ""
-        print(f"\n{upload.source_file}: {entry.kind} in {entry.case_id or '(no case)'} on {entry.hearing_date}{nxt} "
-              f"[{entry.date_source}, confidence {entry.confidence:.2f}] {reason}\n  {entry.text[:300]}",
-              file=sys.stderr)
-        while True:
-            answer = (await asyncio.to_thread(input, "  [s]ave (Enter) / [d]iscard / or type the hearing date: ")).strip()
-            if answer.lower() in ("d", "discard"):
-                return None
-            if answer.lower() in ("", "s", "save", "y", "yes") and not entry.needs_review:
-                return entry
-            if not answer:
-                continue
-            if answer.lower() in ("s", "save"):
-                print("  This date is a guess (or the case is unknown): type the hearing date, or d.")
-                continue
-            try:
-                day = parse_day(answer, upload.uploaded_at.date())
-            except ValueError:
-                print("  Not a date; try 24.09.2026.")
-                continue
-            return entry.model_copy(update={"hearing_date": day, "date_source": "edited", "confidence": 0.9})
 
 
 def _report_json(report: "IngestReport") -> dict[str, Any]:

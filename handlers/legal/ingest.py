@@ -83,8 +83,9 @@ class IngestReport(BaseModel):
 
 
 class Reviewer(Protocol):
-    async def review(self, upload: Upload, entry: ProposedEntry, reason: str) -> ProposedEntry | None:
-        """Return the entry to store (possibly edited), or None to discard it."""
+    async def review(self, upload: Upload, entry: ProposedEntry, reason: str,
+                     register: CaseRegister | None = None) -> ProposedEntry | None:
+        """Return the entry to store (possibly edited, its case chosen from the register), or None to discard it."""
         ...
 
 
@@ -184,7 +185,7 @@ class BacklogIngest:
         if self.reviewer is None:
             return reason or "not confirmed (run with --yes, or interactively)"
         async with self._review_lock:
-            return await self.reviewer.review(upload, entry, reason or "confirm")
+            return await self.reviewer.review(upload, entry, reason or "confirm", self.register)
 
     async def _one(self, directory: Path, row: ManifestRow) -> UploadResult:
         path = directory / row.file

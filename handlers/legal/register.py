@@ -178,6 +178,24 @@ class CaseRegister:
                         found.append(CaseMention(case_id=case_id, start=match.start(), end=match.end(), by="party"))
         return sorted(found, key=lambda m: (m.start, -(m.end - m.start)))
 
+    def by_parties(self, text: str) -> CaseMention | None:
+        """The one case whose cause title has both sides named in the text ("Nallabelli Venkataiah ...
+        Petitioner Vs Nallabelli Sammaiah ... Respondent" on a vakalat whose case number is still blank); a word
+        both sides share (the family name) or a common word ("State") names neither side."""
+        found: list[CaseMention] = []
+        for case in self.cases:
+            sides = re.split(r"\s+(?:vs?\.?|versus)\s+", case.title, maxsplit=1, flags=re.I)
+            if len(sides) != 2:
+                continue
+            words = [{w.lower() for w in re.findall(r"[A-Z][a-z]{3,}", side)} - _NOT_PARTY for side in sides]
+            own = [words[0] - words[1], words[1] - words[0]]
+            hits = [[m for w in side for m in re.finditer(rf"(?<![A-Za-z]){w}(?![A-Za-z])", text, re.I)]
+                    for side in own]
+            if all(hits):
+                first = min((m for side in hits for m in side), key=lambda m: m.start())
+                found.append(CaseMention(case_id=case.case_id, start=first.start(), end=first.end(), by="party"))
+        return found[0] if len(found) == 1 else None
+
     def near_number(self, written: str) -> CaseRecord | None:
         """The one registered case whose number is one keystroke from a number the register does not have
         ("OS 231/2025" or "OS 213/2024" for O.S. 231/2024: a character changed, added, dropped, or two swapped):

@@ -196,7 +196,8 @@ def _header_case(header: list[_Line], register: CaseRegister) -> CaseMention | N
     for chosen in (mentions, [m for m in mentions if m.by == "number"]):
         if chosen and len({m.case_id for m in chosen}) == 1:
             return chosen[0]
-    return None
+    # No number the register knows (a blank "C.R.P. No.     of 2025"): the cause title's two sides name it.
+    return register.by_parties(text) if not mentions else None
 
 
 def _blocks(lines: list[_Line]) -> list[_Block]:
@@ -358,13 +359,22 @@ def _entry(text: str, case_id: str | None, case_by: str | None, upload: Upload, 
                          confidence=confidence(dated.source, case_by, dated.doubt))
 
 
+_SIGNED = re.compile(r"(?i)\b(?:signed|executed|made|dated|date[d:]?|this)\b[^.\n]{0,25}$")
+_RECITED = re.compile(r"(?i)\b(?:order|judgment|decree|award)\s+(?:dt\.?|dated)\s*$")
+
+
 def _document(lines: list[str], register: CaseRegister, upload: Upload, kind: UploadKind) -> list[ProposedEntry]:
     text = "\n".join(lines)
-    mention = register.first(text)
+    mention = register.first(text) or register.by_parties(text)
     spans = number_spans(text)
-    dated = next((d.on(date.min) for d in find_dates(text, spans) if d.year is not None), None)
+    written = [d for d in find_dates(text, spans) if d.year is not None and d.on(date.min) <= uploaded_day(upload)]
+    # A document's own date is the one it was signed, executed or made on ("Signed on this the 3rd day of
+    # September"); else its first date that is not an order or decree it recites ("against the order dt. ...").
+    own = [d for d in written if _SIGNED.search(text[max(0, d.start - 40):d.start])] or \
+        [d for d in written if not _RECITED.search(text[max(0, d.start - 40):d.start])]
+    dated = own[0].on(date.min) if own else None
     day, source = guess_date(upload)
-    if dated is not None and dated <= uploaded_day(upload):
+    if dated is not None:
         day, source = dated, "document"
     summary = _clean(lines)[:400]
     return [ProposedEntry(case_id=mention.case_id if mention else None, kind="document", hearing_date=day,

@@ -10,6 +10,7 @@ from bench.legal_corpus import CORPUS_DIR, THRESHOLD, Corpus, batches_in, load_c
 from bot.core.app import App
 from handlers.legal.ingest import Backlog, BacklogIngest, UploadResult
 from handlers.legal.models import ManifestRow, ProposedEntry, Upload
+from handlers.legal.register import CaseRegister
 from handlers.legal.today import cause_list, render_cause_list
 from tests.conftest import make_settings
 
@@ -58,7 +59,8 @@ def test_the_rules_file_at_least_95_percent_of_the_corpus_hearings_fully_right(b
 class _ConfirmWritten:
     """A person at review: confirms entries whose date is on the page, discards guesses and unfiled ones."""
 
-    async def review(self, upload: Upload, entry: ProposedEntry, reason: str) -> ProposedEntry | None:
+    async def review(self, upload: Upload, entry: ProposedEntry, reason: str,
+                     register: CaseRegister | None = None) -> ProposedEntry | None:
         return None if entry.guessed or entry.case_id is None else entry
 
 
