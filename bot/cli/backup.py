@@ -111,8 +111,7 @@ async def create(settings: Settings, folder: Path) -> Manifest:
         target.close()
         dialect, database_file = "sqlite", "smriti.db"
     else:
-        subprocess.run(["pg_dump", "--format=custom", "--no-owner", f"--file={folder / 'database.dump'}",
-                        _libpq(url)], check=True, capture_output=True, timeout=3600)
+        _pg_tool(["pg_dump", "--format=custom", "--no-owner", f"--file={folder / 'database.dump'}", _libpq(url)])
         dialect, database_file = "postgresql", "database.dump"
     banks: dict[str, int] = {}
     (folder / "memory").mkdir(exist_ok=True)
@@ -129,6 +128,24 @@ async def create(settings: Settings, folder: Path) -> Manifest:
     (folder / "manifest.json").write_text(manifest.model_dump_json(indent=2), encoding="utf-8")
     _owner_only(folder)
     return manifest
+
+
+def _pg_tool(command: list[str]) -> None:
+    """Run pg_dump or pg_restore; a failure is one clear line (SystemExit), not a CalledProcessError."""
+    tool = command[0]
+    try:
+        subprocess.run(command, check=True, capture_output=True, timeout=3600)
+    except FileNotFoundError:
+        raise SystemExit(f"{tool} is not installed: install the PostgreSQL client of your server's major version "
+                         "(postgresql-client-16 for PostgreSQL 16)") from None
+    except subprocess.CalledProcessError as exc:
+        said = (exc.stderr or b"").decode(errors="replace").strip().splitlines()
+        reason = said[-1] if said else f"exit code {exc.returncode}"
+        hint = ""
+        if "version mismatch" in " ".join(said):
+            hint = (f"; {tool} must be of the server's major version or newer: install that PostgreSQL client "
+                    "(deploy/Dockerfile's PG_MAJOR matches compose.yaml's server)")
+        raise SystemExit(f"{tool} failed: {reason}{hint}") from None
 
 
 def _owner_only(folder: Path) -> None:
@@ -153,8 +170,8 @@ async def restore(settings: Settings, folder: Path) -> int:
             stale.unlink(missing_ok=True)
         shutil.copyfile(folder / manifest.database_file, target)
     else:
-        subprocess.run(["pg_restore", "--clean", "--if-exists", "--no-owner", f"--dbname={_libpq(url)}",
-                        str(folder / manifest.database_file)], check=True, capture_output=True, timeout=3600)
+        _pg_tool(["pg_restore", "--clean", "--if-exists", "--no-owner", f"--dbname={_libpq(url)}",
+                  str(folder / manifest.database_file)])
     restored = 0
     async with _memory(settings) as memory:
         for bank in manifest.banks:

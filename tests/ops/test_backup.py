@@ -93,3 +93,21 @@ async def test_a_restore_refuses_while_a_worker_uses_the_database(
                        expires_at=datetime.now(timezone.utc) - timedelta(seconds=1)))
     assert running(app.services.database) == []
     await app.aclose()
+
+
+async def test_a_pg_dump_of_another_major_version_is_one_clear_line(
+        tmp_path: Path, hindsight_url: str, bank_prefix: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    fake = tools / "pg_dump"
+    fake.write_text("#!/bin/sh\necho 'pg_dump: error: aborting because of server version mismatch' >&2\n"
+                    "echo 'pg_dump: detail: server version: 16.4; pg_dump version: 15.8' >&2\nexit 1\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tools}:{os.environ['PATH']}")
+    settings = make_settings(tmp_path / "home", hindsight_url, f"{bank_prefix}v").model_copy(
+        update={"database_url_override": "postgresql://smriti:x@127.0.0.1:1/smriti"})
+    with pytest.raises(SystemExit) as stopped:
+        await backup.create(settings, tmp_path / "backup")
+    said = str(stopped.value)
+    assert said.startswith("pg_dump failed: pg_dump: detail: server version: 16.4; pg_dump version: 15.8")
+    assert "must be of the server's major version or newer" in said

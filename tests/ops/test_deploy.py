@@ -48,3 +48,22 @@ def test_every_setting_in_the_example_is_read_by_the_bot() -> None:
     assert len(names) > 15
     unread = [n for n in names if f'"{n}"' not in source]
     assert unread == []
+
+
+def test_the_image_dumps_with_the_servers_major_version() -> None:
+    compose = yaml.safe_load((DEPLOY / "compose.yaml").read_text())
+    services = compose["services"]
+    server = re.fullmatch(r"pgvector/pgvector:pg\$\{PG_MAJOR:-(\d+)\}", services["postgres"]["image"])
+    client = re.search(r"^ARG PG_MAJOR=(\d+)$", (DEPLOY / "Dockerfile").read_text(), re.M)
+    assert server is not None and client is not None and server.group(1) == client.group(1)
+    for name in ("hindsight", "worker1"):
+        assert services[name]["build"]["args"]["PG_MAJOR"] == f"${{PG_MAJOR:-{server.group(1)}}}"
+    assert '"postgresql-client-${PG_MAJOR}"' in (DEPLOY / "Dockerfile").read_text()
+
+
+def test_the_readme_proxy_example_names_the_ports_the_units_listen_on() -> None:
+    unit = (DEPLOY / "systemd" / "smriti-worker@.service").read_text()
+    assert "$((8080 + %i))" in unit and "$((8443 + %i))" in unit
+    readme = (DEPLOY.parent / "README.md").read_text()
+    assert "reverse_proxy /whatsapp/* 127.0.0.1:8081 127.0.0.1:8082" in readme
+    assert "127.0.0.1:8080 127.0.0.1:8081" not in readme  # instance @1 does not listen on 8080
