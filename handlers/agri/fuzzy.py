@@ -106,15 +106,20 @@ def near_hits(text: str, terms: list[NearTerm], taken: list[tuple[int, int]]) ->
     words = [(m.start(), m.end()) for m in _WORD.finditer(text)]
     best: dict[tuple[int, int], NearHit] = {}
     keys: dict[str, str] = {}
+    # Every term of n words looks at the same runs of n words: each run's text (None where an exact hit covers
+    # it) is worked out once, not once per term.
+    runs: dict[int, list[str | None]] = {}
     for term in terms:
         if len(term.text.replace(" ", "")) < MIN_CHARS:
             continue
         n = term.words
-        for i in range(len(words) - n + 1):
-            start, end = words[i][0], words[i + n - 1][1]
-            if any(start < t_end and end > t_start for t_start, t_end in taken):
+        if n not in runs:
+            runs[n] = [None if any(words[i][0] < t_end and words[i + n - 1][1] > t_start for t_start, t_end in taken)
+                       else " ".join(text[s:e] for s, e in words[i:i + n]) for i in range(len(words) - n + 1)]
+        for i, said in enumerate(runs[n]):
+            if said is None:
                 continue
-            said = " ".join(text[s:e] for s, e in words[i:i + n])
+            start, end = words[i][0], words[i + n - 1][1]
             by_sound = term.category in SOUND_CATEGORIES
             score = closeness(said, term.text, by_sound) if abs(len(said) - len(term.text)) <= 2 else 0.0
             if term.sound and score < MIN_SCORE:
