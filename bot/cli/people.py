@@ -48,13 +48,14 @@ def register(sub: argparse._SubParsersAction, open_database: Callable[[Settings]
                            "or \"Munshi=clerk:legal\" (repeatable)")
 
     for action in (add, invite, load, *[actions.choices[n] for n in ("list", "remove", "revoke")]):
-        action.add_argument("--tenant", required=True)
+        action.add_argument("--tenant", default=None, help="default: SMRITI_TENANT, as every command")
         action.add_argument("--lang", dest="ui_lang", choices=LANGUAGES, default="en",
                             help="the language this command answers in")
 
     async def handler(args: argparse.Namespace, settings: Settings) -> int:
         from bot.cli.people_commands import run  # the database layer loads only when a people command runs
 
+        args.tenant = args.tenant or settings.default_tenant
         database = open_database(settings)
         try:
             return run(args, database, settings)

@@ -13,11 +13,11 @@ from pydantic import BaseModel, ValidationError
 from bot.store.invites import pack_for
 from bot.store.people import import_people
 from bot.services.registers.kinds import split_list
-from bot.services.registers.cells import indian_mobile
+from bot.services.registers.cells import indian_mobile, person_name
 from bot.services.registers.codes import safe_key
 from bot.services.registers.designations import RoleOf, designation_map, role_of
 from bot.services.registers.reasons import clerk_reason
-from bot.services.registers.table import SourceRow, fold, read_sheet
+from bot.services.registers.table import SourceRow, header_key, read_sheet
 from bot.core.registry import User
 from bot.store import Database
 
@@ -34,7 +34,7 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "territories": ("territories", "villages", "territory", "beat"),
     "officer_id": ("officer id", "officer code"),
 }
-_ALIASES = {fold(alias): field for field, aliases in FIELDS.items() for alias in (field, *aliases)}
+_ALIASES = {header_key(alias): field for field, aliases in FIELDS.items() for alias in (field, *aliases)}
 _LANGUAGES = {"english": "en", "en": "en", "telugu": "te", "te": "te", "తెలుగు": "te"}
 
 
@@ -67,8 +67,8 @@ def _slug(name: str) -> str:
 
 
 def _person(row: SourceRow, tenant: str, designations: dict[str, RoleOf], default_pack: str | None) -> User:
-    cells = {_ALIASES[fold(h)]: v for h, v in row.cells.items() if fold(h) in _ALIASES}
-    name = cells.get("name", "").strip()
+    cells = {_ALIASES[header_key(h)]: v for h, v in row.cells.items() if header_key(h) in _ALIASES}
+    name = person_name(cells.get("name", "").strip())
     if not name:
         raise ValueError("missing Name")
     written = cells.get("role", "").strip()
@@ -106,7 +106,7 @@ def _packs_named(rows: list[SourceRow], designations: dict[str, RoleOf]) -> set[
     """The packs a sheet's rows say (a Pack column, or a designation that implies one: "Field Officer")."""
     found: set[str] = set()
     for row in rows:
-        cells = {_ALIASES[fold(h)]: v for h, v in row.cells.items() if fold(h) in _ALIASES}
+        cells = {_ALIASES[header_key(h)]: v for h, v in row.cells.items() if header_key(h) in _ALIASES}
         named = role_of(cells.get("role", ""), designations)
         pack = cells.get("pack", "").strip().lower() or (named.pack if named else None)
         if pack:
@@ -127,7 +127,7 @@ def import_people_table(database: Database, path: Path, tenant: str, existing: l
     report = PeopleReport(tenant=tenant)
     known = designation_map(designations)
     sheet = read_sheet(path, _ALIASES)
-    report.ignored_columns = [h for h in dict.fromkeys(sheet.header) if h.strip() and fold(h) not in _ALIASES]
+    report.ignored_columns = [h for h in dict.fromkeys(sheet.header) if h.strip() and header_key(h) not in _ALIASES]
     packs = {u.pack for u in existing if u.tenant == tenant} | _packs_named(sheet.rows, known)
     default_pack = next(iter(packs)) if len(packs) == 1 else None
     tenants = {u.user_id: u.tenant for u in existing}

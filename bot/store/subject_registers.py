@@ -5,6 +5,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from bot.services.registers.codes import fold_code
 from bot.store.registers import RegisterStore, StoredRecord
 from bot.core.subject_match import SubjectTerms, fold, unique_names
 from memory.subjects import HeldItem, Subject, SubjectKind
@@ -42,8 +43,9 @@ class RegisterSubjectStore:
 
 
 def same_id(a: str, b: str) -> bool:
-    """Ids as people write them: case and spacing do not matter ("f017" is "F017")."""
-    return "".join(a.split()).casefold() == "".join(b.split()).casefold()
+    """Ids as people write them: case, spacing and separators do not matter ("f017" is "F017", "SCR/063" is
+    "SCR-063")."""
+    return fold_code(a) == fold_code(b) if fold_code(a) else "".join(a.split()) == "".join(b.split())
 
 
 def find_rows(rows: dict[str, StoredRecord], query: str, ids_of: Callable[[dict[str, Any]], list[str]],

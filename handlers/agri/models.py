@@ -79,6 +79,8 @@ class Village(BaseModel):
     name: str
     name_te: str
     mandal: str
+    code: str | None = None
+    """The village's id as the register writes it ("NLG-01"), shown and exported; matched folded."""
 
 
 class Farmer(BaseModel):

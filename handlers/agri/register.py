@@ -85,7 +85,7 @@ class FieldBook:
                         for f in farmers}
         self.officers = {o.id: o for o in officers}
         self._farmer_index = RegisterIndex(self.farmers, lambda f: (f.name, f.name_te))
-        self._village_index = RegisterIndex(self.villages, lambda v: (v.name, v.name_te))
+        self._village_index = RegisterIndex(self.villages, lambda v: (v.name, v.name_te, v.code or ""))
         self._product_index = RegisterIndex(self.products, lambda p: (p.name, *p.aliases))
         self._season = season
         self._check()

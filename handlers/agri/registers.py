@@ -7,6 +7,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from bot.services.registers.cells import person_name
 from bot.services.registers.codes import RegisterIndex, code_key
 from bot.services.registers.kinds import (
     Cells,
@@ -29,7 +30,7 @@ from bot.store.registers import (
 )
 from handlers.agri.models import Crop, Farmer, Issue, IssueBook, Officer, Product, Village
 from handlers.agri.register import FieldBook, Lexicon, Season, load_lexicon
-from handlers.agri.vocabulary import crop_key, word_slug
+from handlers.agri.vocabulary import crop_key, tenant_lexicon, word_slug
 
 PACK = "agri"
 
@@ -58,23 +59,39 @@ def _crop(word: str, lexicon: Lexicon) -> str:
 
 def _village(cells: Cells) -> Village:
     name = cells.get("name", "")
-    return Village(slug=slug(cells.get("slug") or name), name=name, name_te=cells.get("name_te") or name,
+    written = " ".join(cells.get("slug", "").split())
+    # A code that is only the name again ("Village ID" exported for a village without one) is no code.
+    code = written if written and slug(written) != slug(name) else None
+    return Village(slug=slug(written or name), code=code, name=name, name_te=cells.get("name_te") or name,
                    mandal=cells.get("mandal") or name)
 
 
 def _village_cells(village: Village) -> Cells:
-    return {"slug": village.slug, "name": village.name, "name_te": village.name_te, "mandal": village.mandal}
+    return {"slug": village.code or village.slug, "name": village.name, "name_te": village.name_te,
+            "mandal": village.mandal}
+
+
+def _resolve_village(village: Village, _cells: Cells, registers: Registers) -> Resolved:
+    """A village the tenant has already, by its code or its name in either script, is that village: its code
+    is attached to it (never a second village made from the code); a row without a code keeps the one on file."""
+    index = _village_index(registers)
+    found = next((key for key in (index.key(village.code or ""), index.key(village.name),
+                                  index.key(village.name_te)) if key is not None), None)
+    if found is None:
+        return Resolved(village)
+    kept = registers["villages"][found].data.get("code")
+    return Resolved(village.model_copy(update={"slug": found, "code": village.code or kept}))
 
 
 def _farmer(cells: Cells) -> Farmer:
     lexicon = load_lexicon()
     # A farmer the list names only in Telugu script is named so in both languages.
-    name = cells.get("name") or cells.get("name_te") or ""
+    name = person_name(cells.get("name") or cells.get("name_te") or "")
     if not name.strip():
         raise ValueError("missing Farmer Name")
     village = slug(cells.get("village", "").split("/")[0])
     written = cells.get("id") or f"{slug(name)}-{village}"
-    return Farmer(id=written, name=name, name_te=cells.get("name_te") or name, village=village,
+    return Farmer(id=written, name=name, name_te=person_name(cells.get("name_te") or name), village=village,
                   crops=list(dict.fromkeys(_crop(c, lexicon) for c in split_list(cells.get("crops")))),
                   acres=_acres(number_text(cells.get("acres"))), phone=cells.get("phone") or None)
 
@@ -91,14 +108,31 @@ def _farmer_cells(farmer: Farmer) -> Cells:
 
 
 def _village_index(registers: Registers) -> RegisterIndex[StoredRecord]:
-    return RegisterIndex(registers.get("villages", {}), lambda r: (str(r.data.get("name", "")),
-                                                                    str(r.data.get("name_te", ""))))
+    return RegisterIndex(registers.get("villages", {}), lambda r: (
+        str(r.data.get("name", "")), str(r.data.get("name_te", "")), str(r.data.get("code") or "")))
+
+
+def _register_lexicon(registers: Registers) -> Lexicon:
+    """The built-in words extended by the tenant's crops and issues registers, as the tenant's book reads them."""
+    crops = [Crop.model_validate(r.data) for r in registers.get("crops", {}).values()]
+    issues = [Issue.model_validate(r.data) for r in registers.get("issues", {}).values()]
+    return tenant_lexicon(load_lexicon(), crops, issues)
+
+
+def _farmer_crops(farmer: Farmer, cells: Cells, registers: Registers) -> list[str]:
+    """The crops as the list writes them ("Senagalu", "Bengal gram", "కంది"), each the crops register's crop when
+    one of its names or aliases says it, else a built-in crop, else kept as written; each crop once."""
+    written = split_list(cells.get("crops"))
+    if not written:
+        return farmer.crops
+    lexicon = _register_lexicon(registers)
+    return list(dict.fromkeys(crop_key(word, lexicon) or word.strip() for word in written))
 
 
 def _resolve_farmer(farmer: Farmer, cells: Cells, registers: Registers) -> Resolved:
-    """The farmer's village by its id or name as the list writes it; a village nobody listed yet is made."""
-    if farmer.village in registers.get("villages", {}):
-        return Resolved(farmer)
+    """The farmer's village by its id, code or name as the list writes it (a village nobody listed yet is
+    made) and the crops by the crops register's words."""
+    farmer = farmer.model_copy(update={"crops": _farmer_crops(farmer, cells, registers)})
     written = (cells.get("village") or "").split("/")[0].strip()
     found = _village_index(registers).key(written or farmer.village)
     if found is not None:
@@ -118,7 +152,7 @@ def _resolve_officer(officer: Officer, cells: Cells, registers: Registers) -> Re
 
 
 def _officer(cells: Cells) -> Officer:
-    return Officer(id=cells.get("id", ""), name=cells.get("name", ""),
+    return Officer(id=cells.get("id", ""), name=person_name(cells.get("name", "")),
                    territories=[slug(t) for t in split_list(cells.get("territories"))])
 
 
@@ -152,6 +186,22 @@ def _product_cells(product: Product) -> Cells:
             "kind": product.kind, "tier": product.tier, "price_rs": str(product.price_rs),
             "pack_size": product.pack_size, "dosage": join_list([f"{c}: {d}" for c, d in product.dosage.items()]),
             "problems": join_list(product.problems), "aliases": join_list(product.aliases)}
+
+
+def _issue_index(registers: Registers) -> RegisterIndex[StoredRecord]:
+    return RegisterIndex(registers.get("issues", {}), lambda r: (
+        str(r.data.get("name", "")), str(r.data.get("name_te", "")), *(str(a) for a in r.data.get("aliases") or [])))
+
+
+def _resolve_product(product: Product, cells: Cells, registers: Registers) -> Resolved:
+    """The Target column names issues as the issue register writes them (id, English or Telugu name, an alias):
+    each is that issue's id; a word no issue has stays, and the import names it as unknown."""
+    written = split_list(cells.get("problems"))
+    if not written:
+        return Resolved(product)
+    index = _issue_index(registers)
+    problems = [index.key(word) or slug(word) for word in written]
+    return Resolved(product.model_copy(update={"problems": list(dict.fromkeys(problems))}))
 
 
 def _issue(cells: Cells) -> Issue:
@@ -236,16 +286,17 @@ def _visit_log_kind() -> RegisterKind:
 
 KINDS: dict[str, RegisterKind] = {k.name: k for k in (
     _kind("villages", Village, (
-        Column("slug", "Village ID", ("slug", "village code", "code")),
+        Column("slug", "Village ID", ("slug", "village code", "code", "village number", "village id code")),
         Column("name", "Village", ("village name", "name", "gram", "village/mandal"), required=True),
         Column("name_te", "Village (Telugu)", ("telugu name", "name te", "గ్రామం")),
         Column("mandal", "Mandal", ("mandal name", "block", "tehsil")),
-    ), _village, _village_cells, lambda v: (v.slug, v.slug), "villages"),
+    ), _village, _village_cells, lambda v: (v.slug, v.code or v.slug), "villages", resolve=_resolve_village),
     _kind("farmers", Farmer, (
         Column("id", "Farmer ID", ("farmer code", "id", "code", "farmer no")),
         Column("name", "Farmer Name", ("name", "farmer", "grower", "grower name")),
         Column("name_te", "Farmer Name (Telugu)", ("telugu name", "name te", "రైతు పేరు", "పేరు")),
-        Column("village", "Village", ("village/mandal", "village name", "గ్రామం"), required=True),
+        Column("village", "Village", ("village/mandal", "village name", "village id", "village code", "గ్రామం"),
+               required=True),
         Column("crops", "Crops", ("crop", "crops grown", "పంట")),
         Column("acres", "Acres", ("acreage", "area", "area acres", "area (acres)", "land acres", "ఎకరాలు")),
         Column("phone", "Mobile", ("phone", "mobile no", "mobile number", "phone number", "contact", "cell")),
@@ -269,7 +320,7 @@ KINDS: dict[str, RegisterKind] = {k.name: k for k in (
         Column("problems", "Problems", ("target", "targets", "pests", "diseases", "problem")),
         Column("aliases", "Also Called", ("aliases", "other names", "local names")),
     ), _product, _product_cells, lambda p: (code_key(p.id), p.id), "products",
-        lambda p: [("issues", i) for i in p.problems]),
+        lambda p: [("issues", i) for i in p.problems], _resolve_product),
     _kind("issues", Issue, (
         Column("id", "Issue ID", ("id", "code")),
         Column("name", "Issue", ("name", "problem", "pest/disease"), required=True),

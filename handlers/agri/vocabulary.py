@@ -71,10 +71,10 @@ def crop_key(word: str, lexicon: Lexicon) -> str | None:
     folded = fold_word(word)
     if not folded:
         return None
-    for key, words in lexicon.crops.items():
-        if folded == fold_word(key) or any(folded == fold_word(w) for w in words):
-            return key
-    return None
+    # A word a group lists wins over a key spelt the same: a register that lists "redgram" under its own crop
+    # takes it from the built-in crop keyed so.
+    found = next((key for key, words in lexicon.crops.items() if any(folded == fold_word(w) for w in words)), None)
+    return found or next((key for key in lexicon.crops if folded == fold_word(key)), None)
 
 
 def named_crops(words: list[str], lexicon: Lexicon) -> list[Crop]:

@@ -130,6 +130,9 @@ class Vendor(BaseModel):
     vendor_id: Annotated[str, AfterValidator(lambda v: internal_key(v, "vendor", capitals=True))]
     """Upper-case letters, digits and dashes, derived from the id as the office writes it (kept for display)."""
     name: str
+    code: str = ""
+    """The vendor id as the office writes it ("SCR/014") when that differs from vendor_id: shown and exported,
+    matched folded."""
     aliases: list[str] = Field(default_factory=list)
     gstin: str = Field(pattern=GSTIN_PATTERN)
     bank_account: BankDetails
@@ -144,6 +147,11 @@ class Vendor(BaseModel):
 
     def names(self) -> list[str]:
         return [self.name, *self.aliases]
+
+    @property
+    def written_id(self) -> str:
+        """The id as the office writes it, for display and export."""
+        return self.code or self.vendor_id
 
 
 class POLine(BaseModel):

@@ -165,7 +165,7 @@ class APPack(Pack):
             lines = [turn.t("ap.vendors_header")]
             # Payments counted from the ledger view: the seeded history plus invoices marked paid for this tenant.
             known = self.decider_for(turn.user.tenant).view.entries(turn.user.tenant)
-            lines += [turn.t("ap.vendor_line", id=v.vendor_id, name=v.name,
+            lines += [turn.t("ap.vendor_line", id=v.written_id, name=v.name,
                              payments=account_record(known, v.vendor_id, v.bank_account.account_number).paid,
                              account=masked(v.bank_account.account_number))
                       for v in self.ledger_for(turn.user.tenant).vendors]

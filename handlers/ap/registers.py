@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from bot.services.registers.codes import safe_key
+from bot.services.registers.codes import as_written, safe_key
 from bot.services.registers.kinds import (
     Cells,
     Column,
@@ -64,12 +64,20 @@ def vendor_key(written: str) -> str:
     return safe_key(written.strip()).upper()[:41].strip("-")
 
 
+def _written_code(written: str, vendor_id: str) -> str:
+    """The id as written when the pack's id spells it otherwise ("SCR/014" is SCR-014); empty when the same."""
+    code = as_written(written, "vendor id") if written.strip() else ""
+    return code if code != vendor_id else ""
+
+
 def _vendor(cells: Cells) -> Vendor:
     name = cells.get("name", "")
+    vendor_id = vendor_key(cells.get("vendor_id") or name)
     account = {"account_number": cells.get("account_number", ""), "ifsc": cells.get("ifsc") or None,
                "bank_name": cells.get("bank_name") or None, "account_name": cells.get("account_name") or None}
     return Vendor.model_validate(dict(
-        vendor_id=vendor_key(cells.get("vendor_id") or name), name=name, aliases=split_list(cells.get("aliases")),
+        vendor_id=vendor_id, code=_written_code(cells.get("vendor_id", ""), vendor_id), name=name,
+        aliases=split_list(cells.get("aliases")),
         gstin=cells.get("gstin", "").replace(" ", "").upper(), bank_account=BankDetails.model_validate(account),
         verified_contact=Contact(name=cells.get("contact_name", ""), role=cells.get("contact_role", ""),
                                  phone=cells.get("contact_phone", ""), email=cells.get("contact_email", "")),
@@ -79,7 +87,7 @@ def _vendor(cells: Cells) -> Vendor:
 
 def _vendor_cells(vendor: Vendor) -> Cells:
     bank, contact = vendor.bank_account, vendor.verified_contact
-    return {"vendor_id": vendor.vendor_id, "name": vendor.name, "aliases": join_list(vendor.aliases),
+    return {"vendor_id": vendor.written_id, "name": vendor.name, "aliases": join_list(vendor.aliases),
             "gstin": vendor.gstin, "account_number": bank.account_number, "ifsc": bank.ifsc or "",
             "bank_name": bank.bank_name or "", "account_name": bank.account_name or "",
             "contact_name": contact.name, "contact_role": contact.role, "contact_phone": contact.phone,
@@ -184,10 +192,10 @@ KINDS: dict[str, RegisterKind] = {k.name: k for k in (
         Column("contact_email", "Contact Email", ("email", "email id", "e-mail", "emailid")),
         Column("onboarded_on", "Onboarded On", ("created on", "created time", "date of creation", "since"),
                date=True),
-    ), _vendor, _vendor_cells, lambda v: (v.vendor_id, v.vendor_id), "vendors",
+    ), _vendor, _vendor_cells, lambda v: (v.vendor_id, v.written_id), "vendors",
         # The payment history is the one source of how often and since when a vendor was paid.
         normalise=lambda v: v.model_copy(update={"payment_count": 0, "first_paid": None}),
-        subject=("vendor", lambda v: [v.vendor_id, v.name, v.gstin])),
+        subject=("vendor", lambda v: [v.vendor_id, v.code, v.name, v.gstin])),
     _kind("purchase-orders", PurchaseOrder, (
         Column("po_number", "PO Number", ("purchase order number", "purchaseorder number", "po no", "order no",
                                           "voucher no", "voucher number", "purchase order#"), required=True),

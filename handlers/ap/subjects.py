@@ -57,7 +57,7 @@ def vendor_rows(records: Records, vendor_id: str) -> list[tuple[str, str]]:
 
 
 def _ids(data: dict[str, Any]) -> list[str]:
-    return [str(data.get("vendor_id") or ""), str(data.get("gstin") or "")]
+    return [str(data.get("vendor_id") or ""), str(data.get("gstin") or ""), str(data.get("code") or "")]
 
 
 def vendor_terms(registers: RegisterStore, subject: Subject) -> SubjectTerms | None:

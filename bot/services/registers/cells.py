@@ -1,6 +1,7 @@
 """Cells as Indian offices write them, read into plain values: dates day first (`12-04-2023`, `12/4/23`,
 `12-Apr-2023`, `12 April 2023`, Excel serials), numbers with units and currency (`3 ac`, `Rs 1,200.50`,
-`1,20,000/-`) and mobiles (`09100 334455`, `+91 91003 34455`). Each refusal says what was written and how to
+`1,20,000/-`), mobiles (`09100 334455`, `+91 91003 34455`) and people's names without their honorifics
+(`Sri Anjaiah garu`). Each refusal says what was written and how to
 write it, never a pattern."""
 
 import re
@@ -76,3 +77,27 @@ def indian_mobile(written: str) -> str:
         return f"+{digits}"
     raise ValueError(f"mobile number {written.strip()!r} is not a 10-digit mobile; "
                      "a number outside India needs its country code (+..)")
+
+
+_TITLES_BEFORE = {"sri", "shri", "shree", "sree", "smt", "srimathi", "srimati", "shrimati", "mr", "mrs", "ms", "kum",
+                  "adv", "advocate", "శ్రీ", "శ్రీమతి", "కుమారి"}
+_TITLES_AFTER = {"garu", "gaaru", "ji", "sir", "saab", "saheb", "madam", "గారు"}
+_PERSON_WORD = re.compile(r"\S+")
+_GLUED_TITLE = re.compile(r"(?i)^\s*((?:sri|shri|smt|mr|mrs|ms|kum|adv)\.)(?=\S)")
+
+
+def person_name(written: str) -> str:
+    """A person's name as a register keeps it, without the honorific an office writes around it ("Sri
+    Anjaiah garu", "Smt. Lakshmamma", "Adv. K. Rao", "శ్రీ రాములు గారు" -> "Anjaiah", "Lakshmamma", "K. Rao",
+    "రాములు"); a name that is nothing but a title stays as written."""
+    words = _PERSON_WORD.findall(_GLUED_TITLE.sub(r"\1 ", written))
+
+    def bare(word: str) -> str:
+        return word.strip(".,:;").casefold()
+
+    start, end = 0, len(words)
+    while start < end - 1 and bare(words[start]) in _TITLES_BEFORE:
+        start += 1
+    while end - 1 > start and bare(words[end - 1]) in _TITLES_AFTER:
+        end -= 1
+    return " ".join(words[start:end])

@@ -26,17 +26,34 @@ _BUILT_IN: dict[tuple[str, str | None], tuple[str, ...]] = {
                       "accounts clerk", "data entry operator", "deo", "accounts payable"),
 }
 ROLES = ("admin", "officer", "lawyer", "clerk")
+_SHORT = {"sr": "senior", "snr": "senior", "jr": "junior", "jnr": "junior", "asst": "assistant", "astt": "assistant",
+          "exe": "executive", "exec": "executive", "mgr": "manager", "offr": "officer", "adv": "advocate",
+          "acct": "accounts", "accts": "accounts"}
+
+
+def designation_key(written: str) -> str:
+    """A designation for matching: folded, initials joined ("F.O." is "fo", "M.D." is "md") and short forms
+    written out ("Sr. Advocate" is "senior advocate", "Asst. Manager" is "assistant manager")."""
+    words = fold(written).split()
+    joined: list[str] = []
+    for word in words:
+        if len(word) == 1 and joined and len(joined[-1]) < 4 and joined[-1].isalpha() and joined[-1] not in _SHORT:
+            joined[-1] += word
+        else:
+            joined.append(word)
+    return " ".join(_SHORT.get(w, w) for w in joined)
 
 
 def designation_map(extra: dict[str, str] | None = None) -> dict[str, RoleOf]:
     """Folded designation -> role (and pack): the built-in words, then the tenant's ("Area Sales Manager" ->
     "admin", or "officer:agri")."""
-    found = {fold(word): RoleOf(role=role, pack=pack) for (role, pack), words in _BUILT_IN.items() for word in words}
+    found = {designation_key(word): RoleOf(role=role, pack=pack)
+             for (role, pack), words in _BUILT_IN.items() for word in words}
     for word, said in (extra or {}).items():
         role, _, pack = said.partition(":")
         if role.strip() not in ROLES:
             raise ValueError(f"designation {word!r}: the role must be one of {', '.join(ROLES)}")
-        found[fold(word)] = RoleOf(role=role.strip(), pack=pack.strip() or None)
+        found[designation_key(word)] = RoleOf(role=role.strip(), pack=pack.strip() or None)
     return found
 
 
@@ -48,7 +65,7 @@ _LAST_WORD = {"manager": RoleOf(role="admin"), "head": RoleOf(role="admin"), "di
 def role_of(designation: str, designations: dict[str, RoleOf]) -> RoleOf | None:
     """The role a designation names ("Finance Manager" is an admin as "Zonal Manager" is, by its last word);
     None when nobody listed it."""
-    folded = fold(designation)
+    folded = designation_key(designation)
     found = designations.get(folded)
     if found is None and folded:
         found = _LAST_WORD.get(folded.split()[-1])

@@ -16,7 +16,7 @@ from bot.services.registers.codes import fold_code
 from bot.services.registers.kinds import Cells, RegisterKind, Registers
 from bot.services.registers.reasons import clerk_reason
 from bot.services.registers.cells import date_text
-from bot.services.registers.table import SourceRow, fold, read_table
+from bot.services.registers.table import SourceRow, header_key, read_table
 from bot.store.db import Database
 from bot.store.registers import RegisterStore, StoredRecord
 from bot.store.subject_audit import AuditEntry, SubjectAudit
@@ -101,7 +101,7 @@ def _cells(kind: RegisterKind, row: SourceRow, aliases: dict[str, str], ignored:
     dates = {c.field for c in kind.columns if c.date}
     cells: dict[str, str] = {}
     for header, value in row.cells.items():
-        name = aliases.get(fold(header))
+        name = aliases.get(header_key(header))
         if name is None:
             ignored.add(header)
             continue
@@ -199,14 +199,24 @@ def plan_import(database: Database, kinds: dict[str, RegisterKind], kind: Regist
     erased = _forgotten(database, kind, tenant)
     known = {name: set(records) for name, records in registers.items()}
     known.setdefault(kind.name, set()).update(chosen)
+    final: dict[str, int] = {}
     for key, (row, record, label) in chosen.items():
         resolved = kind.resolve(record, cells_of.get(key, {}), _with(registers, plan.created))
         record = resolved.record
-        missing = [f"{ref_kind} {ref_key}" for ref_kind, ref_key in kind.refers(record)
-                   if ref_key not in known.get(ref_kind, set())
-                   and not any(c.kind == ref_kind and c.record.key == ref_key for c in resolved.created)]
+        # Resolving may find the row is a record the tenant has under another key (a village by its name).
+        key, label = kind.key_of(record)
+        if key in final:
+            report.rejected.append(Rejected(row=row, reason=f"{label} is already on row {final[key]}"))
+            continue
+        final[key] = row
+        missing: dict[str, list[str]] = {}
+        for ref_kind, ref_key in kind.refers(record):
+            if ref_key not in known.get(ref_kind, set()) and ref_key not in plan.created.get(ref_kind, {}) \
+                    and not any(c.kind == ref_kind and c.record.key == ref_key for c in resolved.created):
+                missing.setdefault(ref_kind, []).append(ref_key)
         if missing:
-            report.rejected.append(Rejected(row=row, reason=f"unknown {', '.join(missing)}"))
+            report.rejected.append(Rejected(row=row, reason="; ".join(
+                f"not in the {ref_kind} register: {', '.join(keys)}" for ref_kind, keys in missing.items())))
             continue
         for made in resolved.created:
             if made.record.key not in plan.created.setdefault(made.kind, {}):
@@ -229,7 +239,7 @@ def plan_import(database: Database, kinds: dict[str, RegisterKind], kind: Regist
             continue
         plan.upserts[key] = StoredRecord(key=key, label=label, data=data)
     if replace:
-        kept = {k for k in chosen}
+        kept = set(final)
         report.removed = [r.label for k, r in existing.items() if k not in kept]
     report.rejected.sort(key=lambda r: r.row)
     return report, plan

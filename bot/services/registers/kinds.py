@@ -8,7 +8,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from bot.services.registers.cells import number_text as number_text  # re-exported: packs read numbers here
-from bot.services.registers.table import fold
+from bot.services.registers.table import header_key
 from bot.store.registers import RegisterRowMixin, RegisterVersionMixin, StoredRecord
 
 
@@ -83,11 +83,11 @@ class RegisterKind:
     written) and say which records to create for names nobody listed yet; run before `refers` is checked."""
 
     def aliases(self) -> dict[str, str]:
-        """Folded header -> field, for every name a column is known by."""
+        """Header key (table.header_key) -> field, for every name a column is known by."""
         found: dict[str, str] = {}
         for column in self.columns:
             for name in (column.field, column.header, *column.aliases):
-                found.setdefault(fold(name), column.field)
+                found.setdefault(header_key(name), column.field)
         return found
 
     @property

@@ -34,6 +34,24 @@ def fold(header: str) -> str:
     return " ".join(re.sub(r"[^0-9a-z\u0c00-\u0c7f]+", " ", header.lower()).split())
 
 
+# Short forms Indian office sheets write in headers ("PO Dt.", "Bill Amt", "Qty.", "Vill. Code", "Pmt Date").
+_SHORT_FORMS = {"dt": "date", "dtd": "date", "amt": "amount", "qty": "quantity", "vill": "village", "inv": "invoice",
+                "pmt": "payment", "pymt": "payment", "paymt": "payment", "recd": "received", "rcvd": "received",
+                "no": "number", "num": "number", "nbr": "number", "desc": "description", "descr": "description",
+                "sr": "serial", "sl": "serial", "mob": "mobile", "ph": "phone", "tel": "phone",
+                "addr": "address", "vdr": "vendor", "supp": "supplier", "ac": "account"}
+# A currency or unit in a header says how the cells are written, not what the column is ("Rate (Rs.)").
+_UNIT_WORDS = {"rs", "inr", "rupees", "ps"}
+
+
+def header_key(header: str) -> str:
+    """A header as a column name to match: folded, short forms written out and currency words dropped, so
+    "PO Dt." is "po date", "Rate (Rs.)" is "rate", "Bill Amt" is "bill amount", "A/c No" is "account number"."""
+    words = re.sub(r"\ba c\b", "ac", fold(header)).split()
+    spelled = [_SHORT_FORMS.get(w, w) for w in words if w not in _UNIT_WORDS]
+    return " ".join(spelled) or " ".join(words)
+
+
 def cell_text(value: Cell) -> str:
     """A cell as text: whole floats without ".0", dates as ISO, control characters removed, everything stripped."""
     if value is None:
@@ -105,7 +123,7 @@ def _header_index(lines: list[tuple[int, list[str]]], known: set[str]) -> int:
     more filled cells (a title row, merged or not, fills one)."""
     best, best_score = -1, 0
     for index, (_, line) in enumerate(lines):
-        score = sum(1 for v in line if v.strip() and fold(v) in known)
+        score = sum(1 for v in line if v.strip() and header_key(v) in known)
         if score > best_score:
             best, best_score = index, score
     if best >= 0:
@@ -199,7 +217,7 @@ def read_sheet(path: Path, known: Iterable[str] = (), limits: Limits = LIMITS) -
     """Read any office sheet (CSV or .xlsx, told by its first bytes) into rows under its header.
 
     The header row is found below title rows (the row naming most of `known`, the column names the caller
-    expects, folded); a header cell merged over several columns names them all; blank rows are skipped but
+    expects, by header_key); a header cell merged over several columns names them all; blank rows are skipped but
     counted, so a row's number is the one the person sees. Cells are text, stripped, Excel dates as ISO.
     A file over `limits` is refused (SheetRefused, a ValueError) before it is read through: an .xlsx by the
     unpacked size of its parts and its declared rows, a CSV by its size; both by rows and cells as they stream.
@@ -208,7 +226,7 @@ def read_sheet(path: Path, known: Iterable[str] = (), limits: Limits = LIMITS) -
     size = path.stat().st_size
     with path.open("rb") as handle:
         start = handle.read(2)
-    folded = {fold(k) for k in known}
+    folded = {header_key(k) for k in known}
     if start == b"PK":
         if size > limits.max_bytes:
             raise SheetRefused(f"the file is {size // 1_000_000:,} MB, more than {limits.max_bytes // 1_000_000} MB")
