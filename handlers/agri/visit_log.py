@@ -10,9 +10,9 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from bot.services.registers.importer import ImportReport, Rejected
+from bot.services.registers.importer import MEMORIES_SHOWN, ImportReport, Rejected
 from bot.services.registers.kinds import Cells
-from bot.services.registers.table import SourceRow, excel_date, fold, read_table
+from bot.services.registers.table import SourceRow, excel_date, fold, header_key, read_table
 from bot.store import Database
 from bot.store.subject_registers import same_id
 from bot.store.tenants import ensure_tenant
@@ -25,8 +25,6 @@ from handlers.agri.visit_records import SavedVisit, VisitRecords, saved_visit_me
 from memory.ids import content_digest
 from memory.outbox import Outbox
 
-MEMORIES_SHOWN = 5
-"""How many of the memories an import would write the dry run quotes (with the count of the rest)."""
 
 class LogRow(BaseModel):
     """One row of the log, read: the visit it is, or the reason it cannot be one."""
@@ -40,7 +38,7 @@ def _aliases() -> dict[str, str]:
     found: dict[str, str] = {}
     for column in COLUMNS:
         for name in (column.field, column.header, *column.aliases):
-            found.setdefault(fold(name), column.field)
+            found.setdefault(header_key(name), column.field)
     return found
 
 
@@ -91,7 +89,7 @@ class LogReader:
         aliases = _aliases()
         cells: Cells = {}
         for header, value in row.cells.items():
-            field = aliases.get(fold(header))
+            field = aliases.get(header_key(header))
             if field is not None and value.strip():
                 cells.setdefault(field, value.strip())
         day = _day(cells.get("date", ""))
@@ -154,7 +152,7 @@ def import_visit_log(database: Database, book: FieldBook, tenant: str, path: Pat
     reader = LogReader(book)
     report = ImportReport(kind="visits", tenant=tenant)
     chosen: dict[str, tuple[int, SavedVisit]] = {}
-    for source in read_table(path):
+    for source in read_table(path, _aliases()):
         read = reader.read(source, officer_default)
         if read.saved is None:
             report.rejected.append(Rejected(row=read.row, reason=read.reason or "unreadable row"))

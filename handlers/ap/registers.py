@@ -203,7 +203,7 @@ KINDS: dict[str, RegisterKind] = {k.name: k for k in (
                required=True),
         Column("po_date", "PO Date", ("purchase order date", "date", "order date", "voucher date"), date=True,
                required=True),
-        Column("line_no", "Line", ("line no", "s no", "sl no", "item no")),
+        Column("line_no", "Line", ("line no", "s no", "sl no", "sl", "item no", "line number")),
         Column("sku", "SKU", ("item code", "product code", "stock item code")),
         Column("description", "Item", ("item name", "stock item", "name of item", "description", "item desc")),
         Column("quantity", "Quantity", ("qty", "quantity ordered", "billed qty", "actual qty"), required=True),

@@ -12,6 +12,7 @@ from handlers.legal.case_dates import next_date
 from handlers.legal.dates import find_dates
 from handlers.legal.models import CaseRecord, HearingRecord, LegalAnswer
 from handlers.legal.question import Question, month_year
+from handlers.legal.register_dates import REGISTER_KIND
 
 log = logging.getLogger(__name__)
 
@@ -92,6 +93,7 @@ def compose(lang: str, case: CaseRecord, question: Question, records: list[Heari
         else:
             key = "legal.next_date" if found.day >= today else "legal.next_date_passed"
             key = f"{key}_listed" if source.kind == "listing" else key
+            key = f"{key}_register" if source.upload_kind == REGISTER_KIND else key
             line = text(lang, key, case=name, date=show_date(lang, found.day),
                         from_date=show_date(lang, source.hearing_date), source=source.source_file,
                         author=source.author)

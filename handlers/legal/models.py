@@ -44,6 +44,10 @@ class CaseRecord(BaseModel):
     court: str = ""
     cnr: str = ""
     """The eCourts CNR number (16 characters), when the practice keeps it."""
+    next_date: date | None = None
+    """The next date as the register gave it when imported (its "Next Date" / "NDOH" column): filed as a listing
+    of the case from the case register (handlers/legal/register_dates.py), so /today and "when is the next
+    date" know it from day one."""
 
     @property
     def label(self) -> str:

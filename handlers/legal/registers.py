@@ -47,6 +47,14 @@ def _cause_title(petitioner: str, respondent: str) -> str:
     return f"{petitioner.strip()} v. {respondent.strip()}"
 
 
+def _file_next_dates(database: Database, tenant: str, written: list[StoredRecord], apply: bool,
+                     bank_prefix: str) -> list[str]:
+    from handlers.legal.register_dates import file_next_dates
+
+    return file_next_dates(database, tenant, [CaseRecord.model_validate(r.data) for r in written], apply,
+                           bank_prefix)
+
+
 def _case(cells: Cells) -> CaseRecord:
     numbers = split_list(cells.get("numbers"))
     title = cells.get("title") or _cause_title(cells.get("petitioner", ""), cells.get("respondent", ""))
@@ -54,12 +62,13 @@ def _case(cells: Cells) -> CaseRecord:
     code = as_written(cells["case_id"], "case id") if cells.get("case_id") else ""
     return CaseRecord(case_id=case_slug(written), title=title, numbers=numbers, code=code,
                       aliases=split_list(cells.get("aliases")), court=cells.get("court", ""),
-                      cnr=(cells.get("cnr") or "").replace(" ", "").upper())
+                      cnr=(cells.get("cnr") or "").replace(" ", "").upper(), next_date=cells.get("next_date") or None)
 
 
 def _case_cells(case: CaseRecord) -> Cells:
     return {"case_id": case.code or case.case_id, "title": case.title, "numbers": join_list(case.numbers),
-            "aliases": join_list(case.aliases), "court": case.court, "cnr": case.cnr}
+            "aliases": join_list(case.aliases), "court": case.court, "cnr": case.cnr,
+            "next_date": case.next_date.isoformat() if case.next_date else ""}
 
 
 def _key(case: CaseRecord) -> tuple[str, str]:
@@ -80,8 +89,10 @@ CASES = RegisterKind(
                                             "opposite party", "opp party")),
         Column("aliases", "Also Called", ("aliases", "short name", "nickname", "known as")),
         Column("court", "Court", ("court name", "forum", "bench", "court hall")),
+        Column("next_date", "Next Date", ("ndoh", "next hearing", "next hearing date", "next date of hearing",
+                                          "n d o h", "next dt", "posted to", "adjourned to", "next posting"), date=True),
     ),
-    from_cells=_case, to_cells=_case_cells, key_of=_key, subject=("case", lambda c: [c.case_id, c.code, *c.numbers, c.title, *c.aliases]),
+    from_cells=_case, to_cells=_case_cells, key_of=_key, files=_file_next_dates, subject=("case", lambda c: [c.case_id, c.code, *c.numbers, c.title, *c.aliases]),
 )
 KINDS: dict[str, RegisterKind] = {CASES.name: CASES}
 SEED_FILES = [("cases", "legal/cases.json")]

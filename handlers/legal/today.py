@@ -7,6 +7,7 @@ from bot.core.pack import Services
 from handlers.legal.casebook import CaseBook
 from handlers.legal.models import CauseList, CauseListItem
 from handlers.legal.register import CaseRegister
+from handlers.legal.register_dates import REGISTER_KIND
 
 
 async def cause_list(services: Services, bank: str, register: CaseRegister, day: date) -> CauseList:
@@ -37,6 +38,7 @@ def render_cause_list(lang: str, listing: CauseList, register: CaseRegister) -> 
                               source=item.previous.source_file, author=item.previous.author,
                               text=item.previous.summary))
         if item.listed_by is not None:
-            lines.append(text(lang, "legal.today_listed_by", date=show_date(lang, item.listed_by.hearing_date),
+            by_register = item.listed_by.upload_kind == REGISTER_KIND
+            lines.append(text(lang, "legal.today_register" if by_register else "legal.today_listed_by", date=show_date(lang, item.listed_by.hearing_date),
                               source=item.listed_by.source_file, author=item.listed_by.author))
     return "\n".join(lines)

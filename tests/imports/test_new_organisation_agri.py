@@ -7,19 +7,15 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from pydantic import SecretStr
 
 from bot.cli.registers import all_kinds
 from bot.services.registers.importer import import_file
-from bot.settings import Settings
 from bot.store.people import load_people
 from bot.store.people_table import import_people_table
 from handlers import INSTALLED
 from handlers.agri.registers import FieldBooks
 from tests.agri.conftest import button, say
-from tests.conftest import make_settings
-from tests.fakes.telegram import TOKEN, FakeTelegram
-from tests.onboarding.test_chat_import import Bot, start, stop
+from tests.onboarding.test_chat_import import Bot, start_with_fake, stop_with_fake
 
 pytestmark = [pytest.mark.own_registers, pytest.mark.hindsight]
 CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "agri" / "neworg"
@@ -30,10 +26,7 @@ BHASKAR = 7700112
 
 @pytest.fixture
 async def bot(tmp_path: Path, hindsight_url: str, bank_prefix: str) -> AsyncIterator[Bot]:
-    fake = FakeTelegram()
-    settings: Settings = make_settings(tmp_path, hindsight_url, bank_prefix, telegram_bot_token=SecretStr(TOKEN),
-                                       telegram_base_url=fake.url)
-    running = await start(settings, fake)
+    running = await start_with_fake(tmp_path, hindsight_url, bank_prefix)
     database = running.app.services.database
     for kind in ("villages", "crops", "issues", "catalogue", "farmers", "officers"):
         report = import_file(database, KINDS, kind, TENANT, CORPUS / f"{kind}.csv", apply=True)
@@ -42,8 +35,7 @@ async def bot(tmp_path: Path, hindsight_url: str, bank_prefix: str) -> AsyncIter
     assert not people.rejected and sorted(people.written) == ["bhaskar", "mohan", "sailaja"]
     running.app.services.registry.refresh()
     yield running
-    await stop(running)
-    fake.close()
+    await stop_with_fake(running)
 
 
 def _all_text(bot: Bot, chat: int) -> str:

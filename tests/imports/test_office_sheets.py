@@ -117,9 +117,10 @@ def test_a_case_register_with_petitioner_and_respondent(database: Database, tmp_
     report = import_file(database, KINDS, "cases", "kodad-law", path, apply=True)
     assert [(r.row, r.reason) for r in report.rejected] == [
         (5, "missing Title (or both Petitioner and Respondent)")]
-    assert report.ignored_columns == ["Next Date"]
-    titles = sorted(c.title for c in CaseRegisters(database).for_tenant("kodad-law").cases)
-    assert titles == ["State v. Boya Ramulu", "Venkanna v. Mallaiah"]
+    assert report.ignored_columns == [] and report.memories_total == 1, "the Next Date is filed as a listing"
+    cases = CaseRegisters(database).for_tenant("kodad-law").cases
+    assert sorted(c.title for c in cases) == ["State v. Boya Ramulu", "Venkanna v. Mallaiah"]
+    assert sorted(str(c.next_date) for c in cases) == ["2026-04-12", "None"]
 
 
 def smriti(settings: Settings, capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

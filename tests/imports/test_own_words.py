@@ -20,7 +20,10 @@ from bot.store.people import load_people
 from bot.store.people_table import import_people_table
 from handlers import INSTALLED
 from handlers.agri.registers import FieldBooks
+from bot.store.registers import RegisterStore
+from handlers.ap.registers import TABLES as AP_TABLES
 from handlers.ap.registers import Ledgers
+from handlers.ap.subjects import find_vendors, vendor_rows
 
 KINDS = all_kinds(INSTALLED.packages())
 TENANT = "bhongir-agro"
@@ -177,6 +180,11 @@ def test_ap_sheets_with_office_headers_and_vendor_codes_kept_as_written(database
     export_kind(database, KINDS["vendors"], TENANT, "csv", out)
     assert "KPL/007,Krishna Pipes" in out.read_text(encoding="utf-8")
     assert import_file(database, KINDS, "vendors", TENANT, out).updated == [], "the export re-imports unchanged"
+    # forget and export-subject find the vendor, and every row about it, by the code as the office writes it.
+    store = RegisterStore(database, *AP_TABLES)
+    assert find_vendors(store, TENANT, "KPL/007") == [("KPL-007", "Krishna Pipes & Fittings")]
+    assert sorted(kind for kind, _ in vendor_rows(store.records(TENANT), "kpl/007")) == [
+        "goods-receipts", "payments", "purchase-orders", "vendors"]
 
 
 def test_people_import_reads_designations_and_names_and_honours_smriti_tenant(

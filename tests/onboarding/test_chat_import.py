@@ -89,6 +89,19 @@ async def stop(bot: Bot) -> None:
     await bot.app.aclose()
 
 
+async def start_with_fake(tmp_path: Path, hindsight_url: str, bank_prefix: str) -> Bot:
+    """A running bot on the Telegram fake of its own (stop it with stop_with_fake)."""
+    fake = FakeTelegram()
+    settings = make_settings(tmp_path, hindsight_url, bank_prefix, telegram_bot_token=SecretStr(TOKEN),
+                             telegram_base_url=fake.url)
+    return await start(settings, fake)
+
+
+async def stop_with_fake(bot: Bot) -> None:
+    await stop(bot)
+    bot.fake.close()
+
+
 @pytest.fixture
 async def settings_and_fake(tmp_path: Path, hindsight_url: str, bank_prefix: str
                             ) -> AsyncIterator[tuple[Settings, FakeTelegram]]:

@@ -24,6 +24,10 @@ from bot.store.tenants import ensure_tenant
 from memory.asof import IST
 
 
+MEMORIES_SHOWN = 5
+"""How many of the memories an import files the report quotes (with the count of the rest)."""
+
+
 class Rejected(BaseModel):
     row: int
     reason: str
@@ -271,5 +275,8 @@ def import_file(database: Database, kinds: dict[str, RegisterKind], kind_name: s
             existing = RegisterStore(database, *kind.tables).records(tenant).get(kind.name, {})
             keep.update({k: v for k, v in existing.items() if v.label in report.unchanged})
         RegisterStore(database, *kind.tables).write(tenant, kind.name, keep, replace=replace)
+    if kind.files is not None:
+        lines = kind.files(database, tenant, list(plan.upserts.values()), apply, bank_prefix)
+        report.memories, report.memories_total = lines[:MEMORIES_SHOWN], len(lines)
     report.applied = apply
     return report

@@ -78,6 +78,10 @@ class RegisterKind:
     subject: tuple[str, Callable[[Any], list[str]]] | None = None
     """The subject kind a record is ("farmer", "case", "vendor") and the ids and names a forget may have named
     it by: a record whose subject was forgotten is not added back by an import unless asked."""
+    files: Callable[[Any, str, list[StoredRecord], bool, str], list[str]] | None = None
+    """What an import of this kind files beyond its rows (a case register's next dates, filed as listings with
+    their memories): `files(database, tenant, records written, apply, bank_prefix)` returns the memories' lines
+    the report shows; on a dry run it only says them."""
     resolve: Callable[[Any, Cells, Registers], Resolved] = field(default=_as_is)
     """Point a record's references at the tenant's rows as people name them (a village by its name or id as
     written) and say which records to create for names nobody listed yet; run before `refers` is checked."""
