@@ -1,6 +1,6 @@
 """Every benchmark of issue 7, side by side in one run, against a running Hindsight.
 
-    .venv/bin/python -m bench.run_all [--quick | --smoke] [--only overhead,brief,growth,ingest] [--url URL]
+    .venv/bin/python -m bench.run_all [--quick | --smoke] [--only overhead,brief,...] [--url URL]
 
 Each section measures its own comparison within this one run (the server is shared and noisy, so only the
 ratios are meant to be compared across runs). Every bank is fresh, uniquely named, and deleted afterwards.
@@ -16,10 +16,10 @@ from datetime import datetime
 
 from pydantic import BaseModel
 
-from bench import brief_parallel, ingest_workers, overhead, recall_growth, season_agri
+from bench import brief_parallel, ingest_workers, overhead, recall_growth, scale_agri, scale_ap, scale_legal, season_agri
 from memory import MemoryClient
 
-SECTIONS = ("overhead", "brief", "growth", "ingest", "season")
+SECTIONS = ("overhead", "brief", "growth", "ingest", "season", "scale")
 
 
 class Plan(BaseModel):
@@ -32,12 +32,16 @@ class Plan(BaseModel):
     """None: the whole seed backlog."""
     season_notes: int = 210
     season_farmers: int = 40
+    scale_sizes: list[int] = [100, 1000, 10000]
+    """Memories each pack's scale benchmark grows its bank to, asking its questions at each size."""
+    scale_questions: int = 12
 
 
 FULL = Plan(rounds=30, repetitions=30, sizes=[100, 1000, 10000], recalls=100, ingest_pairs=2)
-QUICK = Plan(rounds=10, repetitions=15, sizes=[100, 1000], recalls=50, ingest_pairs=1)
+QUICK = Plan(rounds=10, repetitions=15, sizes=[100, 1000], recalls=50, ingest_pairs=1, scale_sizes=[100, 1000],
+             scale_questions=8)
 SMOKE = Plan(rounds=2, repetitions=2, sizes=[10, 30], recalls=4, ingest_pairs=1, ingest_uploads=3, season_notes=8,
-             season_farmers=4)
+             season_farmers=4, scale_sizes=[30, 60], scale_questions=2)
 """The test suite's run: every section to the end on tiny sizes, so a change that breaks one fails CI."""
 
 
@@ -49,7 +53,16 @@ def sections(url: str, plan: Plan) -> dict[str, Callable[[], Awaitable[list[str]
         "ingest": lambda: ingest_workers.run(url, plan.ingest_pairs, plan.ingest_uploads),
         "season": lambda: season_agri.run(url, plan.season_notes, plan.season_farmers, False),
         "growth": lambda: recall_growth.run(url, plan.sizes, plan.recalls),
+        "scale": lambda: scale(url, plan),
     }
+
+
+async def scale(url: str, plan: Plan) -> list[str]:
+    """Each pack's scale benchmark in turn: its main question and its exact ones, small and large, one run."""
+    lines: list[str] = []
+    for bench in (scale_agri, scale_legal, scale_ap):
+        lines += await bench.run(url, plan.scale_sizes, plan.scale_questions)
+    return lines
 
 
 async def run(url: str, plan: Plan, only: list[str]) -> int:

@@ -13,10 +13,11 @@ from types import ModuleType
 import pytest
 
 import bench
+from bench import run_all
 
 HELPERS = {"harness", "stats", "server_cpu", "scale"}
 """Modules that measure nothing themselves: they are used by the benchmarks below."""
-SECTIONS = {"brief_parallel", "ingest_workers"}
+SECTIONS = {"brief_parallel", "ingest_workers", "scale_agri", "scale_legal", "scale_ap"}
 """Benchmarks run as sections of run_all only (its smoke run covers them)."""
 PRIVATE_SERVER = {"llm_save"}
 """Starts a Hindsight of its own with a faked model: smoke-run in tests/llm_mode against that suite's server."""
@@ -39,17 +40,24 @@ def test_every_module_is_a_helper_a_section_or_a_benchmark_with_a_smoke_mode() -
         assert '"--smoke"' in inspect.getsource(module), f"bench.{name} has no --smoke mode"
 
 
-def _argv(module: ModuleType, hindsight_url: str) -> list[str]:
+def runs() -> list[tuple[str, str | None]]:
+    """Each benchmark, and bench.run_all once per section (a failing section is named by its own test)."""
+    return [(name, section) for name in benchmarks()
+            for section in (run_all.SECTIONS if name == "run_all" else (None,))]
+
+
+def _argv(module: ModuleType, hindsight_url: str, section: str | None) -> list[str]:
     takes_url = '"--url"' in inspect.getsource(module)
-    return ["--smoke", *(["--url", hindsight_url] if takes_url else [])]
+    return ["--smoke", *(["--url", hindsight_url] if takes_url else []), *(["--only", section] if section else [])]
 
 
 @pytest.mark.hindsight
 @pytest.mark.own_registers
-@pytest.mark.parametrize("name", benchmarks())
-def test_benchmark_runs_in_smoke_mode(name: str, hindsight_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(("name", "section"), runs())
+def test_benchmark_runs_in_smoke_mode(name: str, section: str | None, hindsight_url: str,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
     module = importlib.import_module(f"bench.{name}")
-    assert module.main(_argv(module, hindsight_url)) == 0
+    assert module.main(_argv(module, hindsight_url, section)) == 0
     printed = capsys.readouterr().out
     assert printed.strip(), f"bench.{name} printed nothing"
     assert "Traceback" not in printed
