@@ -7,15 +7,18 @@ import argparse
 import asyncio
 import re
 from collections.abc import AsyncIterator, Iterator
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import httpx
 import pytest
+from sqlalchemy import update
 from starlette.applications import Starlette
 
 from bot.cli import queue as queue_cli
 from bot.core.app import App
 from bot.services.i18n import text
+from bot.store.state import InboxRow
 from bot.transports.health import Health, Queued
 from tests.fakes.telegram import FakeTelegram
 from tests.fakes.twilio import FakeTwilio
@@ -177,3 +180,17 @@ async def test_replies_given_up_are_counted_and_resent_on_request(
     await wa.app.services.replies.flush()  # what a running worker's next pass does
     assert len(wa.fake.accepted) == 1 and "cannot go out yet" in wa.fake.accepted[0][1]["Body"]
     assert wa.app.services.replies.outbox.listing(("failed", "flagged")) == []
+
+
+async def test_a_delivery_another_worker_left_behind_does_not_take_this_one_out_of_rotation(wa: WhatsApp) -> None:
+    state = wa.app.services.state
+    state.inbox_put("whatsapp", "SM" + "6" * 32, '{"left": "by a worker that was killed"}')
+    with wa.app.services.database.session() as s:
+        s.execute(update(InboxRow).where(InboxRow.key == "SM" + "6" * 32).values(
+            received_at=datetime.now(timezone.utc) - timedelta(minutes=30)))
+    health = Health(wa.app.services, max_inbox_age_s=60,
+                    queues=[Queued("whatsapp", wa.transport.queue_depth, wa.transport.spool.pending,
+                                   wa.transport.in_flight.oldest_age_s)])
+    ready, metrics = await scrape(health)
+    assert ready.status_code == 200, ready.text  # this worker handles what it takes; its own state decides
+    assert metric(metrics, "smriti_inbox_oldest_age_seconds", "whatsapp") >= 1800  # the operator still sees it
