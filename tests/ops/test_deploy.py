@@ -32,6 +32,8 @@ def test_the_compose_file_runs_the_promised_services() -> None:
     assert set(services) == {"postgres", "hindsight", "worker1", "worker2", "caddy"}
     assert "pgvector" in services["postgres"]["image"]
     assert services["worker2"]["volumes"] != services["worker1"]["volumes"]  # each worker its own spool
+    media = "intake-media:/var/lib/smriti/state/intake-media"  # a kept file, read by whichever worker retries it
+    assert media in services["worker1"]["volumes"] and media in services["worker2"]["volumes"]
 
 
 def test_every_smriti_command_in_the_recipe_parses() -> None:
