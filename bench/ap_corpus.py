@@ -1,6 +1,6 @@
 """Accuracy of the AP reader and rules on the invoice corpus (tests/corpus/ap), per field and per decision.
 
-    python -m bench.ap_corpus [--only ID] [--batch 1|2|3|walk] [--show-misses]
+    python -m bench.ap_corpus [--only ID] [--batch 1|2|3|walk|photos2] [--show-misses]
 
 Batch 1 (expected.json) was written with the reader; batch 2 (expected2.json, invoices2/) was typed by someone
 else from the issue's description alone, without reading the reader; batch 3 (expected3.json, invoices3/) by a
@@ -10,6 +10,11 @@ decision REFUSED, scored on the refusal alone and left out of the field figures)
 Batch walk (walk/expected.json) was written by a new author for a pump maker of its own (walk/ledger.json, its
 own buyer GSTIN): phone photos and image-only scanned PDFs made by the author as files (skew, shadow, glare, JPEG),
 read as they are, not rendered here.
+
+Batch photos2 (photos2/expected.json) was written by another author for the walk batch's company, with a
+generator of another style (make_photos2.py: a proportional font placed by pixel, ruled tables, a shadow
+gradient and vignette, motion blur, keystone, JPEG 38-70, scans at 150-300 dpi), so that the OCR fixes made
+on the walk batch are measured on pages they were not tuned on.
 
 Each invoice is read the way it would arrive (pasted text, a PDF with a text layer, or a photo read by
 Tesseract), without a model, then decided against the corpus's own ledger and scripted ledger view with
@@ -43,7 +48,8 @@ from handlers.ap.risk import evaluate
 from handlers.ap.vendor_memory import VendorMemory
 
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "corpus" / "ap"
-BATCHES = {"1": "expected.json", "2": "expected2.json", "3": "expected3.json", "walk": "walk/expected.json"}
+BATCHES = {"1": "expected.json", "2": "expected2.json", "3": "expected3.json", "walk": "walk/expected.json",
+           "photos2": "photos2/expected.json"}
 FORMATS = {"text": "text", "pdf": "text PDF", "text_pdf": "text PDF", "scanned_pdf": "scanned PDF",
            "photo": "photo"}
 """The corpora's format names, as the report prints them (batches 1-3 say "pdf" for a PDF with a text layer)."""
@@ -193,8 +199,9 @@ def walk_ledger() -> tuple[Ledger, list[LedgerEntry]]:
 
 def batch_ledger(batch: str) -> tuple[Ledger, list[LedgerEntry]]:
     """What a batch's decisions see: its ledger's payment history and the earlier decisions (as the pipeline
-    builds it). Batches 1-3 share one ledger; the walk batch is another company's."""
-    if batch == "walk":
+    builds it). Batches 1-3 share one ledger; the walk batch is another company's, and photos2 is that company's
+    too."""
+    if batch in ("walk", "photos2"):
         return walk_ledger()
     ledger = Ledger.load(CORPUS / "ledger")
     return ledger, entries_from_history(ledger.data.invoices) + load_entries(CORPUS / "ledger_view.json")

@@ -12,6 +12,7 @@ import os
 import warnings
 from pathlib import Path
 
+from bot.services.imageprep import Preparation
 from bot.services.pdf import read_pdf, read_scanned_pdf
 from bot.services.reading import (Deadline, DocumentRejected, PageText, ReadLimits, ReadText, WordBox,
                                   check_chars)
@@ -38,27 +39,31 @@ class TextReader:
             os.environ.setdefault("OMP_THREAD_LIMIT", str(threads_per_page))
 
     async def aread(self, path: Path, mime_type: str | None = None, keep_rows: bool = False,
-                    words: bool = False) -> ReadText:
+                    words: bool = False, preparation: Preparation = "as_is",
+                    seconds: float | None = None) -> ReadText:
         """`read` in a worker thread: the event loop keeps serving others while a document is read."""
-        return await asyncio.to_thread(self.read, path, mime_type, keep_rows, words)
+        return await asyncio.to_thread(self.read, path, mime_type, keep_rows, words, preparation, seconds)
 
     def read(self, path: Path, mime_type: str | None = None, keep_rows: bool = False,
-             words: bool = False) -> ReadText:
+             words: bool = False, preparation: Preparation = "as_is", seconds: float | None = None) -> ReadText:
         """Return the text of an image, a PDF or a text file.
 
         `keep_rows` reads a photo as one block of rows with their spacing (Tesseract's --psm 6), for printed
         tables such as invoices, where the default page segmentation splits a row's columns apart. `words`
-        adds Tesseract's word boxes to each page read by OCR.
+        adds Tesseract's word boxes to each page read by OCR. `preparation` evens the light and levels a photo
+        or a scanned page before Tesseract (bot/services/imageprep.py). `seconds` lowers the time budget
+        (a caller reading the same document again in another preparation).
         """
+        deadline = Deadline(min(self.limits.max_seconds, seconds) if seconds is not None else self.limits.max_seconds)
         if not path.exists() or path.stat().st_size == 0:
             raise DocumentRejected("the file is empty")
         with path.open("rb") as handle:
             head = handle.read(5)
         if head.startswith(b"%PDF") or mime_type == "application/pdf":
-            return read_pdf(path, self.limits, self.languages, keep_rows, words)
+            return read_pdf(path, self.limits, self.languages, keep_rows, words, deadline, preparation)
         if (mime_type or "").startswith("text/") or path.suffix.lower() in (".txt", ".md"):
             return self._read_text(path)
-        return self._read_image(path, keep_rows, words)
+        return self._read_image(path, deadline, keep_rows, words, preparation)
 
     def _read_text(self, path: Path) -> ReadText:
         size = path.stat().st_size
@@ -72,7 +77,8 @@ class TextReader:
         check_chars(len(text), self.limits)
         return ReadText(text=text, method="text")
 
-    def _read_image(self, path: Path, keep_rows: bool = False, words: bool = False) -> ReadText:
+    def _read_image(self, path: Path, deadline: Deadline, keep_rows: bool = False, words: bool = False,
+                    preparation: Preparation = "as_is") -> ReadText:
         # Imported on first use: Pillow costs a noticeable part of start-up.
         from PIL import Image, UnidentifiedImageError
 
@@ -91,6 +97,6 @@ class TextReader:
                 grey = image.convert("L")
         except (UnidentifiedImageError, Image.DecompressionBombError, OSError, SyntaxError) as exc:
             raise DocumentRejected("the file is not an image that can be read") from exc
-        page = ocr_page(grey, 1, self.languages, Deadline(self.limits.max_seconds), keep_rows, words)
+        page = ocr_page(grey, 1, self.languages, deadline, keep_rows, words, preparation)
         check_chars(len(page.text), self.limits)
         return ReadText(text=page.text, method="tesseract", page_texts=[page] if words else [])

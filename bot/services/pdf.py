@@ -12,6 +12,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
+from bot.services.imageprep import Preparation
 from bot.services.reading import (Deadline, DocumentRejected, PageText, ReadLimits, ReadText, check_chars)
 from bot.services.tesseract import ocr_page
 
@@ -36,7 +37,7 @@ class _Stop(Exception):
 
 
 def read_pdf(path: Path, limits: ReadLimits, languages: str = "eng+tel", keep_rows: bool = False,
-             words: bool = False, deadline: Deadline | None = None) -> ReadText:
+             words: bool = False, deadline: Deadline | None = None, preparation: Preparation = "as_is") -> ReadText:
     """Return the text of every page: the text layer, or Tesseract on the rasterised page where there is none."""
     from pypdf import PdfReader
     from pypdf.errors import LimitReachedError, PyPdfError
@@ -68,7 +69,7 @@ def read_pdf(path: Path, limits: ReadLimits, languages: str = "eng+tel", keep_ro
     pages = [PageText(number=number, text=text, method="pdf") for number, text in enumerate(layer, start=1)]
     if scanned:
         for scan in read_scanned_pdf(path, languages, limits, keep_rows, words, scanned, deadline,
-                                     budget=limits.max_chars - total):
+                                     budget=limits.max_chars - total, preparation=preparation):
             pages[scan.number - 1] = scan
     text = "\n".join(page.text for page in pages).strip()
     if not text:
@@ -79,11 +80,13 @@ def read_pdf(path: Path, limits: ReadLimits, languages: str = "eng+tel", keep_ro
 
 def read_scanned_pdf(path: Path, languages: str = "eng+tel", limits: ReadLimits | None = None,
                      keep_rows: bool = False, words: bool = False, page_numbers: list[int] | None = None,
-                     deadline: Deadline | None = None, budget: int | None = None) -> list[PageText]:
+                     deadline: Deadline | None = None, budget: int | None = None,
+                     preparation: Preparation = "as_is") -> list[PageText]:
     """Rasterise pages of a PDF one at a time (PDFium) and read each with Tesseract.
 
     `page_numbers` (1-based) picks the pages, all by default; `words` adds Tesseract's word boxes to each
-    page for layout. Only one page image is held at a time. Blocking: call it off the event loop.
+    page for layout; `preparation` evens the light and levels each page first (bot/services/imageprep.py).
+    Only one page image is held at a time. Blocking: call it off the event loop.
     """
     import pypdfium2 as pdfium
 
@@ -105,7 +108,7 @@ def read_scanned_pdf(path: Path, languages: str = "eng+tel", limits: ReadLimits 
         for number in numbers:
             deadline.check()
             image = _render(document, number, limits)
-            page = ocr_page(image, number, languages, deadline, keep_rows, words)
+            page = ocr_page(image, number, languages, deadline, keep_rows, words, preparation)
             budget -= len(page.text)
             if budget < 0:
                 check_chars(limits.max_chars + 1, limits)

@@ -2,6 +2,7 @@
 
 from typing import TYPE_CHECKING
 
+from bot.services.imageprep import Preparation, prepare
 from bot.services.reading import Deadline, DocumentRejected, PageText, WordBox
 
 if TYPE_CHECKING:
@@ -9,12 +10,15 @@ if TYPE_CHECKING:
 
 
 def ocr_page(image: "Image", number: int, languages: str, deadline: Deadline, keep_rows: bool = False,
-             words: bool = False) -> PageText:
-    """Read one greyscale page image; Tesseract is killed when the document's time budget runs out."""
+             words: bool = False, preparation: Preparation = "as_is") -> PageText:
+    """Read one greyscale page image, prepared as `preparation` says (bot/services/imageprep.py); Tesseract is
+    killed when the document's time budget runs out."""
     # Imported on first use: Tesseract's wrapper costs a noticeable part of start-up.
     import pytesseract
 
     config = "--psm 6 -c preserve_interword_spaces=1" if keep_rows else ""
+    deadline.check()
+    image = prepare(image, preparation)
     timeout = deadline.check()
     try:
         if not words:

@@ -63,3 +63,48 @@ def verify(gstin: str) -> GstinCheck:
     if value[14] != expected:
         return GstinCheck(gstin=value, problem="check_digit", expected_check=expected)
     return GstinCheck(gstin=value)
+
+
+_AS_DIGIT = str.maketrans({"O": "0", "Q": "0", "D": "0", "I": "1", "L": "1", "T": "1", "Z": "2", "S": "5",
+                           "B": "8", "G": "6"})
+_AS_LETTER = str.maketrans({"0": "O", "1": "I", "2": "Z", "5": "S", "8": "B", "6": "G"})
+_SHAPE = "DDLLLLLDDDDLXZX"
+"""What each of a GSTIN's 15 places holds: D a digit, L a letter, X either, Z the letter Z."""
+
+
+def _shaped(token: str) -> str | None:
+    """The token with each place read as what it must hold (a scan's 0 for O in the PAN's letters, S for 5 in
+    its digits), or None when a place cannot be put right that way."""
+    mended = []
+    for char, kind in zip(token, _SHAPE, strict=True):
+        if kind == "D":
+            char = char.translate(_AS_DIGIT)
+        elif kind == "L":
+            char = char.translate(_AS_LETTER)
+        elif kind == "Z":
+            char = "Z" if char in "Z2" else char
+        mended.append(char)
+    value = "".join(mended)
+    shape_ok = all((kind != "D" or c.isdigit()) and (kind != "L" or c.isalpha()) and (kind != "Z" or c == "Z")
+                   for c, kind in zip(value, _SHAPE, strict=True))
+    return value if shape_ok and value[:2] in STATES else None
+
+
+def mend_read(token: str) -> str | None:
+    """A GSTIN read by OCR put back in shape, or None. Each place is read as the kind of character it must be;
+    a token one character too long (a speck read as a character, "C12Z7" for "C1Z7") loses the one character
+    whose removal leaves a GSTIN shape, preferring one that passes its check, then the first registration in
+    its state (entity 1, by far the most common). The check character itself is never changed, so a GSTIN
+    printed wrong still fails its check and is flagged."""
+    value = token.upper()
+    if len(value) == 15:
+        return _shaped(value)
+    if len(value) != 16:
+        return None
+    # The check character, last, is kept: a speck is read inside the number, not after its end.
+    shaped = [s for i in range(15) if (s := _shaped(value[:i] + value[i + 1:])) is not None]
+    passing = [s for s in shaped if verify(s).ok]
+    if passing:
+        return passing[0] if len(set(passing)) == 1 else None
+    first = [s for s in shaped if s[12] == "1"]
+    return first[0] if len(set(first)) == 1 else None

@@ -12,11 +12,15 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field, ValidationError
 
 from bot.services.llm import ChatModel
-from bot.services.reading import off_loop
+import time
+
+from bot.services.imageprep import Preparation
+from bot.services.reading import ReadText, off_loop
 from bot.services.ocr import DocumentRejected, TextReader
 from handlers.ap.llmparse import parse_with_model
 from handlers.ap.models import Buyer, Invoice, InvoiceSource
 from handlers.ap.notes import AdjustmentNote, read_note
+from handlers.ap.readcheck import holds_together, reading_score
 from handlers.ap.textparse import document_kind, parse_invoice_text
 
 Method = Literal["json", "deterministic", "llm"]
@@ -143,10 +147,53 @@ async def from_file(path: Path, mime_type: str | None, reader: TextReader, buyer
             return from_json_text(path.read_text(encoding="utf-8"))
         except UnicodeDecodeError:
             return IntakeResult(refusal=Refusal(reason="invalid_json", values={"detail": "not UTF-8"}))
-    try:
-        read = await reader.aread(path, mime_type, keep_rows=True)
-    except DocumentRejected as exc:
-        return IntakeResult(refusal=Refusal(reason="unreadable", values={"detail": str(exc)}))
-    # A scanned PDF is read like a photo (Tesseract), with a photo's misreadings.
-    source: InvoiceSource = "pdf" if read.method == "pdf" else ("photo" if "tesseract" in read.method or photo else "text")
+    passes = await _ocr_passes(path, mime_type, reader, buyer, photo)
+    if isinstance(passes, IntakeResult):
+        return passes
+    read, source = passes
     return await from_text(read.text, source, buyer, chat)
+
+
+OCR_PASSES: tuple[Preparation, ...] = ("levelled", "levelled_large", "as_is")
+"""How a photo or a scanned page is prepared for each reading, in order, until one holds together."""
+OCR_SECONDS = 90.0
+"""All readings of one photo or scan together; a pass that would start after this is not made."""
+
+
+async def _ocr_passes(path: Path, mime_type: str | None, reader: TextReader, buyer: Buyer,
+                      photo: bool) -> tuple[ReadText, InvoiceSource] | IntakeResult:
+    """The text to read the invoice from. A PDF with a text layer or a text file is read once. A photo or a
+    scan is read with its page levelled and evenly lit, and read again, prepared otherwise, while the
+    invoice read does not hold together (its arithmetic, GSTINs, IFSC: handlers/ap/readcheck.py) and time
+    is left; the reading passing most checks is kept (the first of equals). Each reading is parsed by the
+    rules to score it; a chat model, if any, reads only the chosen text."""
+    started = time.monotonic()
+    best: tuple[int, ReadText] | None = None
+    for preparation in OCR_PASSES:
+        left = OCR_SECONDS - (time.monotonic() - started)
+        if left <= 0:
+            break
+        try:
+            read = await reader.aread(path, mime_type, keep_rows=True, preparation=preparation,
+                                      seconds=left if best is not None else None)
+        except DocumentRejected as exc:
+            if best is None:  # the file itself cannot be read: another preparation reads it no better
+                return IntakeResult(refusal=Refusal(reason="unreadable", values={"detail": str(exc)}))
+            break  # out of time: keep the best reading so far
+        if "tesseract" not in read.method:
+            return read, "pdf" if read.method == "pdf" else ("photo" if photo else "text")
+        kind = await off_loop(document_kind, read.text, seconds=READ_SECONDS, what="reading the invoice")
+        if kind not in ("invoice", "unknown") and best is None:
+            return read, "photo"  # another document (a credit note, a PO): refused or noted as it is
+        parsed = await off_loop(_deterministic, read.text, buyer, "photo", seconds=READ_SECONDS,
+                                what="reading the invoice") if kind == "invoice" else None
+        invoice = parsed.invoice if parsed is not None else None
+        score = reading_score(invoice)
+        if best is None or score > best[0]:
+            best = (score, read)
+        if holds_together(invoice):
+            break
+    if best is None:
+        return IntakeResult(refusal=Refusal(reason="unreadable", values={"detail": "no time was left to read it"}))
+    # A scanned PDF is read like a photo (Tesseract), with a photo's misreadings.
+    return best[1], "photo"

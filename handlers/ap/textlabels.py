@@ -52,6 +52,8 @@ _SEPARATORS = " :;-–.#|\t"
 _IDENTIFIER = re.compile(r"^[A-Za-z0-9][A-Za-z0-9/_.\-]*$")
 _ACCOUNT = re.compile(r"\d[\d ]{7,22}\d")
 _IFSC = re.compile(r"\b([A-Z]{4})[0OQ]{1,2}([A-Z0-9]{6})\b")
+_IFSC_ZERO_MISREAD = re.compile(r"\b([A-Z]{4})[DEU@]([0-9O]{6})\b")
+"""An IFSC's fifth place is always a zero; a photo reads a round 0 as D, E or U. Only with a branch of digits."""
 
 
 def ifsc_in(text: str) -> str | None:
@@ -59,7 +61,8 @@ def ifsc_in(text: str) -> str | None:
     twice ("CNRB0Q001234"), is put right."""
     match = _IFSC.search(text.upper())
     if not match:
-        return None
+        zero = _IFSC_ZERO_MISREAD.search(text.upper())
+        return None if zero is None else zero.group(1) + "0" + zero.group(2).replace("O", "0")
     code = match.group(1) + "0" + match.group(2)
     branch = code[5:]
     if re.fullmatch(r"[0-9OQ]{6}", branch):

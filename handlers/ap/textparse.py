@@ -14,6 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from handlers.ap.gstin import mend_read
 from handlers.ap.models import GSTIN_PATTERN
 from handlers.ap.textamounts import parse_date, words_line, words_to_amount
 from handlers.ap.textfigures import (
@@ -23,10 +24,11 @@ from handlers.ap.textfigures import (
     is_figure_label,
     read_figure,
 )
+from handlers.ap.textfreight import freight_rows
 from handlers.ap.textitems import labelled_items
 from handlers.ap.textparties import party_gstins
 from handlers.ap.textlabels import bank_details, bare_number, find_labels, read_head
-from handlers.ap.texttable import is_header, item_heading, read_row, right_figure
+from handlers.ap.texttable import UNITS, is_header, item_heading, read_row, right_figure
 from handlers.ap.textvalues import take_tax_out, value_columns
 
 __all__ = ["TextParse", "document_kind", "parse_date", "parse_invoice_text"]
@@ -220,18 +222,35 @@ _SPLIT_PAISE = re.compile(r"(?<=\d) (?=\.\d{2}\b)")
 
 
 def _scanned_gstins(text: str) -> str:
-    """Every GSTIN has Z as its 14th character; a scan reads it as 2, or runs an underline into the last one."""
-    return _GSTIN_Z_AS_2.sub(r"\1Z\2", text.replace("_", " "))
+    """Every GSTIN has Z as its 14th character; a scan reads it as 2, or runs an underline into the last one.
+    On a line that names a GSTIN, a token of 15 or 16 characters that is not one is put back in shape
+    (handlers/ap/gstin.py: a digit for a letter in the PAN, a speck read as a character)."""
+    text = _GSTIN_Z_AS_2.sub(r"\1Z\2", text.replace("_", " "))
+    if "GST" not in text:
+        return text
+    return _GSTIN_LIKE.sub(_mended_gstin, text)
 
 
+def _mended_gstin(match: re.Match[str]) -> str:
+    token = match.group(0)
+    if sum(c.isalpha() for c in token) < 3:  # an account number or a phone number, not a misread GSTIN
+        return token
+    return mend_read(token) or token
+
+
+_GSTIN_LIKE = re.compile(r"(?<![0-9A-Z])[0-9A-Z]{15,16}(?![0-9A-Z])")
+_SPECK_AFTER_QUANTITY = re.compile(r"(?<=\d)[°º:;'`](?= +(?:" + "|".join(sorted(UNITS, key=len, reverse=True))
+                                   + r")\b)", re.IGNORECASE)
 _LEADING_SPECK = re.compile(r"^(\s*)([:;.,'`]+)(?=\s)")
 
 
 def _mend_scan(line: str) -> str:
     """A scan spaces a grouped amount at its comma ("69, 300.00", "98 ,942.00") or before its paise ("11188 .50"):
     put it back together. A speck read as punctuation before a line (": Sub Total ...") is blanked, keeping
-    the columns where they were."""
+    the columns where they were, and so is one stuck to a quantity before its unit ("300° Nos", "300: Nos").
+    """
     line = _LEADING_SPECK.sub(lambda m: m.group(1) + " " * len(m.group(2)), line)
+    line = _SPECK_AFTER_QUANTITY.sub(" ", line)
     return _SPLIT_PAISE.sub("", _SPLIT_AMOUNT.sub(",", line))
 
 
@@ -244,6 +263,8 @@ def parse_invoice_text(text: str, buyer_gstin: str | None = None) -> TextParse:
     if not body.rows:
         body.rows = [{"description": r.description, "quantity": r.quantity, "unit_price": r.unit_price,
                       "amount": r.amount} for r in labelled_items(lines)]
+    if not body.rows:
+        body.rows = freight_rows(lines)
     fields: dict[str, Any] = {"lines": body.rows}
     parties = party_gstins([_scanned_gstins(line.upper()) for line in lines], buyer_gstin)
     if parties.vendor_gstin:

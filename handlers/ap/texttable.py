@@ -14,7 +14,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from handlers.ap.textamounts import amount_of, is_currency, is_sign, last_amount
 from handlers.ap.textfigures import is_figure_label
 
-_UNITS = {
+UNITS = {
     "no", "nos", "nr", "pc", "pcs", "piece", "pieces", "kg", "kgs", "kilo", "g", "gm", "gms", "mt", "mts", "ton",
     "tons", "tonne", "tonnes", "qtl", "mtr", "mtrs", "m", "meter", "meters", "metre", "metres", "rmt", "rft",
     "ft", "sqft", "sqm", "cum", "l", "ltr", "ltrs", "litre", "litres", "ml", "bag", "bags", "box", "boxes", "set",
@@ -87,18 +87,18 @@ def _tokens(line: str) -> list[_Token]:
         if is_currency(bare) or is_sign(bare) or bare in ("-", "x", "X", "*"):
             continue
         per_unit = re.fullmatch(r"@?(\d[\d,]*(?:\.\d+)?)\s*/-?\s*(?:per\s*)?([A-Za-z]{1,6})\.?", bare)
-        if per_unit and per_unit.group(2).lower() in _UNITS:
+        if per_unit and per_unit.group(2).lower() in UNITS:
             tokens.append(_Token(text, value=amount_of(per_unit.group(1))))  # a rate: "56.40/Kg"
             continue
         glued = re.fullmatch(r"(\d[\d,]*(?:\.\d+)?)([A-Za-z]{1,6})\.?", bare)
-        if glued and glued.group(2).lower() in _UNITS:
+        if glued and glued.group(2).lower() in UNITS:
             tokens.append(_Token(text, value=amount_of(glued.group(1)), has_unit=True))
             continue
-        if lowered in _UNITS and tokens and tokens[-1].value is not None:
+        if lowered in UNITS and tokens and tokens[-1].value is not None:
             tokens[-1].has_unit = True
             tokens.append(_Token(text, unit=True))
             continue
-        if lowered in _UNITS:
+        if lowered in UNITS:
             tokens.append(_Token(text, unit=True))
             continue
         tokens.append(_Token(text, value=amount_of(bare)))
