@@ -15,6 +15,7 @@ from bot.services.i18n import catalogue, text
 from bot.core.messages import Button, Incoming, Reply
 from bot.store.state import Card
 from bot.core.pack import Pack, Services, Turn
+from bot.core.registry import User
 from memory import MemoryItem
 
 CALLBACK_PREFIX = "c"
@@ -214,6 +215,47 @@ async def on_pending_edit(turn: Turn, specs: dict[str, CardSpec], value: str) ->
     state.update_payload(card.card_id, payload)
     state.clear_edit(turn.user.user_id)
     return [_show(turn, spec, card.model_copy(update={"payload": payload}))]
+
+
+MAX_REMINDED = 2
+"""Earlier unsaved cards shown again under a new one (the latest); the notice counts them all."""
+
+
+def open_card_ids(turn: Turn) -> set[str]:
+    """The person's cards still open (not saving, saved or discarded), before a message is handled."""
+    return {c.card_id for c in turn.services.state.open_cards(turn.user.user_id) if c.status == "open"}
+
+
+def earlier_unsaved(turn: Turn, specs: dict[str, CardSpec], earlier: set[str], replies: list[Reply]) -> list[Reply]:
+    """When a message opened a new card while an earlier one is still unsaved, say so and show the earlier card
+    again with its buttons: nothing is saved without a tap, and no card drops out of sight behind the next note
+    (a console or WhatsApp number only presses the latest buttons)."""
+    if not any(r.card_id and not r.replaces_card for r in replies):
+        return []
+    shown = {r.card_id for r in replies}
+    left = [c for c in turn.services.state.open_cards(turn.user.user_id)
+            if c.card_id in earlier and c.status == "open" and c.card_id not in shown and c.kind in specs]
+    if not left:
+        return []
+    notice = Reply(text=turn.t("core.card_still_unsaved", count=len(left)))
+    return [notice, *(_show(turn, specs[c.kind], c).model_copy(update={"replaces_card": False})
+                      for c in left[-MAX_REMINDED:])]
+
+
+def open_cards_shown(services: Services, packs: dict[str, Pack], user: User, lang: str) -> list[Reply]:
+    """The person's cards still open, each shown with its buttons, and the field an edit waits for: what a
+    transport that keeps no message history (the console) shows again after a restart."""
+    specs = packs[user.pack].card_specs(user.tenant) if user.pack in packs else {}
+    turn = Turn(user=user, services=services, lang=lang, incoming=Incoming(
+        transport="console", sender=user.user_id, delivery_id=f"resume:{user.user_id}"))
+    shown = [_show(turn, specs[c.kind], c).model_copy(update={"replaces_card": False})
+             for c in services.state.open_cards(user.user_id) if c.status == "open" and c.kind in specs]
+    awaiting = services.state.awaiting_edit(user.user_id)
+    card = services.state.card(awaiting.card_id) if awaiting else None
+    if awaiting and card is not None and card.status == "open" and card.kind in specs:
+        label = specs[card.kind].field_label(lang, awaiting.field)
+        shown.append(Reply(text=turn.t("core.card_send_value", field=label)))
+    return shown
 
 
 def _show(turn: Turn, spec: CardSpec, card: Card) -> Reply:

@@ -319,17 +319,25 @@ class Conversation:
             if subject_chat.is_subject_callback(incoming.callback):
                 return await subject_chat.on_callback(turn, self.packs, incoming.callback)
             return await pack.on_callback(turn, incoming.callback)
+        if command is not None and incoming.media is None:
+            return await self._command(turn, pack, *command)
+        specs = pack.card_specs(user.tenant)
+        earlier = cards.open_card_ids(turn)
+        replies = await self._message(turn, pack, body)
+        return replies + cards.earlier_unsaved(turn, specs, earlier, replies)
+
+    async def _message(self, turn: Turn, pack: Pack, body: str) -> list[Reply]:
+        """A message that is no command or button: a file, a field's new value, or what the pack reads."""
+        incoming, specs = turn.incoming, pack.card_specs(turn.user.tenant)
         if incoming.media is not None:
             if self.imports.wants(turn):
                 return await self.imports.on_file(turn, incoming.media)
             return await pack.on_media(turn, incoming.media)
-        if command is not None:
-            return await self._command(turn, pack, *command)
-        left_open = cards.edit_left_open(turn, pack.card_specs(user.tenant), body)
+        left_open = cards.edit_left_open(turn, specs, body)
         if left_open is not None:
             # A new note sent while a field waits is read as a note, never taken as the field's value.
             return [left_open, *await pack.on_text(turn, body)]
-        edited = await cards.on_pending_edit(turn, pack.card_specs(user.tenant), body)
+        edited = await cards.on_pending_edit(turn, specs, body)
         if edited is not None:
             return edited
         return await pack.on_text(turn, body)

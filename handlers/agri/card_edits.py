@@ -97,15 +97,17 @@ def edit_applied(reader: FieldReader, norm: str) -> dict[str, Any]:
 
 
 def edit_objection(reader: FieldReader, visit: Visit, norm: str) -> dict[str, Any]:
-    if not visit.products:
-        raise ValueError("agri.edit_no_products")
     if norm in CLEAR:
-        return {"products": [a.model_copy(update={"objection": None}).model_dump() for a in visit.products]}
+        return {"products": [a.model_copy(update={"objection": None}).model_dump() for a in visit.products],
+                "objection_unnamed": None}
     choice = next((h.key for h in reader.terms.find(norm) if h.category == "objection"), None)
     if choice is None:
         choice = next((o for o in ("price", "money", "doubt", "wait", "availability") if o in norm), None)
     if choice is None:
         raise ValueError("agri.edit_bad_objection")
+    if not visit.products:
+        # No product on the card: the reason is the farmer's answer to spraying at all.
+        return {"objection_unnamed": choice}
     targets = _targets(reader, visit, norm)
     return {"products": [(a.model_copy(update={"objection": choice}) if a.product_id in targets else a).model_dump()
                          for a in visit.products]}

@@ -175,14 +175,37 @@ class Composer:
                                  order[p.tier], p.price_rs, p.id))
         return [p.id for p in fits]
 
+    def _problems_on(self, crop: str) -> list[str]:
+        """The problems memory has seen on one of the farmer's crops: his own visits and outcomes (latest first),
+        then visits nearby of the same crop."""
+        own = [p for v in reversed(self.own.visits) if v.crop == crop for p in (v.problems or [v.issue]) if p]
+        done = [o.issue for o in reversed(self.own.outcomes) if o.crop == crop and o.issue]
+        near = [v.issue for v in reversed(self.similar.visits) if v.crop == crop and v.issue]
+        return list(dict.fromkeys(own + done + near))
+
+    def _registered_problems(self, crop: str) -> list[str]:
+        return [i.id for i in self.book.issues.values() if crop in i.crops]
+
+    def _targets(self, pid: str) -> list[str]:
+        """The farmer's crops the product's label covers for a problem seen on that crop (its catalogue target);
+        none means the product is never suggested, whatever its history."""
+        product = self.book.products[pid]
+        return [c for c in self.farmer.crops if c in product.dosage and set(product.problems) & set(self._problems_on(c))]
+
+    def _target_crop(self, pid: str) -> str:
+        """The crop a past product is pitched for: where it was used, when its label covers a problem seen there."""
+        targets = self._targets(pid)
+        used = self._crop_for(pid)
+        return used if used in targets or not targets else targets[0]
+
     def products(self) -> list[DraftProduct]:
         crops = self.farmer.crops
         blocked = set(self._rejected_for_good()) | set(self._failed_for_him())
         scores = self._scores()
         current = self._for_current_problems(blocked, scores)
         past = sorted(
-            (pid for pid, score in scores.items() if score > 0 and pid not in blocked
-             and any(c in self.book.products[pid].dosage for c in crops)),
+            (pid for pid, score in scores.items() if score > 0 and pid not in blocked and pid in self.book.products
+             and self._targets(pid)),
             key=lambda pid: (-scores[pid], min(crops.index(c) for c in crops if c in self.book.products[pid].dosage),
                              self.book.products[pid].price_rs),
         )
@@ -190,10 +213,14 @@ class Composer:
         if ranked:
             now = self._current_problems()
             return [DraftProduct(id=pid, pitch=self._pitch(pid, self._crop_for(pid)),
-                                 crop=now[0] if now and pid in current else self._crop_for(pid))
+                                 crop=now[0] if now and pid in current else self._target_crop(pid))
                     for pid in ranked]
+        # Nothing in memory to go by: the cheapest product labelled for a problem seen on the crop (his or nearby),
+        # else for a problem the issue register gives that crop: always the label's own crop and target.
         generic: list[DraftProduct] = []
-        options = {c: [p for p in self.book.products_for(c) if p.tier == "budget" and p.id not in blocked] for c in crops}
+        options = {c: [self.book.products[pid] for pid in dict.fromkeys(
+            p.id for problem in self._problems_on(c) or self._registered_problems(c)
+            for p in self.book.products_for(c, problem) if p.id not in blocked)] for c in crops}
         while len(generic) < 3 and any(options.values()):
             for crop in crops:
                 if options[crop] and len(generic) < 3:

@@ -8,11 +8,12 @@ from itertools import pairwise
 from handlers.agri.doses import above_label, find_doses
 from handlers.agri.identity import FarmerIdentity, Resolution
 from handlers.agri.models import Advice, Farmer, Outcome, Visit
-from handlers.agri.reactions import advice_from, farmer_cues, refused
+from handlers.agri.reactions import NOT_DONE, advice_from, farmer_cues, refused
 from handlers.agri.register import FieldBook
 from handlers.agri.results import product_source, result_of
 from handlers.agri.textmatch import Hit, TermMatcher, absent, find_dates, normalise
 from handlers.agri.timing import followup_days, says_followup
+from handlers.agri.verbs import verb_cues
 from bot.services.registers.codes import fold_code
 from memory.ids import content_digest
 
@@ -260,7 +261,8 @@ class FieldReader:
             problems=problems,
             severity=severity,  # type: ignore[arg-type]
             severity_pct=pct,
-            products=self._dosed(norm, self._advice(norm, hits), crop),
+            products=(products := self._dosed(norm, self._advice(norm, hits), crop)),
+            objection_unnamed=None if products else self._objection_alone(norm, hits),
             neighbour_evidence=self._neighbour_result(norm, hits, farmer_id),
             next_step=self._next_step(text),
             note=_note(text),
@@ -308,9 +310,24 @@ class FieldReader:
         return sorted(found, key=lambda h: h.start)
 
     def _advice(self, text: str, hits: list[Hit]) -> list[Advice]:
-        cues = [h for h in hits if h.category in ("reaction", "objection", "result")]
+        cues = self._cues(text, hits, ("reaction", "objection", "result"))
         plans = [(a, b) for a, b in _spans(text) if says_followup(text[a:b])]
         return advice_from(text, self._product_hits(text, hits), farmer_cues(text, cues, plans))
+
+    def _cues(self, text: str, hits: list[Hit], categories: tuple[str, ...]) -> list[Hit]:
+        """The answer cues of a text: listed words, and the verb forms no listed word covers. In a note, "did not
+        spray" ("kottaledu", "veyaledu", కొట్టలేదు) said of the advice is a no."""
+        found = [h for h in hits if h.category in categories] + verb_cues(text, hits) + [
+            Hit("reaction", NOT_DONE, h.start, h.end) for h in hits
+            if h.category == "no_spray" and "reaction" in categories]
+        return sorted(found, key=lambda h: h.start)
+
+    def _objection_alone(self, text: str, hits: list[Hit]) -> str | None:
+        """The farmer's reason when the note names no product ("ippude mandu vaddu, aagudam annadu"); the
+        officer's own "will see after a week" is not one."""
+        cues = self._cues(text, hits, ("reaction", "objection"))
+        plans = [(a, b) for a, b in _spans(text) if says_followup(text[a:b])]
+        return next((h.key for h in farmer_cues(text, cues, plans) if h.category == "objection"), None)
 
     def _next_step(self, text: str) -> str | None:
         for sentence in _sentences(text):

@@ -137,6 +137,9 @@ class Visit(BaseModel):
     severity: Severity | None = None
     severity_pct: int | None = Field(default=None, ge=0, le=100)
     products: list[Advice] = Field(default_factory=list)
+    objection_unnamed: Objection | None = None
+    """A reason the farmer gave with no product named ("ippude mandu vaddu, vaaram aagudam": will wait): his
+    answer to spraying at all, kept when no product carries it."""
     neighbour_evidence: bool = False
     """The pitch came with a neighbour's result (what Chevella farmers respond to)."""
     next_step: str | None = None
@@ -163,7 +166,7 @@ class Visit(BaseModel):
 
     @property
     def objection(self) -> Objection | None:
-        return next((a.objection for a in self.products if a.objection), None)
+        return next((a.objection for a in self.products if a.objection), self.objection_unnamed)
 
 
 class Outcome(BaseModel):

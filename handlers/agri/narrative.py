@@ -61,6 +61,8 @@ def visit_narrative(book: FieldBook, visit: Visit, with_note: bool = True) -> st
         parts.append(f"Problem: {book.issue_name(visit.issue)}{severity}{extent}.")
         if len(visit.problems) > 1:
             parts.append(f"Also seen: {', '.join(book.issue_name(p) for p in visit.problems[1:])}.")
+    if visit.objection_unnamed and not visit.products:
+        parts.append(f"No product advised; farmer objected: {_OBJECTION_TEXT[visit.objection_unnamed]}.")
     for advice in visit.products:
         parts.append(f"Advised {_product_phrase(book, advice.product_id, crop)}.")
         if advice.dose:

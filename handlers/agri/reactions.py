@@ -35,8 +35,14 @@ _ONLY = re.compile(r"(?<![a-z])(?:only|matrame|matrame|okkate)(?![a-z])|మా�
 _NEED = re.compile(r"need|avasaram|అవసరం")
 # A yes put off is a postponement: "will buy after Dasara", "tarvata konta"; "next week konta" is one when a
 # reason is given with it ("dabbulu levu, next week konta"), else a plan to buy ("konta annadi next week").
-_DEFER = re.compile(r"(?<![a-z])(?:later|tarvata|taruvata|after\s+(?:the\s+)?(?:harvest\w*|dasara|dussehra|diwali|deepavali|sankranti|pongal|"
-                     r"ugadi|festival|money|payment|pay\s+day|sale|selling|picking)|next\s+time)(?![a-z])|తర్వాత|తరువాత")
+_DEFER = re.compile(r"(?<![a-z])(?:later|tarvata|taruvata|after\s+(?:the\s+)?(?:[a-z]+\s+)?(?:harvest\w*|dasara|dussehra|"
+                     r"diwali|deepavali|sankranti|pongal|ugadi|festival|money|payment|pay\s+day|sale|selling|picking|"
+                     r"rains?|showers?)|next\s+time|(?:once|when|till|until)\s+(?:the\s+)?[a-z]+\s+(?:stops?|ends?|"
+                     r"comes?|is\s+over|dries|clears?))(?![a-z])|తర్వాత|తరువాత|"
+                     # The Telugu "after doing" form: "varsham taggaka", "panta ammaka", "vachaka"; వర్షం తగ్గాక.
+                     r"(?<![a-z])[a-z]*(?:gg|yy|mm|chh?|g|ll)aa?ka(?![a-z])|(?<![\u0c00-\u0c7f])[\u0c00-\u0c7f]+ాక(?![\u0c00-\u0c7f])")
+# The clause a put-off is read in: "after the sale, then" (తర్వాత) joins it rather than cutting it.
+_OUTER_CLAUSE = re.compile(r"[.!?।\n;,]|\s(?:but|kani|kaani|aithe|కానీ)\s")
 _NEXT_SPAN = re.compile(r"(?<![a-z])(?:next\s+(?:week|month)|coming\s+week|vach+h?e+y?\s+(?:va+ra?m|nela)|"
                         r"\d+\s*(?:days?|rojula|rojulu)\s*(?:lo|tarvata|after))(?![a-z])|వచ్చే\s+(?:వారం|నెల)")
 
@@ -75,17 +81,30 @@ def _lists(text: str, products: list[Hit]) -> list[list[str]]:
     return [[h.key for h in g] for g in groups if len(g) > 1]
 
 
+NOT_DONE = "not_done"
+"""A note's "did not spray / kottaledu" said of a product: a no, unless the clause tells of earlier advice ("did
+not spray the Delegate I told last time")."""
 _REPORTED = re.compile(r"^\s*(?:ann|అన్న|ani\b|antu|అంటు|said)")
 _OFFICER_WAIT = {"wait", "undecided", "postponed"}
 # "will buy next week" in a sentence that also times the visit is still the farmer's: the officer buys nothing.
 _BUYING = re.compile(r"buy|purchase|kont|konu|teesk|teesuk|తీసుకుం|కొంట|కొను")
 
 
+_LIGHT_VERB = re.compile(r"(?:chest|chesth|chey|will do|he will do|she will do|చేస్త|చేయ)")
+# A doubt said as a hedge ("he is doubtful", "not sure", "అనుమానం") leaves the answer open; disbelief refuses.
+_HEDGE = re.compile(r"doubtful|not sure|unsure|hesitant|anumana|అనుమాన|sandeha|సందేహ")
+
+
 def farmer_cues(text: str, cues: list[Hit], plans: list[tuple[int, int]]) -> list[Hit]:
     """Drop "will see" said by the officer about the next visit ("10 rojula tarvata chustanu"): in a sentence
-    giving follow-up timing, a wait cue is the farmer's only when reported ("chustanu annadu")."""
+    giving follow-up timing, a wait cue is the farmer's only when reported ("chustanu annadu"). A "do" verb
+    right after a reason is that reason's verb ("wait chestanu": will wait), never a yes."""
     kept = []
     for cue in cues:
+        if cue.category == "reaction" and cue.key == "accepted" and _LIGHT_VERB.match(text[cue.start:cue.end]) and any(
+                o.category == "objection" and o.end <= cue.start and not text[o.end:cue.start].strip()
+                for o in cues):
+            continue
         in_plan = any(a <= cue.start < b for a, b in plans)
         reported = _REPORTED.match(text[cue.end:cue.end + 12]) or re.search("ann|అన్న", text[cue.start:cue.end])
         buys = cue.key == "postponed" and _BUYING.search(text[cue.start:cue.end])
@@ -100,13 +119,14 @@ def reaction_of(text: str, cue: Hit, reason: bool = False) -> str:
     ("did not buy"), a condition leaves it open ("istey teeskuntanu"), "now" defers a refusal ("ippudu konanu")."""
     low, high = _bounds(text, cue.start, _CLAUSE_END)
     before = text[max(0, cue.start - 24):cue.start]
-    key = "accepted" if cue.key == "own" else cue.key
+    key = "accepted" if cue.key == "own" else "rejected" if cue.key == NOT_DONE else cue.key
     if key == "accepted" and _NEGATED.search(before):
         return "rejected"
     if key == "accepted" and _CONDITIONAL.search(text[low:cue.start]):
         return "undecided"
+    outer_low, _ = _bounds(text, cue.start, _OUTER_CLAUSE)
     if key == "accepted" and cue.category == "reaction" and (
-            _DEFER.search(text[low:high]) or (reason and _NEXT_SPAN.search(text[low:high]))):
+            _DEFER.search(text[outer_low:high]) or (reason and _NEXT_SPAN.search(text[low:high]))):
         return "postponed"
     if key == "rejected" and _NOW.search(before) and not _NEED.search(text[cue.start:cue.end]):
         return "postponed"
@@ -118,7 +138,8 @@ def _history(text: str, cue: Hit, products: list[Hit]) -> bool:
     the product's place ("used neem oil instead")."""
     low, high = _bounds(text, cue.start, _CLAUSE_END)
     named = any(low <= p.start < high for p in products)
-    return bool(_PAST.search(text[low:cue.start]) or (_INSTEAD.search(text[low:high]) and not named))
+    said_before = text[low:high] if cue.key == NOT_DONE else text[low:cue.start]
+    return bool(_PAST.search(said_before) or (_INSTEAD.search(text[low:high]) and not named))
 
 
 # "instead of Delegate", "Delegate ki badulu", "డెలిగేట్ కి బదులు": the product named is the one not taken.
@@ -140,6 +161,8 @@ def advice_from(text: str, products: list[Hit], cues: list[Hit]) -> list[Advice]
     objection: dict[str, str] = {}
     own: set[str] = set()
     only: set[str] = set()
+    hedged: set[str] = set()
+    until: set[str] = set()
     replaced = _replaced(text, products)
     # Where each reaction came from: a reason (own stock), a cue further off (its sentence), or its own clause.
     source: dict[str, tuple[str, int]] = {}
@@ -180,6 +203,8 @@ def advice_from(text: str, products: list[Hit], cues: list[Hit]) -> list[Advice]
             # A reason (price, doubt, stock) says more than "will wait" said beside it.
             if target not in objection or (objection[target] == "wait" and cue.key != "wait"):
                 objection[target] = cue.key
+                if _HEDGE.search(text[cue.start:cue.end]):
+                    hedged.add(target)
             continue
         sentence = _bounds(text, cue.start, _SENTENCE_END)[0]
         kind, where = source.get(target, ("none", -1))
@@ -190,6 +215,8 @@ def advice_from(text: str, products: list[Hit], cues: list[Hit]) -> list[Advice]
                 c.category == "objection" and _bounds(text, c.start, _SENTENCE_END)[0] == sentence for c in cues))
             put_off_here = answer == "accepted" and (low, high) in put_off
             reaction[target] = put_off[(low, high)] if put_off_here else answer
+            if reaction[target] == "postponed" and _DEFER.search(text[_bounds(text, cue.start, _OUTER_CLAUSE)[0]:high]):
+                until.add(target)
             source[target] = ("close", 0) if close else ("far", sentence)
             if reaction[target] == "accepted" and _ONLY.search(text[low:high]):
                 only.add(target)
@@ -204,6 +231,8 @@ def advice_from(text: str, products: list[Hit], cues: list[Hit]) -> list[Advice]
                     reaction[pid] = reaction[said[0]]
                 if said[0] in objection:
                     objection[pid] = objection[said[0]]
+    _collective(text, products, cues, replaced, reaction)
+    _took_another(text, products, order, reaction, objection, source)
     for pid in replaced:
         reaction.setdefault(pid, "rejected")
     if own:
@@ -215,10 +244,64 @@ def advice_from(text: str, products: list[Hit], cues: list[Hit]) -> list[Advice]
     for pid in order:
         said_of = reaction.get(pid)
         if said_of is None and pid in objection:
-            said_of = "undecided" if objection[pid] in ("wait", "availability") else "rejected"
+            # Waiting, not finding it or a hedged doubt is not yet a no: price, money or disbelief refuses.
+            said_of = "undecided" if objection[pid] in ("wait", "availability") or pid in hedged else "rejected"
+        if said_of == "postponed" and pid in until and pid not in objection:
+            objection[pid] = "wait"  # put off until something named ("once the rain stops"): he waits for it
         advice.append(Advice(product_id=pid, reaction=said_of or "undecided",  # type: ignore[arg-type]
                              objection=objection.get(pid)))  # type: ignore[arg-type]
     return advice
+
+
+# "Rendu teesukunnadu", "took both", "bought all three", "రెండూ కొన్నది": one answer said of several products.
+_COLLECTIVE_BEFORE = re.compile(r"(?:(?<![a-z])(?P<w>both|all(?:\s+(?:the\s+)?(?:two|three|four))?|rendu|rendoo|"
+                                r"rendu\s+kuda|moodu|mudu|moodoo|anni|annee|anni\s+kuda)|(?P<t>రెండూ|రెండు|మూడూ|"
+                                r"మూడు|అన్నీ|అన్ని))\s*$")
+_COLLECTIVE_AFTER = re.compile(r"^\s*(?P<w>both|all(?:\s+(?:the\s+)?(?:two|three|four))?|the\s+two|the\s+three|"
+                               r"them\s+all)(?![a-z])")
+_HOW_MANY = {"both": 2, "two": 2, "rendu": 2, "rendoo": 2, "రెండూ": 2, "రెండు": 2, "three": 3, "moodu": 3, "mudu": 3,
+             "moodoo": 3, "మూడూ": 3, "మూడు": 3, "four": 4}
+
+
+def _collective(text: str, products: list[Hit], cues: list[Hit], replaced: set[str],
+                reaction: dict[str, str]) -> None:
+    """Give an answer said of "both" / "all three" / "rendu" to as many of the products named before it."""
+    for cue in cues:
+        if cue.category != "reaction" or cue.key == "own":
+            continue
+        said = _COLLECTIVE_BEFORE.search(text[max(0, cue.start - 20):cue.start]) or _COLLECTIVE_AFTER.match(
+            text[cue.end:cue.end + 24])
+        if said is None:
+            continue
+        word = (said.group("w") or said.groupdict().get("t") or "").split()
+        named = list(dict.fromkeys(p.key for p in products if p.start < cue.start and p.key not in replaced))
+        count = next((_HOW_MANY[w] for w in reversed(word) if w in _HOW_MANY), len(named))
+        if len(named) < 2:
+            continue
+        answer = reaction_of(text, cue)
+        for pid in named[-count:]:
+            reaction[pid] = answer
+
+
+# "Told Kavach, but he took Tilt": the product advised and given no answer of its own was not taken; taken
+# because the other is cheaper, it was refused for its price.
+_CHEAPER = re.compile(r"cheaper|less price|lower price|takkuva\s+(?:dhara|dara|rate|reta)|తక్కువ\s+(?:ధర|రేటు)")
+_CONTRAST = re.compile(r"(?<![a-z])(?:but|kani|kaani|aithe|instead|badulu)(?![a-z])|కానీ|బదులు")
+
+
+def _took_another(text: str, products: list[Hit], order: list[str], reaction: dict[str, str],
+                  objection: dict[str, str], source: dict[str, tuple[str, int]]) -> None:
+    taken = [p for p in products if reaction.get(p.key) == "accepted" and source.get(p.key, ("", 0))[0] == "close"]
+    for pid in order:
+        if pid in reaction or pid in objection:
+            continue
+        first = next(p for p in products if p.key == pid)
+        other = next((t for t in taken if t.key != pid and t.start > first.end
+                      and _CONTRAST.search(text[first.end:t.start])), None)
+        if other is not None:
+            reaction[pid] = "rejected"
+            if _CHEAPER.search(text[other.start:_bounds(text, other.start, _SENTENCE_END)[1]]):
+                objection[pid] = "price"
 
 
 _NOT_BEFORE = re.compile(r"(?<![a-z])(?:no|not|without|never|minus)\s+$")

@@ -25,6 +25,8 @@ def brief_text(book: FieldBook, brief: Brief, lang: str) -> str:
     lines.append(t("brief_checks"))
     lines += [f"• {c}" for c in brief.checks]
     lines.append(t("brief_products"))
+    if not brief.products:
+        lines.append(f"• {t('brief_no_products')}")
     for n, product in enumerate(brief.products, start=1):
         lines.append(f"{n}. {product.name} ({product.id}) · {product.price} · {product.dosage or '-'}")
         lines.append(f"   {product.pitch}")

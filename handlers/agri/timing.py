@@ -21,6 +21,10 @@ _SPANS = [
 _COMING = r"(?:next|coming|vach+h?e+y?|వచ్చే)\s+"
 _NEXT = [(re.compile(rf"{_COMING}(?:week|va+ra?m|వారం){_END}"), 7),
          (re.compile(rf"{_COMING}(?:month|nela|నెల){_END}"), 30)]
+# A unit with no count, then "after": "వారం తర్వాత చూస్తా", "vaaram tarvata", "a week later" (one of it).
+_AFTER = r"\s*(?:tarvata|taruvata|తర్వాత|తరువాత|later|after)(?![a-z\u0c00-\u0c7f])"
+_ONE_UNIT = [(re.compile(rf"(?<![a-z0-9\u0c00-\u0c7f])(?:week|va+ra?m|వారం){_AFTER}"), 7),
+             (re.compile(rf"(?<![a-z0-9\u0c00-\u0c7f])(?:month|nela|నెల){_AFTER}"), 30)]
 _WEEKDAYS = [
     ["monday", "somavaram", "somavaaram", "సోమవారం"], ["tuesday", "mangalavaram", "mangalavaaram", "మంగళవారం"],
     ["wednesday", "budhavaram", "budavaram", "బుధవారం"], ["thursday", "guruvaram", "guruvaaram", "గురువారం"],
@@ -81,6 +85,11 @@ def _days_in(part: str, today: date | None) -> int | None:
     for rx, days in _NEXT:
         if rx.search(part):
             return days
+    for rx, days in _ONE_UNIT:
+        m = rx.search(part)
+        # A count before it is the span's own ("2 వారాల తర్వాత" is read below): only a bare unit is one.
+        if m and not re.search(rf"{_COUNT}\s*$", part[:m.start()]) and _COMEBACK.search(part):
+            return days
     for rx, unit in _SPANS:
         for m in rx.finditer(part):
             if _is_age(part, m.start(), m.end()):
@@ -104,16 +113,14 @@ def _days_in(part: str, today: date | None) -> int | None:
 
 def followup_days(norm: str, today: date | None = None) -> int | None:
     """Return the days until the next visit the officer names, or None when the note gives none. A weekday
-    needs `today` to count from."""
-    fallback = None
+    needs `today` to count from. When the farmer will buy ("next week konta", "వచ్చే వారం తీసుకుంటా") is never
+    when the officer comes back."""
     for sentence in _SENTENCE.finditer(norm):
         part = sentence.group(0)
         days = _days_in(part, today)
-        if days is not None and _BUYS.search(part) and not _COMEBACK.search(part):
-            fallback = fallback or days
-        elif days is not None:
+        if days is not None and not (_BUYS.search(part) and not _COMEBACK.search(part)):
             return days
-    return fallback
+    return None
 
 
 def says_followup(norm: str) -> bool:

@@ -44,8 +44,9 @@ async def test_a_new_note_while_a_followup_waits_is_a_note(agri_app: App, notifi
     [card] = await conv.handle(say("ravi", "Ramesh Goud chilli thrips, Ulala accepted, revisit in 7 days"))
     assert "Ramesh Goud" in card.text and "Result" not in card.text
     # The follow-up no longer takes the next message, and stays pending for /followups.
-    [other] = await conv.handle(say("ravi", "Kavitha Reddy paddy blast, Tilt suggested"))
+    other, notice, again = await conv.handle(say("ravi", "Kavitha Reddy paddy blast, Tilt suggested"))
     assert "Result" not in other.text
+    assert "not saved yet" in notice.text and again.card_id == card.card_id  # the unsaved card stays in sight
     assert [f.followup_id for f in scheduler.pending("ravi", "agri")] == [followup_id(visit.id)]
 
 

@@ -116,7 +116,8 @@ async def test_a_granted_village_is_the_officers_own_for_adding_farmers(agri_app
     [refused] = await agri_app.conversation.handle(say("ravi", callback=button(card, "Save")))
     assert "not one of your villages" in refused.text
     TerritoryGrants(agri_app.services.database).grant("ravi", "tandur")
-    [card] = await agri_app.conversation.handle(say("ravi", note))
+    card, notice, refused_again = await agri_app.conversation.handle(say("ravi", note))
+    assert "not saved yet" in notice.text and refused_again.card_id != card.card_id  # the refused card stays open
     replies = await agri_app.conversation.handle(say("ravi", callback=button(card, "Save")))
     assert "Saved to memory" in replies[0].text
     [added] = _farmers_named(pack, "Maloth Bhaskar Naik")

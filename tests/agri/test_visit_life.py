@@ -1,5 +1,6 @@
 """A visit's life as a state machine over the real commands (note -> card -> edits of date and farmer -> Save ->
-outcome answer -> forget), against the real local Hindsight. After every step: nothing is stored before Save,
+outcome answer -> forget; a next note over an unsaved card, which stays in sight and is saved or discarded
+later), against the real local Hindsight. After every step: nothing is stored before Save,
 one memory per saved visit and outcome, each visit's document id carries its saved date, and the records and
 the bank agree (ids, dates, farmers)."""
 
@@ -44,6 +45,8 @@ class VisitLife(RuleBasedStateMachine):
         assert isinstance(pack, AgriPack)
         self.pack = pack
         self.card: Reply | None = None
+        self.earlier: list[Reply] = []
+        """Cards left unsaved under a next note, as shown again with their buttons."""
         self.saves = 0
         self.forgotten: set[str] = set()
 
@@ -70,6 +73,34 @@ class VisitLife(RuleBasedStateMachine):
         replies = self.say(note.format(name=FARMERS[farmer], crop=CROP[farmer]))
         self.card = next((r for r in replies if r.card_id), None)
         assert self.card is not None and f"({farmer})" in self.card.text
+
+    @precondition(lambda self: self.card is not None and len(self.earlier) < 2)
+    @rule(farmer=st.sampled_from(sorted(FARMERS)), note=st.sampled_from(NOTES))
+    def send_note_over_an_unsaved_card(self, farmer: str, note: str) -> None:
+        if farmer in self.forgotten or self.card is None:
+            return
+        kept = [self.card, *self.earlier]
+        replies = self.say(note.format(name=FARMERS[farmer], crop=CROP[farmer]))
+        new = replies[0]
+        assert new.card_id is not None and f"({farmer})" in new.text
+        assert any("not saved yet" in r.text for r in replies[1:])
+        again = {r.card_id: r for r in replies[1:] if r.card_id}
+        # Every unsaved card is shown again with its Save button; nothing was stored by the new note.
+        assert set(again) == {c.card_id for c in kept}
+        assert all(any(b.label == "Save" for b in r.flat_buttons()) for r in again.values())
+        self.earlier = list(again.values())
+        self.card = new
+
+    @precondition(lambda self: bool(self.earlier))
+    @rule(save=st.booleans())
+    def finish_an_earlier_card(self, save: bool) -> None:
+        earlier = self.earlier.pop(0)
+        replies = self.say(callback=button(earlier, "Save" if save else "Discard"))
+        if save:
+            assert "Saved" in replies[0].text, replies[0].text
+            self.saves += 1
+        else:
+            assert "Discarded" in replies[0].text, replies[0].text
 
     def _edit(self, label: str, value: str) -> None:
         assert self.card is not None
@@ -115,12 +146,12 @@ class VisitLife(RuleBasedStateMachine):
         if not pending:
             return
         assert self.run(scheduler.fire(pending[0].followup_id))
-        [card] = self.say(answer)
+        card = self.say(answer)[0]
         assert card.card_id is not None, card.text
         replies = self.say(callback=button(card, "Save"))
         assert "Saved" in replies[0].text, replies[0].text
 
-    @precondition(lambda self: self.card is None)
+    @precondition(lambda self: self.card is None and not self.earlier)
     @rule(farmer=st.sampled_from(["F011", "F013"]))
     def forget_farmer(self, farmer: str) -> None:
         subject = Subject(tenant=CAPTURE_TENANT, kind="farmer", subject_id=farmer)

@@ -3,7 +3,9 @@
 Type text; `/voice FILE`, `/photo FILE` or `/doc FILE` to send media; a number presses a button of the latest
 answer. The buttons of every message of an answer are numbered one after another (two cards from one note: 1-3
 and 4-6), and cards of that note still open are shown again under a later answer, so each card's buttons keep
-working as they do on Telegram. Ctrl-D or /quit ends the chat.
+working as they do on Telegram. The numbered buttons are kept in the state database (as a WhatsApp number's
+are), and a new chat shows the person's unsaved cards again: a restart loses no card, edit or button. Ctrl-D or
+/quit ends the chat.
 """
 
 import asyncio
@@ -12,12 +14,21 @@ import uuid
 from collections.abc import Callable
 from pathlib import Path
 
+from pydantic import TypeAdapter
+
+from bot.core.cards import open_cards_shown
 from bot.core.conversation import Conversation
 from bot.core.messages import Button, Incoming, Media, MediaKind, Reply
 from bot.core.outbound import Purpose
 from bot.core.registry import User
 
 _MEDIA_COMMANDS: dict[str, MediaKind] = {"/voice": "voice", "/photo": "photo", "/doc": "document"}
+_BUTTONS = TypeAdapter(list[Button])
+
+
+def console_key(user_id: str) -> str:
+    """The conversation row holding a console chat's latest numbered buttons."""
+    return f"console:{user_id}"
 
 
 def format_reply(reply: Reply, start: int = 1) -> str:
@@ -38,11 +49,35 @@ class ConsoleSession:
     def __init__(self, conversation: Conversation, user_id: str) -> None:
         self.conversation = conversation
         self.user_id = user_id
-        self.buttons: list[Button] = []
+        kept = conversation.services.state.pref(console_key(user_id), "buttons")
+        self._buttons: list[Button] = _BUTTONS.validate_json(kept) if kept else []
         self.last: list[Reply] = []
         """The latest answer, as numbered."""
         self._open: dict[str, Reply] = {}
         """The open cards of the latest answer that opened several, as last shown."""
+
+    @property
+    def buttons(self) -> list[Button]:
+        return self._buttons
+
+    @buttons.setter
+    def buttons(self, buttons: list[Button]) -> None:
+        self._buttons = buttons
+        self.conversation.services.state.set_pref(console_key(self.user_id), "buttons",
+                                                  _BUTTONS.dump_json(buttons).decode())
+
+    def resume(self) -> list[Reply]:
+        """What a new chat shows first: the person's unsaved cards with their buttons (numbered as `send` numbers
+        them) and the field an edit waits for; nothing when there are none (the kept buttons still work)."""
+        conversation = self.conversation
+        user = conversation.services.registry.by_id(self.user_id)
+        if user is None:
+            return []
+        shown = open_cards_shown(conversation.services, conversation.packs, user, conversation.language_of(user))
+        if any(r.buttons for r in shown):
+            self.buttons = [b for r in shown for b in r.flat_buttons()]
+        self.last = shown
+        return shown
 
     def _keep_open_cards(self, replies: list[Reply]) -> list[Reply]:
         """Track the cards of a note that gave several; under a later answer, show again those still open."""
@@ -129,6 +164,8 @@ async def run_console(
 ) -> None:
     """Read lines until end of input, printing every reply."""
     write("Smriti console. /help for commands, /quit to leave.")
+    for printed in session.printed(session.resume()):
+        write(printed)
     while True:
         try:
             line = await asyncio.to_thread(read_line, "> ")
