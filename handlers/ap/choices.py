@@ -17,7 +17,7 @@ from handlers.ap.cards import ACTIONS, PREFIX, state_label
 from handlers.ap.decision import DecisionReport
 from handlers.ap.invoice_memory import retain_record
 from handlers.ap.ledger_store import DecisionBook
-from handlers.ap.lifecycle import ClerkAction, needs_reason, overrides
+from handlers.ap.lifecycle import ClerkAction, RecordedEntry, may_act, needs_reason, overrides, same_person
 from handlers.ap.reason_asks import PendingReason
 
 log = logging.getLogger(__name__)
@@ -42,12 +42,30 @@ async def on_clerk_choice(turn: Turn, audit: AuditLog, book: DecisionBook, data:
     current = book.recorded(turn.user.tenant, _vendor_key(report), report.invoice_number)
     if current is None:
         return [Reply(text=turn.t("core.card_gone"))]
-    if needs_reason(current.agent_status, action) and current.state in ("decided", "held", "review") \
+    if needs_reason(current.agent_status, action) and may_act(current.state, action) \
             and current.agent_status == report.status:
         book.ask_reason(turn.user.tenant, turn.user.user_id, run_id, action)
         return [Reply(text=turn.t("ap.reason_ask", action=turn.t(f"ap.action_{action}"), number=report.invoice_number,
                                   status=turn.t(f"ap.status_{report.status}")))]
     return await record_choice(turn, audit, book, run, report, action, None)
+
+
+async def by_number(turn: Turn, audit: AuditLog, book: DecisionBook, record: RecordedEntry, action: ClerkAction,
+                    reason: str | None) -> list[Reply]:
+    """A move typed in chat on an earlier invoice ("approve SVC/26-27/187"): any clerk of the tenant, on the
+    invoice's latest decision, asking why first when it overrides the agent and no reason came with it."""
+    run = audit.run(record.entry.decision_id or "-")
+    if run is None or run.bank_id != turn.bank_id:
+        return [Reply(text=turn.t("ap.ask_no_invoice", number=record.entry.invoice_number))]
+    report = DecisionReport.model_validate(run.report)
+    asked_already = record.maker_by is not None and same_person(record.maker_by, turn.user.user_id)
+    if not reason and needs_reason(record.agent_status, action) and may_act(record.state, action) \
+            and not (action == "approve" and asked_already):
+        book.ask_reason(turn.user.tenant, turn.user.user_id, run.run_id, action)
+        return [Reply(text=turn.t("ap.reason_ask", action=turn.t(f"ap.action_{action}"),
+                                  number=record.entry.invoice_number,
+                                  status=turn.t(f"ap.status_{record.agent_status}")))]
+    return await record_choice(turn, audit, book, run, report, action, " ".join(reason.split()) if reason else None)
 
 
 async def give_reason(turn: Turn, audit: AuditLog, book: DecisionBook, pending: PendingReason,
@@ -74,9 +92,16 @@ async def record_choice(turn: Turn, audit: AuditLog, book: DecisionBook, run: Ru
     if record is not None:
         values.update(state=state_label(turn.lang, record.state), by=record.state_by,
                       current=turn.t(f"ap.status_{record.agent_status}"))
+    if moved.outcome == "reason_needed":
+        book.ask_reason(tenant, user, run.run_id, action)
+    if moved.outcome == "second_needed" and record is not None:
+        return await _approval_asked(turn, audit, run, report, record, values)
     if moved.outcome != "moved" or record is None:
         key = {"same": "ap.choice_already", "closed": "ap.choice_closed", "stale": "ap.choice_stale",
-               "reason_needed": "ap.reason_ask"}.get(moved.outcome, "core.card_gone")
+               "reason_needed": "ap.reason_ask", "same_person": "ap.choice_same_person"}.get(moved.outcome,
+                                                                                           "core.card_gone")
+        if record is not None and record.maker_by:
+            values.update(maker=record.maker_by)
         return [Reply(text=turn.t(key, **values))]
     over = overrides(report.status, action)
     audit.record(run.run_id, run.bank_id, "CLERK_ACTION", vendor_id=report.vendor_id,
@@ -92,3 +117,16 @@ async def record_choice(turn: Turn, audit: AuditLog, book: DecisionBook, run: Ru
     lines = [turn.t("ap.choice_moved" if not over else "ap.choice_moved_override", **values),
              turn.t(memory.get(kept.step, "ap.choice_memory_failed"), vendor=report.vendor_name)]
     return [Reply(text="\n".join(lines))]
+
+
+async def _approval_asked(turn: Turn, audit: AuditLog, run: RunRecord, report: DecisionReport,
+                          record: RecordedEntry, values: dict[str, str]) -> list[Reply]:
+    """The first of two people asked to approve over a bank block: audited, remembered, and the clerk told a
+    second person must approve."""
+    audit.record(run.run_id, run.bank_id, "CLERK_ACTION", vendor_id=report.vendor_id,
+                 invoice_number=report.invoice_number, action="approval_asked", clerk=record.maker_by,
+                 agent_status=report.status, overrides=True, reason=record.maker_reason, state=record.state)
+    kept = await retain_record(turn.services, run.bank_id, record)
+    audit.record(run.run_id, run.bank_id, kept.step, vendor_id=report.vendor_id,
+                 invoice_number=report.invoice_number, document_id=kept.document_id, state=record.state)
+    return [Reply(text=turn.t("ap.choice_second_needed", **{**values, "maker": record.maker_by or "-"}))]

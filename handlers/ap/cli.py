@@ -8,7 +8,8 @@
 
 `decide` is a pure preview unless `--record` is given (a preview writes nothing: ledger, memory or audit);
 chat decisions are always recorded. approve/hold/review/reject move a recorded invoice by a named person
-(approving over the agent, and rejecting, need --reason). `paid` marks an approved invoice paid to the
+(every override of the agent, and rejecting, need --reason; approving over a bank-account block takes two
+people: the first asks, a second approves). `paid` marks an approved invoice paid to the
 account on the vendor master, or to the account the invoice asked for when --account gives it in full
 (the clerk confirmed it); it then counts in the vendor's payment history.
 """
@@ -86,9 +87,11 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]", 
     paid.add_argument("--as", dest="by", default="cli", help="who marks it paid")
     paid.set_defaults(handler=lambda args, settings: _paid(args, settings, with_app))
 
-    for action, help_text in (("approve", "approve a recorded invoice (over the agent: give --reason)"),
-                              ("hold", "put a recorded invoice on hold"),
-                              ("review", "send a recorded invoice to review"),
+    for action, help_text in (("approve", "approve a recorded invoice (over the agent: give --reason; over a "
+                                          "bank-account block a second person approves after the first)"),
+                              ("hold", "put a recorded invoice on hold (over the agent's APPROVE or REVIEW: "
+                                       "give --reason)"),
+                              ("review", "send a recorded invoice to review (over the agent: give --reason)"),
                               ("reject", "reject a recorded invoice (give --reason)")):
         move = actions.add_parser(action, help=help_text)
         move.add_argument("invoice")
@@ -176,7 +179,8 @@ async def _ledger(args: argparse.Namespace, settings: Settings, with_app: WithAp
             _print_json([{**r.entry.model_dump(mode="json"), "state": r.state, "agent_status": r.agent_status,
                           "decided_by": r.decided_by, "state_by": r.state_by, "state_at": r.state_at.isoformat(),
                           "state_reason": r.state_reason, "invoice_account": r.invoice_account,
-                          "confirmed_by": r.confirmed_by} for r in recorded])
+                          "confirmed_by": r.confirmed_by, "approval_asked_by": r.maker_by,
+                          "approval_asked_reason": r.maker_reason} for r in recorded])
             return 0
         if not recorded:
             print(text("en", "ap.ledger_empty", tenant=tenant))
@@ -184,6 +188,9 @@ async def _ledger(args: argparse.Namespace, settings: Settings, with_app: WithAp
         for r in recorded:
             e = r.entry
             why = f' "{r.state_reason}"' if r.state_reason else ""
+            if r.maker_by:
+                why += (f'; approval asked by {r.maker_by} "{r.maker_reason or "-"}"'
+                        + (", second person" if r.state == "approved" else ", waiting for a second person"))
             paid = f" to {e.paid_to_account} on {e.paid_on.isoformat()}" if e.paid_on else ""
             print(f"{r.state_at:%Y-%m-%d %H:%M} {e.vendor_id} {e.invoice_number} {e.total:f} {r.state.upper()}{paid} "
                   f"by {r.state_by}{why} (agent {r.agent_status}, decided by {r.decided_by}, run {e.decision_id})")
@@ -221,9 +228,10 @@ async def _act(args: argparse.Namespace, settings: Settings, with_app: WithApp, 
                   "action": text("en", f"ap.action_{action}"),
                   "state": text("en", f"ap.state_{record.state}") if record else "-",
                   "by": record.state_by if record else "-",
-                  "status": text("en", f"ap.status_{record.agent_status}") if record else "-"}
-        print(text("en", f"ap.act_{moved.outcome}", **values),
-              file=sys.stdout if moved.outcome == "moved" else sys.stderr)
-        return 0 if moved.outcome in ("moved", "same") else 1
+                  "status": text("en", f"ap.status_{record.agent_status}") if record else "-",
+                  "maker": (record.maker_by or "-") if record else "-"}
+        done = moved.outcome in ("moved", "second_needed")
+        print(text("en", f"ap.act_{moved.outcome}", **values), file=sys.stdout if done else sys.stderr)
+        return 0 if done or moved.outcome == "same" else 1
 
     return await with_app(settings, body)

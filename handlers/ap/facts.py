@@ -34,6 +34,9 @@ AGENT_STATUS = "agent_status"
 STATE = "state"
 """An invoice's ledger state (decided, held, review, approved, paid, rejected) on its one memory."""
 STATE_BY = "state_by"
+MAKER_BY = "approval_asked_by"
+MAKER_REASON = "approval_asked_reason"
+"""Who asked to approve over a bank-account block, and why (a second person approves it)."""
 
 RESOLUTION_KINDS: tuple[MemoryKind, ...] = ("past_exception", "clerk_resolution")
 """Kinds that record how a person resolved something; the agent's own decisions never count as one."""

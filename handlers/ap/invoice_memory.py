@@ -41,12 +41,23 @@ def state_sentence(record: RecordedEntry) -> str:
         return (f"PAID on {paid_on} to the account ending {suffix(entry.paid_to_account or '')} ({whose}), "
                 f"marked by {by}.")
     if state == "decided":
-        return f"DECIDED by the agent ({record.agent_status}), recorded by {by} on {on}; no clerk action yet."
+        return (f"DECIDED by the agent ({record.agent_status}), recorded by {by} on {on}; no clerk action yet."
+                f"{_maker_sentence(record)}")
     verb = {"held": "ON HOLD: put on hold", "review": "SENT TO REVIEW", "approved": "APPROVED",
             "rejected": "REJECTED"}[state]
     action = _ACTION_OF_STATE[state]
     over = f", overriding the agent's {record.agent_status}" if overrides(record.agent_status, action) else ""  # type: ignore[arg-type]
-    return f"{verb} by {by} on {on}{over}.{reason}"
+    return f"{verb} by {by} on {on}{over}.{reason}{_maker_sentence(record)}"
+
+
+def _maker_sentence(record: RecordedEntry) -> str:
+    """Who asked to approve over a bank block: as the first of two people, or still waiting for the second."""
+    if record.maker_by is None:
+        return ""
+    asked = f' {record.maker_by} asked to approve it over the bank-account block ("{record.maker_reason or "-"}")'
+    if record.state == "approved":
+        return f"{asked}; {record.state_by} approved it as the second person."
+    return f"{asked}; it waits for a second person to approve."
 
 
 def _overridden(record: RecordedEntry) -> str | None:
@@ -84,6 +95,8 @@ def invoice_memory(record: RecordedEntry) -> MemoryItem:
         metadata.update({facts.CLERK_ACTION: action, facts.RESOLUTION_CODE: code})
     if record.state_reason:
         metadata["reason"] = record.state_reason[:200]
+    if record.maker_by:
+        metadata.update({facts.MAKER_BY: record.maker_by, facts.MAKER_REASON: (record.maker_reason or "")[:200]})
     if entry.paid_to_account:
         metadata[facts.ACCOUNT_SUFFIX] = suffix(entry.paid_to_account)
     return MemoryItem(

@@ -46,12 +46,14 @@ from handlers.ap.lifecycle import (
     RecordedEntry,
     may_act,
     needs_reason,
+    needs_second_person,
     payable,
+    same_person,
     redecided_state,
 )
 
 ActionKind = Literal["decision", "approve", "hold", "review", "reject", "override", "paid", "superseded",
-                     "account_confirmed", "credit_note", "debit_note"]
+                     "account_confirmed", "credit_note", "debit_note", "approval_asked"]
 
 
 class EntryRow(Base):
@@ -89,6 +91,9 @@ class EntryRow(Base):
     confirmed_by: Mapped[str | None] = mapped_column(String(80), nullable=True)
     memo: Mapped[str | None] = mapped_column(Text, nullable=True)
     """The decision's summary (lifecycle.DecisionMemo as JSON): what its memory is written from."""
+    maker_by: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    maker_reason: Mapped[str | None] = mapped_column(Text, nullable=True)
+    """Who asked to approve over a bank-account block and why (the maker); a second person approves it."""
 
 
 class ActionRow(Base):
@@ -141,7 +146,8 @@ def _recorded(row: EntryRow) -> RecordedEntry:
         state_by=row.state_by or row.decided_by, state_at=_utc(row.state_at or row.decided_at),
         state_reason=row.state_reason, content_key=row.content_key, invoice_account=row.invoice_account,
         confirmed_account=row.confirmed_account, confirmed_by=row.confirmed_by,
-        memo=DecisionMemo.model_validate_json(row.memo) if row.memo else None, clerk_action=row.clerk_action)
+        memo=DecisionMemo.model_validate_json(row.memo) if row.memo else None, clerk_action=row.clerk_action,
+        maker_by=row.maker_by, maker_reason=row.maker_reason)
 
 
 def _digits(account: str) -> str:
@@ -214,13 +220,14 @@ class DecisionBook(ReasonAsks):
             agent_status=agent_status, decision_id=entry.decision_id or "-", decided_at=at, decided_by=by_user,
             content_key=content_key, memo=memo.model_dump_json())
         if state != row.status or (state == "decided" and agent_status != row.agent_status):
-            values.update(state_by=by_user, state_at=at, state_reason=None, clerk_action=None)
+            values.update(state_by=by_user, state_at=at, state_reason=None, clerk_action=None, maker_by=None,
+                          maker_reason=None)
         if row.content_key not in (None, content_key):
             # A corrected invoice: its own figures and account replace the earlier version's.
             values.update(invoice_number=entry.invoice_number, invoice_date=entry.invoice_date,
                           total=f"{entry.total:f}", po_number=entry.po_number, invoice_account=invoice_account,
                           confirmed_account=None, confirmed_by=None, state_by=by_user, state_at=at,
-                          state_reason=None, clerk_action=None)
+                          state_reason=None, clerk_action=None, maker_by=None, maker_reason=None)
         result = session.execute(update(EntryRow).where(
             EntryRow.id == row.id, EntryRow.status == row.status, EntryRow.decision_id == row.decision_id)
             .values(**values))
@@ -276,12 +283,18 @@ class DecisionBook(ReasonAsks):
                 return ActResult(outcome="stale", record=before, before_state=row.status)
             if not may_act(row.status, action):
                 return ActResult(outcome="same", record=before, before_state=row.status)
+            two = needs_second_person(row.agent_status, before.memo.flags if before.memo else [], action)
+            if two and row.maker_by is not None and same_person(row.maker_by, by_user):
+                return ActResult(outcome="same_person", record=before, before_state=row.status)
             if needs_reason(row.agent_status, action) and not (reason or "").strip():
                 return ActResult(outcome="reason_needed", record=before, before_state=row.status)
+            if two and row.maker_by is None:
+                return self._ask_approval(session, tenant, row, by_user, reason or "")
             result = session.execute(update(EntryRow).where(
                 EntryRow.id == row.id, EntryRow.status == row.status, EntryRow.decision_id == row.decision_id)
                 .values(status=STATE_OF_ACTION[action], clerk_action=action, state_by=by_user, state_at=_now(),
-                        state_reason=reason))
+                        state_reason=reason, **({} if action == "approve" else {"maker_by": None,
+                                                                                "maker_reason": None})))
             if rowcount(result) != 1:
                 return ActResult(outcome="stale", record=before, before_state=row.status)
             session.flush()
@@ -289,6 +302,25 @@ class DecisionBook(ReasonAsks):
             found = session.get(EntryRow, row.id)
             assert found is not None
             return ActResult(outcome="moved", record=_recorded(found), before_state=before.state)
+
+    @staticmethod
+    def _ask_approval(session: Session, tenant: str, row: EntryRow, by_user: str, reason: str) -> ActResult:
+        """The maker's half of an approval over a bank block: who asked and why, kept on the entry (its state
+        unchanged, so it stays unpayable) until a second person approves."""
+        before = _recorded(row)
+        result = session.execute(update(EntryRow).where(
+            EntryRow.id == row.id, EntryRow.status == row.status, EntryRow.decision_id == row.decision_id,
+            EntryRow.maker_by.is_(None)).values(maker_by=by_user, maker_reason=reason))
+        if rowcount(result) != 1:
+            return ActResult(outcome="stale", record=before, before_state=row.status)
+        session.add(ActionRow(tenant_id=tenant, run_id=row.decision_id, vendor_id=row.vendor_id,
+                              invoice_number=row.invoice_number, action="approval_asked",
+                              agent_status=row.agent_status, by_user=by_user, at=_now(), reason=reason))
+        session.flush()
+        session.expire_all()
+        found = session.get(EntryRow, row.id)
+        assert found is not None
+        return ActResult(outcome="second_needed", record=_recorded(found), before_state=row.status)
 
     def log(self, tenant: str, run_id: str, vendor_id: str, invoice_number: str, action: ActionKind,
             agent_status: str, by_user: str, reason: str | None = None) -> None:

@@ -28,6 +28,8 @@ STATE_OF_ACTION: dict[ClerkAction, State] = {"approve": "approved", "hold": "hel
 AGREEING: dict[str, ClerkAction] = {"APPROVE": "approve", "PAYMENT_BLOCKED": "hold", "EXCEPTION": "hold",
                                     "HUMAN_REVIEW": "review"}
 """The clerk action that goes along with each agent status; any other choice overrides the agent."""
+BANK_FLAGS = ("FIRST_BANK_CHANGE", "BANK_CHANGE")
+"""Flags of a payment asked to an account not on file: approving over them takes a second named person."""
 
 
 class DecisionMemo(BaseModel):
@@ -60,6 +62,9 @@ class RecordedEntry(BaseModel):
     memo: DecisionMemo | None = None
     clerk_action: str | None = None
     """The clerk's latest choice on the decision the entry holds (approve, hold, review, reject), if any."""
+    maker_by: str | None = None
+    maker_reason: str | None = None
+    """Who asked to approve over a bank-account block, and why: a second person (the checker) approves it."""
 
     @property
     def state(self) -> str:
@@ -74,7 +79,10 @@ class Decided(BaseModel):
     before: RecordedEntry | None = None
 
 
-ActOutcome = Literal["moved", "same", "closed", "stale", "reason_needed", "not_found", "ambiguous"]
+ActOutcome = Literal["moved", "same", "closed", "stale", "reason_needed", "not_found", "ambiguous",
+                     "second_needed", "same_person"]
+"""second_needed: the approval over a bank block is asked for (the maker's); same_person: the maker cannot
+also be the checker."""
 
 
 class ActResult(BaseModel):
@@ -101,8 +109,19 @@ def overrides(agent_status: str, action: ClerkAction) -> bool:
 
 
 def needs_reason(agent_status: str, action: ClerkAction) -> bool:
-    """Approving over a block, exception or review, and rejecting, must say why."""
-    return (action == "approve" and agent_status != "APPROVE") or action == "reject"
+    """Every override says why: approving over a block, exception or review; holding or sending to review what
+    the agent approved (or a choice other than the one its status goes with); rejecting."""
+    return overrides(agent_status, action)
+
+
+def needs_second_person(agent_status: str, flags: list[str], action: ClerkAction) -> bool:
+    """Approving over the agent when the invoice asks to be paid to an account not on file (a first change of
+    bank account, or a digit that differs) takes two named people: one asks with a reason, another approves."""
+    return action == "approve" and overrides(agent_status, action) and any(f in BANK_FLAGS for f in flags)
+
+
+def same_person(a: str, b: str) -> bool:
+    return a.strip().casefold() == b.strip().casefold()
 
 
 def may_act(state: str, action: ClerkAction) -> bool:

@@ -11,7 +11,8 @@ from datetime import date, timedelta
 from bot.core.messages import Media, Reply
 from bot.services.prompts import bank_profile as pack_bank_profile
 from bot.services.registers.seed import import_seed_registers
-from handlers.ap import choices, intake, narratives
+from handlers.ap import choices, intake, narratives, questions
+from handlers.ap.ask_chat import answer_ask
 from handlers.ap import cards as card
 from handlers.ap.audit import AuditLog
 from handlers.ap.chart import payment_chart
@@ -127,6 +128,8 @@ class APPack(Pack):
                   reason: str | None = None) -> ActResult:
         """A clerk's move outside chat (`smriti ap approve|hold|review|reject`): ledger, log, then memory."""
         moved = self.book.act(tenant, invoice_number, vendor_id, action, by_user, reason)
+        if moved.outcome == "second_needed" and moved.record is not None:
+            await retain_record(self.services, self.services.bank_of(tenant, self.name), moved.record)
         if moved.outcome == "moved" and moved.record is not None:
             record = moved.record
             entry = record.entry
@@ -183,8 +186,16 @@ class APPack(Pack):
     async def on_text(self, turn: Turn, body: str) -> list[Reply]:
         pending = self.book.pending_reason(turn.user.tenant, turn.user.user_id)
         fresh = pending is not None and turn.services.clock() - pending.asked_at <= REASON_WAIT
-        if pending is not None and fresh and card.looks_like_reason(body) and not intake.looks_like_document(body):
+        ask = questions.parse(body, turn.services.clock().date()) if not intake.looks_like_document(body) else None
+        if pending is not None and fresh and card.looks_like_reason(body) and not intake.looks_like_document(body) \
+                and (ask is None or not questions.explicit(ask, body)):
             return await choices.give_reason(turn, self.audit, self.book, pending, body)
+        if ask is not None and not body.lstrip().startswith("{"):
+            # A move on an earlier invoice by its number, or a question about an invoice or a vendor.
+            replies = await answer_ask(turn, ask, self.ledger_for(turn.user.tenant), self.book, self.audit)
+            now = self.book.pending_reason(turn.user.tenant, turn.user.user_id)
+            asked_now = now is not None and (pending is None or now.run_id != pending.run_id)
+            return replies + ([] if asked_now else self._still_waiting(turn))
         return await self._text(turn, body) + self._still_waiting(turn)
 
     def _still_waiting(self, turn: Turn) -> list[Reply]:

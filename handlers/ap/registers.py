@@ -161,6 +161,26 @@ def _no_cells(_record: Any) -> Cells:
     return {}
 
 
+def queue_vendor_memories(database: Database, tenant: str, bank_prefix: str) -> list[str]:
+    """After an import of the vendor master or the payment history: each paid vendor's history and each past
+    exception, queued in the outbox for the tenant's AP bank (the path a recorded payment's memory takes when
+    memory is down; the bot's worker sends them). The documents are the ones `memory rebuild` writes, by the same
+    ids, so importing twice queues the same documents again, never new ones."""
+    from handlers.ap.narratives import seed_memories
+    from memory.banks import bank_id
+    from memory.outbox import Outbox
+
+    try:
+        ledger = build_ledger(RegisterStore(database, *TABLES).records(tenant)).ledger
+    except ValueError:
+        return []  # registers that do not yet make a ledger (no vendor master): nothing to remember yet
+    items = seed_memories(ledger)
+    if items:
+        Outbox(database.engine).put(bank_id(tenant, PACK, prefix=bank_prefix), items, origin="import")
+    return [f"{item.document_id}: {item.metadata.get('kind', '')} of {item.metadata.get('vendor_id', '')}"
+            for item in items]
+
+
 def _kind(name: str, model: type, columns: tuple[Column, ...], from_cells: Callable[..., Any],
           to_cells: Callable[..., Any], key_of: Callable[..., tuple[str, str]], json_key: str | None,
           **extra: Any) -> RegisterKind:
@@ -192,7 +212,7 @@ KINDS: dict[str, RegisterKind] = {k.name: k for k in (
         Column("contact_email", "Contact Email", ("email", "email id", "e-mail", "emailid")),
         Column("onboarded_on", "Onboarded On", ("created on", "created time", "date of creation", "since"),
                date=True),
-    ), _vendor, _vendor_cells, lambda v: (v.vendor_id, v.written_id), "vendors",
+    ), _vendor, _vendor_cells, lambda v: (v.vendor_id, v.written_id), "vendors", after_apply=queue_vendor_memories,
         # The payment history is the one source of how often and since when a vendor was paid.
         normalise=lambda v: v.model_copy(update={"payment_count": 0, "first_paid": None}),
         subject=("vendor", lambda v: [v.vendor_id, v.code, v.name, v.gstin])),
@@ -240,7 +260,7 @@ KINDS: dict[str, RegisterKind] = {k.name: k for k in (
           for f in _EXCEPTION),
     ), _payment, _payment_cells, lambda p: (f"{p.vendor_id}:{''.join(p.invoice_number.upper().split())}",
                                             f"{p.vendor_id} {p.invoice_number}"), "invoices",
-        refers=lambda p: [("vendors", p.vendor_id)]),
+        refers=lambda p: [("vendors", p.vendor_id)], after_apply=queue_vendor_memories),
     _kind("policy", Policy, (), _policy, _no_cells, lambda _p: ("policy", "policy"), None),
 )}
 SEED_FILES = [("buyer", "ap/vendors.json"), ("vendors", "ap/vendors.json"),

@@ -61,7 +61,7 @@ def section(ctx: WebContext) -> Section | None:
         done = request.query_params.get("done")
         return render(ctx.templates, request, who, "ap_invoice.html", status=status, here=NAME, record=record,
                       history=history, memories=memories[:20], problem=problem,
-                      notice=who.t(f"web.ap_done_{done}") if done in ("moved", "paid") else None,
+                      notice=who.t(f"web.ap_done_{done}") if done in ("moved", "paid", "asked") else None,
                       today=ctx.services.clock().date())
 
     async def show(request: Request) -> Response:
@@ -74,12 +74,13 @@ def section(ctx: WebContext) -> Section | None:
         action = MOVES[one_of(form, "move", tuple(MOVES))]
         reason = value(form, "reason", 500) or None
         moved = await pack.act(who.tenant, number, vendor, action, who.user.user_id, reason)  # type: ignore[arg-type]
-        if moved.outcome not in ("moved", "same"):
+        if moved.outcome not in ("moved", "same", "second_needed"):
             return await invoice(request, who, 409 if moved.outcome != "reason_needed" else 400,
                                  who.t(f"web.ap_act_{moved.outcome}") if moved.outcome in
-                                 ("reason_needed", "closed", "stale") else who.t("web.error_other"))
+                                 ("reason_needed", "closed", "stale", "same_person") else who.t("web.error_other"))
         ctx.access.audit(who.tenant, who.user.user_id, f"ap.{action}", f"{vendor} {number}", reason=reason or "")
-        return back_to(f"/{NAME}/invoice/{vendor}/{number}", done="moved")
+        return back_to(f"/{NAME}/invoice/{vendor}/{number}",
+                       done="asked" if moved.outcome == "second_needed" else "moved")
 
     async def paid(request: Request) -> Response:
         who, form = await auth.posted(ctx, request, NAME)
@@ -99,7 +100,8 @@ def section(ctx: WebContext) -> Section | None:
 
     def audit(tenant: str) -> list[AuditLine]:
         """The clerks' overrides of the agent and rejections, each with its reason."""
-        found = [a for a in pack.book.actions(tenant) if a.action in ("override", "reject", "account_confirmed")]
+        found = [a for a in pack.book.actions(tenant)
+                 if a.action in ("override", "reject", "account_confirmed", "approval_asked")]
         return [AuditLine(at=a.at, by=a.by_user, action=a.action, target=f"{a.vendor_id} {a.invoice_number}",
                           reason=a.reason) for a in reversed(found)]
 

@@ -22,7 +22,7 @@ from bot.services.registers.importer import import_file
 from handlers import INSTALLED
 from handlers.ap import facts
 from handlers.ap.invoice_memory import document_id
-from handlers.ap.lifecycle import ClerkAction
+from handlers.ap.lifecycle import BANK_FLAGS, ClerkAction, overrides
 from handlers.ap.models import BankDetails, Invoice, InvoiceLine
 from handlers.ap.pack import APPack
 from tests.conftest import make_settings
@@ -84,6 +84,8 @@ class InvoiceLife(RuleBasedStateMachine):
         self.vendor_id = vendor.vendor_id
         self.bank = self.app.services.bank_of(self.tenant, "ap")
         self.version = [0] * INVOICES
+        self.recorded_version = [0] * INVOICES
+        """The version of each invoice last recorded: another one is a corrected invoice."""
         self.received = list(RECEIVED_AT_START)
         self.receipts = 0
         self.decided: list[int] = []
@@ -130,10 +132,28 @@ class InvoiceLife(RuleBasedStateMachine):
 
     @rule(k=st.integers(0, INVOICES - 1))
     def decide(self, k: int) -> None:
+        """Deciding again is a move of the one entry: a paid or rejected invoice stays closed; a corrected
+        version supersedes the earlier one; new facts (the rest of a receipt) release a clerk's hold or review
+        back to `decided` under the new status; the same facts leave the clerk's move standing."""
+        before = self.recorded(k)
         report = self.run(self.pack.decide(self.invoice(k), self.tenant, user_id="kavya", record=True))
+        after = self.recorded(k)
         if k not in self.decided:
             self.decided.append(k)
-        assert not report.preview and report.ledger_state is not None
+        assert not report.preview and report.ledger_state is not None and after is not None
+        if before is None:
+            assert report.ledger_outcome == "new" and after.state == "decided"
+        elif before.state in ("paid", "rejected"):
+            assert report.ledger_outcome == "closed" and after.state == before.state
+        elif self.recorded_version[k] != self.version[k]:
+            assert report.ledger_outcome == "corrected" and after.state == "decided"
+            assert any(a.action == "superseded" and a.invoice_number == self.number(k)
+                       for a in self.pack.book.actions(self.tenant))
+        elif after.agent_status != before.agent_status:
+            assert report.ledger_outcome == "redecided" and after.state == "decided", (before, after)
+        else:
+            assert report.ledger_outcome == "unchanged" and after.state == before.state
+        self.recorded_version[k] = self.version[k]
         if k == 2 and self.version[k] == 0:
             assert report.status != "APPROVE", "an account with a digit dropped is never approved by the agent"
 
@@ -150,17 +170,26 @@ class InvoiceLife(RuleBasedStateMachine):
 
     @precondition(lambda self: self.decided)
     @rule(k=st.integers(0, INVOICES), action=st.sampled_from(["approve", "hold", "review", "reject"]),
-          reason=st.sampled_from([None, "checked with stores and the vendor on the phone"]))
-    def act(self, k: int, action: ClerkAction, reason: str | None) -> None:
+          reason=st.sampled_from([None, "checked with stores and the vendor on the phone"]),
+          by=st.sampled_from(["arjun", "kavya"]))
+    def act(self, k: int, action: ClerkAction, reason: str | None, by: str) -> None:
         k = self.pick(k)
         before = self.recorded(k)
-        moved = self.run(self.pack.act(self.tenant, self.number(k), None, action, "arjun", reason))
+        moved = self.run(self.pack.act(self.tenant, self.number(k), None, action, by, reason))
         if before is None:
             assert moved.outcome == "not_found"
-        elif moved.outcome == "moved":
-            assert moved.record is not None and moved.record.state_by == "arjun"
-            if action == "reject" or (action == "approve" and before.agent_status != "APPROVE"):
-                assert reason, "an override was recorded without a reason"
+            return
+        over = overrides(before.agent_status, action)
+        if over and not reason:
+            assert moved.outcome not in ("moved", "second_needed"), "an override was recorded without a reason"
+        bank_flagged = bool(set(before.memo.flags if before.memo else []) & set(BANK_FLAGS))
+        if moved.outcome == "second_needed":
+            assert bank_flagged and action == "approve" and before.maker_by is None
+            assert moved.record is not None and moved.record.state == before.state and moved.record.maker_by == by
+        if moved.outcome == "moved":
+            assert moved.record is not None and moved.record.state_by == by
+            if over and action == "approve" and bank_flagged:
+                assert before.maker_by not in (None, by), "a bank block was lifted by one person alone"
 
     @precondition(lambda self: any(r < ORDERED for r in self.received))
     @rule(k=st.integers(0, INVOICES - 1))
@@ -212,6 +241,21 @@ class InvoiceLife(RuleBasedStateMachine):
             assert to == MASTER or (to == record.confirmed_account and record.confirmed_by), record
 
     @invariant()
+    def paid_only_with_goods_or_a_reasoned_override(self) -> None:
+        """Every paid invoice was approved by the agent (goods received, nothing flagged), or a clerk overrode it
+        with a reason; over a bank block, by two different people."""
+        log = self.pack.book.actions(self.tenant)
+        for record in self.pack.book.recorded_entries(self.tenant):
+            if record.state not in ("paid", "approved"):
+                continue
+            if record.agent_status != "APPROVE":
+                approvals = [a for a in log if a.invoice_number == record.entry.invoice_number
+                             and a.action == "override" and a.reason and a.agent_status == record.agent_status]
+                assert approvals, f"{record.state} over {record.agent_status} without a reasoned override"
+                if set(record.memo.flags if record.memo else []) & set(BANK_FLAGS):
+                    assert record.maker_by and record.maker_by != approvals[-1].by_user, record
+
+    @invariant()
     def memory_says_the_ledger_state(self) -> None:
         documents = {d.document_id: d for d in self.run(self.app.services.memory.list_documents(self.bank))}
         for record in self.pack.book.recorded_entries(self.tenant):
@@ -219,6 +263,7 @@ class InvoiceLife(RuleBasedStateMachine):
             assert stored is not None, f"no memory for {record.entry.invoice_number}"
             assert stored.metadata.get(facts.STATE) == record.state, (record.state, stored.metadata)
             assert stored.metadata.get(facts.AGENT_STATUS) == record.agent_status
+            assert stored.metadata.get(facts.MAKER_BY) == record.maker_by, (record.maker_by, stored.metadata)
 
 
 def test_an_invoices_life_keeps_money_and_memory_straight(hindsight_url: str, bank_prefix: str) -> None:

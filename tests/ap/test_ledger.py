@@ -263,7 +263,8 @@ def test_paid_invoices_add_to_the_payment_count(tmp_path: Path) -> None:
     assert normalise_number("rsc-26-27-9") == book.entries("t1")[0].number_key
     # The agent approved it but the clerk put it on hold: not payable until released by an approval.
     record("RSC/26-27/0045", "APPROVE", "r3", date(2026, 5, 3))
-    assert book.act("t1", "RSC/26-27/0045", "V001", "hold", "anita").outcome == "moved"
+    assert book.act("t1", "RSC/26-27/0045", "V001", "hold", "anita").outcome == "reason_needed"
+    assert book.act("t1", "RSC/26-27/0045", "V001", "hold", "anita", "vendor asked us to wait").outcome == "moved"
     assert book.mark_paid("t1", "RSC/26-27/0045", "V001", date(2026, 5, 7), "cli",
                           RAVI_ACCOUNT).outcome == "not_approved"
     assert book.act("t1", "RSC/26-27/0045", "V001", "approve", "anita").outcome == "moved"

@@ -40,7 +40,10 @@ async def test_hold_release_approve_with_a_reason_and_mark_paid(office: Office) 
         assert shown.status_code == 200 and "quantity_mismatch" in shown.text and "billed 120 units" in shown.text
         assert (await post(client, page, f"{page}/move", move="hold")).status_code == 303
         assert book.recorded("demo", "V001", NUMBER).state == "held"  # type: ignore[attr-defined]
-        assert (await post(client, page, f"{page}/move", move="release")).status_code == 303
+        unsaid = await post(client, page, f"{page}/move", move="release")  # review over EXCEPTION overrides it
+        assert unsaid.status_code == 400 and "Say why" in unsaid.text
+        assert (await post(client, page, f"{page}/move", move="release",
+                           reason="stores to recount the lot")).status_code == 303
         assert book.recorded("demo", "V001", NUMBER).state == "review"  # type: ignore[attr-defined]
         refused = await post(client, page, f"{page}/move", move="approve")
         assert refused.status_code == 400 and "Say why" in refused.text
@@ -57,7 +60,7 @@ async def test_hold_release_approve_with_a_reason_and_mark_paid(office: Office) 
     assert record.state == "paid" and record.entry.paid_on == date(2026, 12, 2)
     moves = [(a.action, a.by_user, a.reason) for a in book.actions("demo", "V001")  # type: ignore[attr-defined]
              if a.invoice_number == NUMBER]
-    assert ("hold", CLERK, None) in moves and ("review", CLERK, None) in moves
+    assert ("hold", CLERK, None) in moves and ("review", CLERK, "stores to recount the lot") in moves
     assert any(a == "approve" and by == CLERK and why == "short supply agreed by phone" for a, by, why in moves)
     assert any(a == "paid" and by == CLERK for a, by, _ in moves)
     async with office.signed_in("asha") as admin:

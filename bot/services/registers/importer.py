@@ -256,9 +256,10 @@ def _with(registers: Registers, created: dict[str, dict[str, StoredRecord]]) -> 
 
 def import_file(database: Database, kinds: dict[str, RegisterKind], kind_name: str, tenant: str, path: Path,
                 apply: bool = False, replace: bool = False, bank_prefix: str = "smriti",
-                restore_forgotten: bool = False) -> ImportReport:
+                restore_forgotten: bool = False, remember: bool = True) -> ImportReport:
     """Dry-run (default) or apply one file of one kind into a tenant's registers (a history kind: into its
-    records and, through the outbox, its memory bank)."""
+    records and, through the outbox, its memory bank; a kind with `after_apply`: its derived memories queued
+    too, unless `remember` is off because the caller writes them itself, as seeds do)."""
     kind = kinds[kind_name]
     if kind.history is not None:
         report: ImportReport = kind.history(database, tenant, path, apply, bank_prefix)
@@ -275,6 +276,9 @@ def import_file(database: Database, kinds: dict[str, RegisterKind], kind_name: s
             existing = RegisterStore(database, *kind.tables).records(tenant).get(kind.name, {})
             keep.update({k: v for k, v in existing.items() if v.label in report.unchanged})
         RegisterStore(database, *kind.tables).write(tenant, kind.name, keep, replace=replace)
+        if kind.after_apply is not None and remember:
+            queued = kind.after_apply(database, tenant, bank_prefix)
+            report.memories, report.memories_total = queued[:MEMORIES_SHOWN], len(queued)
     if kind.files is not None:
         lines = kind.files(database, tenant, list(plan.upserts.values()), apply, bank_prefix)
         report.memories, report.memories_total = lines[:MEMORIES_SHOWN], len(lines)

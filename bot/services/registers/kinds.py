@@ -75,6 +75,11 @@ class RegisterKind:
     history: Callable[..., Any] | None = None
     """A kind that is a history, not a register (an agri visit log): `history(database, tenant, path, apply,
     bank_prefix)` reads the file into the pack's records and queues their memories, returning an ImportReport."""
+    after_apply: Callable[[Any, str, str], list[str]] | None = None
+    """Run once an apply changed this kind's records: `after_apply(database, tenant, bank_prefix)` queues in the
+    outbox the memories the pack derives from the tenant's whole registers (AP: each paid vendor's history,
+    which every payment row changes; unlike `files`, nothing of the rows themselves) and returns a line per
+    memory queued; the same registers queue the same documents. Seeds skip it (their loader retains them)."""
     subject: tuple[str, Callable[[Any], list[str]]] | None = None
     """The subject kind a record is ("farmer", "case", "vendor") and the ids and names a forget may have named
     it by: a record whose subject was forgotten is not added back by an import unless asked."""

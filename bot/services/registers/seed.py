@@ -14,7 +14,8 @@ def import_seed_registers(database: Database, tenant: str, pack: str, pack_modul
     kinds = pack_kinds({pack: pack_module}).get(pack, {})
     reports = []
     for kind, relative in seed_files(pack_module):
-        report = import_file(database, kinds, kind, tenant, SEEDS_DIR / relative, apply=True)
+        # The pack's seed loader writes the seeds' memories itself (fail loud), so none are queued here.
+        report = import_file(database, kinds, kind, tenant, SEEDS_DIR / relative, apply=True, remember=False)
         if report.rejected:
             raise ValueError(f"seed {relative} has rejected rows: {report.render()}")
         reports.append(report)
