@@ -97,6 +97,7 @@ class TextReader:
                 grey = image.convert("L")
         except (UnidentifiedImageError, Image.DecompressionBombError, OSError, SyntaxError) as exc:
             raise DocumentRejected("the file is not an image that can be read") from exc
-        page = ocr_page(grey, 1, self.languages, deadline, keep_rows, words, preparation)
+        page = ocr_page(grey, 1, self.languages, deadline, keep_rows, words, preparation,
+                        page_seconds=self.limits.max_page_seconds)
         check_chars(len(page.text), self.limits)
         return ReadText(text=page.text, method="tesseract", page_texts=[page] if words else [])

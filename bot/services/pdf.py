@@ -108,7 +108,8 @@ def read_scanned_pdf(path: Path, languages: str = "eng+tel", limits: ReadLimits 
         for number in numbers:
             deadline.check()
             image = _render(document, number, limits)
-            page = ocr_page(image, number, languages, deadline, keep_rows, words, preparation)
+            page = ocr_page(image, number, languages, deadline, keep_rows, words, preparation,
+                            page_seconds=limits.max_page_seconds)
             budget -= len(page.text)
             if budget < 0:
                 check_chars(limits.max_chars + 1, limits)

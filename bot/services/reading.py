@@ -31,6 +31,9 @@ class ReadLimits(BaseModel):
     """A page's decompressed drawing instructions: a tiny PDF can unpack to megabytes of text."""
     max_seconds: float = 120.0
     """Wall time for reading one document, text layer and OCR together."""
+    max_page_seconds: float = 45.0
+    """Wall time for one scanned page or photo, a second cleaned reading included: one bad page cannot use up
+    the document's whole budget."""
     dpi: int = 200
     """Resolution scanned pages are rasterised at (Tesseract reads 200-300 dpi best)."""
     max_page_pixels: int = 12_000_000

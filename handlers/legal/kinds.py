@@ -47,7 +47,7 @@ _NOT_A_SITTING = re.compile(
     r"\b(?:before|for|till|until|at|on)\s+(?:the\s+)?(?:next\s+)?(?:hearing|n\.?\s?d\b\.?|next\s+date|date)\b|"
     r"\bwritten\s+arguments?\b|\bdo\s+not\s+disturb\s+\S+|"
     r"\bcop(?:y|ies)\s+of\s+(?:the\s+)?(?:[\w.]+\s+){0,2}?(?:judge?ment|order|award|decree|evidence|deposition)s?"
-    r"(?:\s*(?:&|and)\s*decree)?", re.I)
+    r"(?:\s*(?:&|and)\s*decree)?(?:\s+(?:of|by)\s+(?:pw|dw|cw)\s?\d+(?:\s*(?:&|and|,)\s*\d+)*)?", re.I)
 _STEP_WORDS = re.compile(
     r"\b(?:served|service\s+of|filed|filing|to\s+be\s+filed|presented|deposited|paid|copy\s+applied|"
     r"applied\s+for|notice\s+(?:issued|sent|received|served)|received|in\s+(?:our\s+)?office|deadline|"
