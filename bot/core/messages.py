@@ -86,6 +86,9 @@ class Reply(BaseModel):
     secret: bool = False
     """True when the text carries a live secret (an invite code): sent at once and never written to the reply
     outbox, so it is not at rest in plain text; if that send is lost, the person asks again."""
+    lists_many: bool = False
+    """True when the text lists many subjects line by line (a register, a cause list): one subject's export
+    keeps only the lines naming it, never the other subjects' lines."""
 
     def flat_buttons(self) -> list[Button]:
         return [b for row in self.buttons for b in row]

@@ -181,7 +181,9 @@ class ReplyStore:
                          day=r.created_at.date() if r.created_at else None) for r in self._rows(subject)]
 
     async def export(self, subject: Subject) -> dict[str, Any]:
-        return {"replies": [{"key": r.key, "position": r.position, "state": r.state, "text": r.reply.text,
+        matcher = Matcher(self._terms_of(subject)) if subject.kind != "person" else None
+        return {"replies": [{"key": r.key, "position": r.position, "state": r.state,
+                             "text": _own_lines(r.reply.text, matcher) if r.reply.lists_many else r.reply.text,
                              "created_at": r.created_at.isoformat() if r.created_at else None}
                             for r in self._rows(subject)]}
 
@@ -190,6 +192,13 @@ class ReplyStore:
         held = await self.list_held(subject)
         self._services.replies.outbox.erase(rows)
         return held
+
+
+def _own_lines(text: str, matcher: Matcher | None) -> str:
+    """A reply listing many subjects, cut to the lines naming this one (another client's line is theirs)."""
+    if matcher is None:
+        return text
+    return "\n".join(line for line in text.splitlines() if matcher.mentions(line))
 
 
 def _without_sender(payload: str) -> Any:

@@ -13,6 +13,7 @@ from bot.core.messages import Button, Reply
 from bot.core.pack import Turn
 from bot.core.cards import CALLBACK_PREFIX, CardSpec, on_callback, open_card
 from bot.store.state import Card
+from handlers.legal.after import shifts
 from handlers.legal.corrections import DOCUMENT_ID, EDIT_OF, ORIGIN, delete_prompt, edit_payload
 from handlers.legal.dates import parse_day
 from handlers.legal.hearing import uploaded_day
@@ -80,9 +81,14 @@ def edit_field(entry: ProposedEntry, field: str, value: str, upload: Upload, lan
             day = parse_day(value, upload.uploaded_at.date())
         except ValueError as exc:
             raise ValueError(text(lang, "legal.edit_bad_date")) from exc
+        # A next date the page wrote as a span from the hearing ("call after four weeks") moves with it.
+        moved = [moved for span in shifts(entry.text)
+                 if entry.next_date is not None and span.shift.from_day(entry.hearing_date) == entry.next_date
+                 and (moved := span.shift.from_day(day)) is not None]
         # A person set the date: it is no longer a guess.
         return entry.model_copy(update={"hearing_date": day, "date_source": "edited", "doubt": None,
-                                        "confidence": max(entry.confidence, 0.9)})
+                                        "confidence": max(entry.confidence, 0.9),
+                                        "next_date": moved[0] if moved else entry.next_date})
     if field == "next_date":
         # A person set the next date: it is no longer in doubt.
         settled = {"doubt": None, "confidence": max(entry.confidence, 0.85) if entry.doubt else entry.confidence}

@@ -25,6 +25,7 @@ from handlers.legal.cards import (
 from handlers.legal import did_you_mean
 from handlers.legal.case_card import NewCaseCard, case_card_payload
 from handlers.legal.corrections import DELETE_PREFIX, KEEP_PREFIX, ORIGIN, delete_saved
+from handlers.legal.edit_saved import EDIT_PREFIX, edit_button, edit_callback, edit_command
 from handlers.legal.when import days_named, listing_question
 from handlers.legal.entries import EntryStore
 from handlers.legal.extract import ReadCache, extract_file, split
@@ -105,7 +106,7 @@ class LegalPack(Pack):
 
     def commands(self) -> list[CommandInfo]:
         return [CommandInfo(command=c, description_key=f"legal.command_{c}")
-                for c in ("today", "ask", "history", "timeline", "remember", "cases", "case")]
+                for c in ("today", "ask", "history", "timeline", "remember", "cases", "case", "edit")]
 
     def bank_profile(self, bank_id: str) -> BankProfile:
         return bank_profile(self.name, bank_id)
@@ -133,11 +134,13 @@ class LegalPack(Pack):
             return [await self._remember(turn, register, args)]
         if command == "case":
             return [self._case_add(turn, args)]
+        if command == "edit":
+            return [edit_command(turn, self._card, self.entries, register, args)]
         if command == "cases":
             lines = [turn.t("legal.cases_header", count=len(register))]
             lines += [turn.t("legal.case_line", case=c.label, number=", ".join(c.numbers), title=c.title,
                              court=c.court) for c in register.cases]
-            return [Reply(text="\n".join(lines))]
+            return [Reply(text="\n".join(lines), lists_many=True)]
         return None
 
     async def on_text(self, turn: Turn, body: str) -> list[Reply]:
@@ -184,6 +187,8 @@ class LegalPack(Pack):
             return [await delete_saved(turn, data[len(DELETE_PREFIX):])]
         if data.startswith(KEEP_PREFIX):
             return [Reply(text=turn.t("legal.kept"))]
+        if data.startswith(EDIT_PREFIX):
+            return [edit_callback(turn, self._card, self.entries, data)]
         return await super().on_callback(turn, data)
 
     @staticmethod
@@ -238,7 +243,8 @@ class LegalPack(Pack):
                                  case=case.label if case else saved.case_id,
                                  date=show_date(turn.lang, saved.hearing_date),
                                  next=show_date(turn.lang, saved.next_date) if saved.next_date else "-",
-                                 file=saved.source_file))
+                                 file=saved.source_file),
+                     buttons=edit_button(turn, saved.document_id))
 
     async def _answer(self, turn: Turn, register: CaseRegister, question: str) -> Reply:
         days = listing_question(question, self.services.clock().astimezone(IST).date())
@@ -277,10 +283,10 @@ class LegalPack(Pack):
             return Reply(text=turn.t("legal.memory_unreachable_today", date=show_date(turn.lang, days[0]),
                                      count=len(register)))
         if len(days) == 1:
-            return Reply(text=render_cause_list(turn.lang, listings[0], register))
+            return Reply(text=render_cause_list(turn.lang, listings[0], register), lists_many=True)
         listed = [render_cause_list(turn.lang, listing, register) for listing in listings if listing.items]
         return Reply(text="\n\n".join(listed) or turn.t("legal.span_none", start=show_date(turn.lang, days[0]),
-                                                          end=show_date(turn.lang, days[-1])))
+                                                          end=show_date(turn.lang, days[-1])), lists_many=True)
 
     async def _remember(self, turn: Turn, register: CaseRegister, said: str) -> Reply:
         said = said.strip()

@@ -4,11 +4,14 @@ an office note, a cause list, a receipt, a vakalat) and the same pages sent agai
 corrected. After every step: exactly one memory per saved entry and none for a deleted one, each memory saying
 what its record says (case, dates, kind) and dated by it, and no record of a non-hearing kind setting or
 erasing a case's next date. Saving a listing, a step or a document never changes a recorded hearing nor removes
-a case's next date; a page sent again never files a second entry nor undoes a correction."""
+a case's next date; a page sent again never files a second entry nor undoes a correction. Entries also come
+in through the backlog ingest (no card) and are corrected from chat with /edit CASE DATE, keeping one memory."""
 
 import asyncio
+import os
 import tempfile
 import uuid
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -17,6 +20,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 
 from bot.core.app import App
 from bot.core.messages import Reply
+from memory.asof import IST
 from handlers.legal.case_dates import next_date
 from handlers.legal.corrections import DOCUMENT_ID
 from handlers.legal.entries import EntryStore
@@ -118,6 +122,38 @@ class EntryLife(RuleBasedStateMachine):
     @rule()
     def save(self) -> None:
         self._save(self.cards.pop(0))
+
+    @precondition(lambda self: not self.cards)
+    @rule(note=st.sampled_from(NOTES))
+    def ingest(self, note: str) -> None:
+        folder = Path(tempfile.mkdtemp(prefix="legal-life-backlog-"))
+        page = folder / "page.txt"
+        page.write_text(note, encoding="utf-8")
+        written = datetime(2026, 11, 30, 19, 0, tzinfo=IST).timestamp()
+        os.utime(page, (written, written))
+        held_before, next_before = self._hearings()
+        before = {r.document_id for r in self.store.all(TENANT)}
+        report = self.run(self.pack.ingest_dir(TENANT, folder, yes=True, author=USER))
+        assert not report.errors
+        new = {r.document_id: r for r in self.store.all(TENANT) if r.document_id not in before}
+        if all(r.kind != "hearing" for r in new.values()):
+            held_after, next_after = self._hearings()
+            assert held_after == held_before  # an ingested listing, step or document never changes a hearing
+            assert all(next_after[c] is not None for c, d in next_before.items() if d is not None)
+
+    @precondition(lambda self: not self.cards and bool(self.store.all(TENANT)))
+    @rule(data=st.data(), edit=st.sampled_from(EDITS))
+    def edit_by_command(self, data: st.DataObject, edit: tuple[str, str]) -> None:
+        """Any saved entry, however it was saved (an ingested one has no card), opened with /edit CASE DATE."""
+        records = sorted(self.store.all(TENANT), key=lambda r: r.document_id)
+        record = data.draw(st.sampled_from(records))
+        case = next(c for c in CASES if c.case_id == record.case_id)
+        count = len(records)
+        [opened] = self.say(f"/edit {case.numbers[0]} {record.hearing_date:%d.%m.%Y}")
+        assert opened.card_id is not None, opened.text
+        shown = self._edit(opened, *edit)
+        self._save(shown or opened)
+        assert len(self.store.all(TENANT)) == count  # an edit replaces its entry, never adds one
 
     @precondition(lambda self: not self.cards and bool(self.saved))
     @rule(data=st.data(), edit=st.sampled_from(EDITS))
