@@ -83,8 +83,7 @@ async def _run(app: "App", args: argparse.Namespace) -> int:
     if args.action == "resend":
         return _resend(app, args.intake_id)
     if args.intake_id and state.inbox_retry(args.intake_id):
-        print(f"The kept delivery {args.intake_id} is queued again: each worker takes such deliveries when it "
-              f"starts, so restart one (systemctl restart smriti-worker@1).")
+        print(f"The kept delivery {args.intake_id} is queued again: a running worker takes it within seconds.")
         return 0
     targets = [args.intake_id] if args.intake_id else \
         [i.intake_id for i in intake.listing(("waiting", "failed", "held"))]

@@ -129,6 +129,8 @@ def _card(row: CardRow) -> Card:
                 payload=json.loads(row.payload), status=row.status)  # type: ignore[arg-type]  # only ours in it
 
 
+RETRY_ASKED = -1
+"""An inbox row's attempts while an operator's retry waits for a worker to take it."""
 MAX_INBOX_PAYLOAD = 64 * 1024
 """A Telegram update or a Twilio form is a few kilobytes (a text is at most 4,096 characters)."""
 
@@ -183,11 +185,28 @@ class StateStore:
                 attempts=attempts, failed_at=_now(), last_error=error[:500]))
 
     def inbox_retry(self, key: str) -> int:
-        """Make failed deliveries with this key (any channel) pending again; the next worker start queues them."""
+        """Ask for failed deliveries with this key (any channel) to be handled again: one running worker takes
+        each (`inbox_take_retries`), or the next worker start does."""
         with self._db.session() as s:
             return rowcount(s.execute(update(InboxRow).where(
                 InboxRow.key == key, InboxRow.done.is_(False), InboxRow.failed_at.is_not(None)).values(
-                failed_at=None, attempts=0)))
+                failed_at=None, attempts=RETRY_ASKED)))
+
+    def inbox_take_retries(self, channel: str) -> list[tuple[str, str]]:
+        """(key, payload) of the deliveries an operator asked to retry that this process takes: a conditional
+        UPDATE per row, so one worker of many takes each."""
+        with self._db.session() as s:
+            asked = s.execute(select(InboxRow.key, InboxRow.payload).where(
+                InboxRow.channel == channel, InboxRow.done.is_(False), InboxRow.failed_at.is_(None),
+                InboxRow.attempts == RETRY_ASKED)).all()
+        taken = []
+        for key, payload in asked:
+            with self._db.session() as s:
+                if rowcount(s.execute(update(InboxRow).where(
+                        InboxRow.channel == channel, InboxRow.key == key, InboxRow.attempts == RETRY_ASKED)
+                        .values(attempts=0))) == 1:
+                    taken.append((key, payload))
+        return taken
 
     def inbox_drop(self, key: str) -> int:
         """Give up on kept deliveries with this key for good (marked handled; the payload stays until forgotten)."""

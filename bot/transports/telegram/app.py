@@ -42,6 +42,8 @@ from bot.transports.chat_text import split_command, too_large
 log = logging.getLogger(__name__)
 
 ALLOWED_UPDATES = ["message", "callback_query"]
+RETRY_CHECK_EVERY = 5
+"""Spool rounds (a second each) between looks for updates an operator asked to retry."""
 
 
 MENUS_AT_START = 500
@@ -138,9 +140,14 @@ class TelegramTransport:
         return [self.webhook_secret().get_secret_value(), *([previous.get_secret_value()] if previous else [])]
 
     async def _replay_spool(self, beat: Beat) -> None:
+        """Move spooled updates into the inbox, and take the given-up ones an operator asked to retry."""
+        rounds = 0
         while True:
             beat()
             self.inbox.replay_spool(self.application.bot)
+            if rounds % RETRY_CHECK_EVERY == 0:
+                await self.inbox.take_retries(self.application.bot)
+            rounds += 1
             await asyncio.sleep(1.0)
 
     async def _until_reachable(self, what: str, call: Callable[[], Awaitable[object]]) -> None:

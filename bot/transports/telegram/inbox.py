@@ -76,6 +76,17 @@ class DurableUpdateQueue(asyncio.Queue[object]):
                 super(DurableUpdateQueue, self).put_nowait(update)
         return self.spool.replay(keep) if self.spool.pending() else 0
 
+    async def take_retries(self, bot: Bot) -> int:
+        """Queue the given-up updates an operator asked to retry that this process takes (one worker each)."""
+        taken = 0
+        for _key, payload in await asyncio.to_thread(self._state.inbox_take_retries, INBOX):
+            update = Update.de_json(json.loads(payload), bot)
+            if update is not None:
+                self._taken(update)
+                super().put_nowait(update)
+                taken += 1
+        return taken
+
     def again(self, update: Update) -> None:
         """Queue an update again that is kept already (its handling met a transient failure)."""
         super().put_nowait(update)

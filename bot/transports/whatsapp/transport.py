@@ -36,6 +36,8 @@ log = logging.getLogger(__name__)
 _OPTION = re.compile(r"^\s*(\d{1,2})\s*\.?\s*$")
 INBOX = "whatsapp"
 IDLE_BEAT_S = 5.0
+RETRY_CHECK_EVERY = 5
+"""Spool rounds (a second each) between looks for deliveries an operator asked to retry."""
 
 
 MAX_NUM_MEDIA = 10
@@ -181,10 +183,18 @@ class WhatsAppTransport:
         return True
 
     async def _replay_spool(self, beat: Beat) -> None:
+        """Move spooled deliveries into the inbox, and take the given-up ones an operator asked to retry."""
+        rounds = 0
         while True:
             beat()
             if self.spool.pending():
                 self.spool.replay(lambda entry: self._keep(TwilioInbound.model_validate_json(entry.payload)))
+            if rounds % RETRY_CHECK_EVERY == 0:
+                for key, payload in await asyncio.to_thread(self.conversation.services.state.inbox_take_retries,
+                                                            INBOX):
+                    self._queue.put_nowait(TwilioInbound.model_validate_json(payload))
+                    self.in_flight.taken(key)
+            rounds += 1
             await asyncio.sleep(self.spool_every_s)
 
     def _is_registered(self, inbound: TwilioInbound) -> bool:
