@@ -78,6 +78,11 @@ class FieldBook:
         """The register's crops and the crops written in other registers that no word list knew."""
         self.lexicon = tenant_lexicon(self._base, list(self.crops.values()), issue_book.issues)
         """The built-in lexicon extended by this tenant's registers: what the reader matches."""
+        # An issue's crops as the issue register writes them ("Bengal gram") are the crops the book keys.
+        self.issue_book = issue_book.model_copy(update={"issues": [
+            i.model_copy(update={"crops": list(dict.fromkeys(self.crop_of(c) for c in i.crops))})
+            for i in issue_book.issues]})
+        self.issues = {i.id: i for i in self.issue_book.issues}
         self.products = {p.id: p.model_copy(update={"dosage": {self.crop_of(c): d for c, d in p.dosage.items()}})
                          for p in products}
         self.villages = {v.slug: v for v in villages}

@@ -17,6 +17,7 @@ from bot.cli.registers import all_kinds
 from bot.core.app import App
 from bot.core.messages import Incoming, Reply
 from bot.core.registry import User
+from bot.services.registers.codes import fold_code
 from bot.services.registers.importer import import_file
 from bot.settings import Settings
 from bot.store.people import import_people
@@ -46,21 +47,30 @@ def _csv(header: list[str], rows: list[list[str]], title: str) -> str:
 
 @st.composite
 def registers(draw: st.DrawFn) -> dict[str, str]:
-    crops = draw(st.lists(_NAME, min_size=1, max_size=3, unique_by=lambda n: n.lower()))
-    issues = draw(st.lists(_NAME, min_size=1, max_size=3, unique_by=lambda n: n.lower()))
-    villages = draw(st.lists(_NAME, min_size=1, max_size=2, unique_by=lambda n: n.lower()))
-    codes = draw(st.lists(_CODE, min_size=4, max_size=4, unique_by=lambda c: "".join(ch for ch in c if ch.isalnum())))
+    # Every name apart from every other once folded: a word two rows share is not one row's name.
+    words = draw(st.lists(_NAME, min_size=8, max_size=8, unique_by=fold_code))
+    telugu = draw(st.lists(_TELUGU, min_size=2, max_size=2, unique_by=fold_code).filter(
+        lambda t: not {fold_code(w) for w in t} & {fold_code(w) for w in words}))
+    crops, issues, aliases, villages = words[0:2], words[2:4], words[4:6], words[6:8]
+    codes = draw(st.lists(_CODE, min_size=6, max_size=6, unique_by=fold_code))
     farmer = draw(_NAME)
+    # The catalogue names its target as the issue register writes it: by its Telugu name, an alias or its name.
+    target = draw(st.sampled_from([telugu[0], aliases[0], issues[0]]))
+    # The farmer list names the crops by an alias or a Telugu name, and the village by its code or its name.
+    grown = draw(st.sampled_from([f"{crops[0]}; {telugu[1]}", f"{crops[0]}; {crops[1]}; {crops[0].upper()}"]))
+    village = draw(st.sampled_from([codes[4], villages[0]]))
     return {
-        "crops": _csv(["Crop", "Crop (Telugu)"], [[c, draw(st.one_of(st.just(""), _TELUGU))] for c in crops], "Crops"),
-        "issues": _csv(["Issue", "Issue (Telugu)", "Crops"], [[i, draw(st.one_of(st.just(""), _TELUGU)), crops[0]]
-                                                              for i in issues], "Pests and diseases"),
-        "villages": _csv(["Village"], [[v] for v in villages], "Villages"),
+        "crops": _csv(["Crop", "Crop (Telugu)"], [[crops[0], ""], [crops[1], telugu[1]]], "Crops"),
+        "issues": _csv(["Issue", "Issue (Telugu)", "Crops", "Also Called"],
+                       [[issues[0], telugu[0], crops[0], aliases[0]], [issues[1], "", crops[1], aliases[1]]],
+                       "Pests and diseases"),
+        "villages": _csv(["Vill. Code", "Village"], [[codes[4], villages[0]], [codes[5], villages[1]]], "Villages"),
         "catalogue": _csv(["SKU", "Product", "Tier", "MRP", "Target", "Dose"],
-                          [[codes[0], f"{draw(_LATIN).title()} 50", "budget", "Rs 1,200", issues[0],
+                          [[codes[0], f"{draw(_LATIN).title()} 50", "budget", "Rs 1,200", target,
                             f"{crops[0]}: 200 ml/acre"]], "Price list"),
         "farmers": _csv(["Farmer Code", "Farmer Name", "Village", "Crops", "Area"],
-                        [[codes[1], farmer, villages[0], "; ".join(crops), "3 ac"]], "Farmers"),
+                        [[codes[1], draw(st.sampled_from(["", "Sri ", "Smt. "])) + farmer, village, grown, "3 ac"]],
+                        "Farmers"),
         "cases": _csv(["Case No", "Petitioner", "Respondent"], [[codes[2], farmer, draw(_NAME) + " Traders"]],
                       "Case register"),
         "vendors": _csv(["Vendor Code", "Vendor Name", "GSTIN", "Bank A/c No", "IFSC"],
@@ -124,4 +134,10 @@ async def test_every_listing_command_answers_for_any_accepted_register(app: App,
         [vendors] = await _ask(app, clerk, "/vendors")
         for vendor in app.packs["ap"].ledger_for(tenant).vendors:  # type: ignore[attr-defined]
             assert vendor.name in vendors.text
-    assert accepted["farmers"] and accepted["cases"] and accepted["vendors"], accepted
+    assert all(accepted[k] for k in ("catalogue", "farmers", "cases", "vendors")), accepted
+    assert len(agri.villages) == 2 and all(v.code for v in agri.villages.values()), "no village made from a code"
+    [grower] = agri.farmers.values()
+    assert len(grower.crops) == len(set(grower.crops)) and set(grower.crops) <= set(agri.crops), grower
+    [product] = agri.products.values()
+    [target] = product.problems
+    assert agri.issues[target].crops == list(product.dosage), "the first issue (the one of the dosed crop)"
