@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 from bot.services.i18n import show_date
 from bot.settings import Settings
 from handlers.legal.dates import parse_day
-from handlers.legal.review import TerminalReviewer
 from memory import MemoryUnavailable
 from memory.asof import IST
 
@@ -19,9 +18,15 @@ if TYPE_CHECKING:
     from bot.core.app import App
     from handlers.legal.ingest import IngestReport
     from handlers.legal.pack import LegalPack
+    from handlers.legal.review import TerminalReviewer
 
 # The commands import the pack when they run: building the `smriti` parser loads no pack.
 WithApp = Callable[[Settings, Callable[["App"], Awaitable[int]]], Awaitable[int]]
+
+
+def _terminal_reviewer() -> "TerminalReviewer":
+    from handlers.legal.review import TerminalReviewer  # loads the card store; `smriti --help` must not
+    return TerminalReviewer()
 
 
 def _dump(value: Any) -> None:
@@ -62,7 +67,7 @@ async def _ingest(args: argparse.Namespace, settings: Settings, with_app: WithAp
         try:
             report = await _pack(app).ingest_dir(
                 args.tenant, directory, workers=args.workers, yes=args.yes,
-                reviewer=TerminalReviewer() if interactive else None, progress=progress,
+                reviewer=_terminal_reviewer() if interactive else None, progress=progress,
                 use_cache=not args.fresh, author=args.author)
         except BacklogError as exc:
             print(f"Cannot ingest {directory}: {exc}", file=sys.stderr)
