@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.core.app import App
-from handlers.legal.cli import TerminalReviewer
+from handlers.legal.review import TerminalReviewer
 from handlers.legal.entries import EntryStore
 from handlers.legal.ingest import BacklogError, load_backlog_dir
 from handlers.legal.pack import LegalPack
