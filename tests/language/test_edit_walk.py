@@ -47,15 +47,17 @@ async def test_console_note_during_a_pending_edit_is_read_as_a_note_and_the_edit
     [asked] = await console.send(str(CROP_FIELD + 1))
     assert text("te", "agri.field_crop") in asked.text
 
-    notice, second = await console.send(SECOND)
+    notice, second, _reminder, again = await console.send(SECOND)
     assert notice.text == text("te", "core.card_edit_left_open", field=text("te", "agri.field_crop"))
     assert second.card_id and second.card_id != first.card_id
     new = _visit(console.app, second.card_id)
     assert (new.farmer_id, new.crop, new.issue, new.followup_days) == ("F004", "tomato", "leaf-spot", 10)
     assert new.note == SECOND  # the officer's own words, in Telugu script, on the card
     assert _visit(console.app, first.card_id).crop == "chilli"  # the open card was not touched
+    assert again.card_id == first.card_id  # and it is shown again below the new one, never dropped unsaved
 
-    [shown] = await console.send("mirapa")  # a value of the crop's kind still completes the edit
+    shown, *still_open = await console.send("mirapa")  # a value of the crop's kind still completes the edit
+    assert [r.card_id for r in still_open] == [second.card_id]  # the other unsaved card stays in sight
     assert shown.card_id == first.card_id and _visit(console.app, first.card_id).crop == "chilli"
     assert console.app.services.state.awaiting_edit(OFFICER) is None
 
