@@ -38,8 +38,8 @@ AS_OF = date(2026, 11, 30)
 BATCH = 100
 FILL_TIMEOUT_S = 1800.0
 """A batch of retains on a loaded box can take minutes; the bot's own client gives a write 3 minutes."""
-CITED = re.compile(r"\[(\d{1,2} [A-Z][a-z]{2} \d{4}) · visit:")
-"""A claim's citation in the brief: [1 Jun 2025 · visit:...]."""
+CITED = re.compile(r"\[(\d{1,2} [A-Z][a-z]{2} \d{4}) · visit to ([^\]]+)\]")
+"""A claim's citation of a visit in the brief: [1 Jun 2025 · visit to Ramesh Goud]."""
 FIRST = ("Ramesh", "Suresh", "Mahesh", "Anil", "Ravi", "Kiran", "Srinu", "Balaraju", "Mallesh", "Yadaiah")
 LAST = ("Goud", "Reddy", "Yadav", "Naik", "Rao", "Chary", "Mudiraj", "Kurma", "Gouda", "Patel", "Varma",
         "Shetty", "Bhai", "Pasha", "Khan", "Das", "Nayak", "Raju", "Babu", "Achari")
@@ -114,7 +114,8 @@ class Organisation:
     def right(self, farmer: Farmer, answer: str) -> bool:
         """The latest visit the brief cites is the farmer's last visit (the generated truth): present, and
         nothing later."""
-        cited = [datetime.strptime(day, "%d %b %Y").date() for day in CITED.findall(answer)]
+        cited = [datetime.strptime(day, "%d %b %Y").date() for day, name in CITED.findall(answer)
+                 if name.strip() == farmer.name]
         return bool(cited) and max(cited) == self.last_visit[farmer.id]
 
 
