@@ -15,19 +15,22 @@ from bot.core.cards import CALLBACK_PREFIX, CardSpec, on_callback, open_card
 from bot.store.state import Card
 from handlers.legal.after import shifts
 from handlers.legal.corrections import DOCUMENT_ID, EDIT_OF, ORIGIN, delete_prompt, edit_payload
-from handlers.legal.dates import parse_day
+from handlers.legal.dates import find_dates, parse_day
 from handlers.legal.hearing import uploaded_day
 from handlers.legal.entries import EntryStore
 from handlers.legal.models import CaseRecord, HearingRecord, ProposedEntry, Upload
 from handlers.legal.newcase import NewCase, case_record, parse_case
 from handlers.legal.records import entry_record, memory_item
-from handlers.legal.register import CaseRegister
+from handlers.legal.register import CaseRegister, number_spans
 from memory import MemoryItem
 from memory.asof import IST
 
 KIND = "hearing"
 SAVE_ALL_PREFIX = "legal:all:"
 _FIELDS = ["case", "hearing_date", "next_date", "text", "kind"]
+_CASE_WORDS = 10  # "Mohd. Azeemuddin v. Syed Khaja Pasha & 2 others" is nine
+_DATE_WORDS = 6  # "next Monday", "after four weeks from today"
+_KIND_WORDS = 4
 _KIND_WORDS = {"hearing": "hearing", "listing": "listing", "cause list": "listing", "listed": "listing",
                "step": "step", "filing": "step", "deadline": "step", "document": "document", "deed": "document",
                "receipt": "document", "vakalat": "document", "విచారణ": "hearing", "పత్రం": "document"}
@@ -200,6 +203,17 @@ class HearingCard(CardSpec):
             updated = edit_field(entry, field, value, upload, lang)
         ProposedEntry.model_validate(updated.model_dump())
         return {**payload, "entry": updated.model_dump(mode="json")}
+
+    def accepts_value(self, payload: dict[str, Any], field: str, value: str) -> bool:
+        """A whole new note sent while a field waits is not that field's value: a case is named in a few words
+        and carries no dated event; a date or a kind is a few words. The note is then read as a note."""
+        if field == "text":
+            return True
+        words = len(value.split())
+        if field == "case":
+            dated = any(not found.relative for found in find_dates(value, number_spans(value)))
+            return words <= _CASE_WORDS and not dated
+        return words <= (_KIND_WORDS if field == "kind" else _DATE_WORDS)
 
     def save_allowed(self, payload: dict[str, Any]) -> str | None:
         entry = entry_of(payload)

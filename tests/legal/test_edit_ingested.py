@@ -109,3 +109,22 @@ def test_a_next_date_written_as_a_date_stays_when_the_hearing_date_is_corrected(
     at = upload("2026-10-24T10:00")
     [written] = segment("23.10.2026 Pendyala suit - WS filed. Posted to 20.11.2026.", REGISTER, at)
     assert edit_field(written, "hearing_date", "22.10.2026", at).next_date == date(2026, 11, 20)
+
+
+async def test_a_whole_note_sent_while_the_case_field_waits_is_read_as_a_note_and_moves_nothing(
+        app: App, tmp_path: Path) -> None:
+    """An Edit left open on the Case field must not take the next hearing note as the case (walk: a saved entry
+    was re-filed under the note's case and the note itself was never filed)."""
+    document_id = await _ingest(app, tmp_path)
+    [opened] = await app.conversation.handle(say("aditya", "/edit Durga cheque case 28.11.2026"))
+    [fields] = await app.conversation.handle(say("aditya", callback=button(opened, "Edit")))
+    [asked] = await app.conversation.handle(say("aditya", callback=button(fields, "Case")))
+    note = "A.S. 112/2023 - 02.12.2026 appellant's arguments heard in part, further arguments. N.D. 16.12.2026"
+    replies = await app.conversation.handle(say("aditya", note))
+    assert "Case" in replies[0].text and not replies[0].card_id  # the edit stays open and says so
+    card = next(r for r in replies if r.card_id and "A.S. 112/2023" in r.text)
+    assert "2 Dec 2026" in card.text and "16 Dec 2026" in card.text  # the note got its own card
+    record = EntryStore(app.services.database).get(TENANT, document_id)
+    assert record is not None and record.case_id == "cc-77-2025"  # the saved entry was not moved
+    [short] = await app.conversation.handle(say("aditya", "O.S. 231/2024"))  # a case named as a value is taken
+    assert short.card_id == opened.card_id and short.text.startswith("Pendyala")
