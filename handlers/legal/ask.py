@@ -47,7 +47,7 @@ async def ask(services: Services, bank: str, register: CaseRegister, question_te
     """Answer one question about one case of the register."""
     today = as_of or services.clock().astimezone(IST).date()
     question = parse_question(question_text, today)
-    mention = register.only(question_text) or register.first(question_text)
+    mention = register.asked_about(question_text)
     if mention is None:
         name = register.unknown_name(question_text)
         near = register.near(name)

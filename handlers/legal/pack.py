@@ -256,7 +256,7 @@ class LegalPack(Pack):
     async def _timeline(self, turn: Turn, register: CaseRegister, args: str) -> Reply:
         """Answer with the case history as text, and as a picture when the case has hearings."""
         history = await self._answer(turn, register, f"history of {args}")
-        mention = register.only(args) or register.first(args)
+        mention = register.asked_about(args)
         case = register.get(mention.case_id) if mention else None
         if case is None:
             return history

@@ -220,6 +220,19 @@ class CaseRegister:
         mentions = self.mentions(text)
         return mentions[0] if mentions and len({m.case_id for m in mentions}) == 1 else None
 
+    def asked_about(self, question: str) -> CaseMention | None:
+        """The case a question is about: the one it names, else the first it names, else the one case a party's
+        own name anywhere in it belongs to ("what happened last time in Azeemuddin?"). In a note a party's name
+        counts only where a lawyer names a case by it; a question has no other people in it to mistake."""
+        named = self.only(question) or self.first(question)
+        if named is not None:
+            return named
+        hits = {case_id: match for pattern, case_id in self._parties if (match := pattern.search(question))}
+        if len(hits) != 1:
+            return None
+        [(case_id, match)] = hits.items()
+        return CaseMention(case_id=case_id, start=match.start(), end=match.end(), by="party")
+
     def near(self, words: str, limit: int = 3) -> list[CaseRecord]:
         """Return the cases whose names look most like the words given (for an unknown case)."""
         wanted = [w for w in _WORD.findall(words.lower()) if w not in _STOP and not w.isdigit()]

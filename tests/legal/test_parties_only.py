@@ -55,3 +55,24 @@ This lease is executed on this the 2nd day of March, 2026 between Pendyala Rames
 Rent arrears to be cleared on or before 30.06.2026, failing which the lease stands cancelled."""
     [entry] = segment(page, REGISTER, upload("2026-11-20T12:00"))
     assert (entry.kind, entry.case_id, entry.hearing_date) == ("document", "os-231-2024", date(2026, 3, 2))
+
+
+def test_a_question_names_its_case_by_one_party_anywhere_when_only_that_case_has_the_name() -> None:
+    """Walk: an imported register with Petitioner/Respondent columns; "what happened last time in Azeemuddin?"
+    was refused although the note reader filed notes under that name."""
+    register = CaseRegister([
+        CaseRecord(case_id="os-412-2023", title="Mohd. Azeemuddin v. Syed Khaja Pasha & 2 others",
+                   numbers=["O.S. 412/2023"]),
+        CaseRecord(case_id="cma-77-2025", title="Gundlapalli Ravinder v. Sri Sai Chit Funds Pvt Ltd",
+                   numbers=["C.M.A. 77/2025"]),
+        CaseRecord(case_id="os-9-2024", title="Gundlapalli Ravinder v. Kommu Yadaiah", numbers=["O.S. 9/2024"]),
+    ])
+    for question, case_id in [("what happened last time in Azeemuddin?", "os-412-2023"),
+                              ("when is the next date in the Pasha matter", "os-412-2023"),
+                              ("history of Yadaiah", "os-9-2024"),
+                              ("what happened in O.S. 9/2024", "os-9-2024")]:
+        found = register.asked_about(question)
+        assert found is not None and found.case_id == case_id, question
+    assert register.asked_about("what happened last time in Gundlapalli?") is None  # his two cases: ask which
+    assert register.asked_about("what happened in Seabreeze?") is None
+    assert register.first("what happened last time in Azeemuddin?") is None  # notes keep the stricter rule
