@@ -120,6 +120,8 @@ class LogReader:
         hits = self.reader.terms.find(said)
         reaction = next((h.key for h in hits if h.category == "reaction"), None)
         objection = next((h.key for h in hits if h.category == "objection"), None)
+        if reaction is None and objection is not None:
+            reaction = "rejected"  # a log's "price objection" is the farmer's no, with its reason
         advice = [Advice(product_id=a.product_id, reaction=reaction or a.reaction,  # type: ignore[arg-type]
                          objection=objection if (reaction or a.reaction) != "accepted" else None, dose=a.dose)
                   for a in self.reader.advice_in(normalise(cells.get("products", "")), crop)]

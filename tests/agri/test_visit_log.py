@@ -136,3 +136,21 @@ async def test_chat_import_of_a_visit_log_shows_the_memories_then_applies(admin_
     assert "add 50" in done.text and "memories queued" in done.text
     pack = admin_app.packs["agri"]
     assert isinstance(pack, AgriPack) and len(pack.records.visits(CAPTURE_TENANT)) == 50
+
+
+async def test_an_objection_in_the_reaction_column_is_a_refusal_with_its_reason(admin_app: App) -> None:
+    """Walk: a log's "price objection" was stored as "Accepted" (the objection dropped with it)."""
+    from bot.services.registers.table import SourceRow
+    from handlers.agri.visit_log import LogReader
+
+    pack = admin_app.packs["agri"]
+    assert isinstance(pack, AgriPack)
+    reader = LogReader(pack.book_for(CAPTURE_TENANT))
+    for written in ("price objection", "costly", "too costly, refused"):
+        row = SourceRow(number=2, cells={"Date": "02-09-2026", "Officer": "Srinivas Reddy", "Farmer": "Raju Yadav",
+                                         "Crop": "cotton", "Problem": "pink bollworm", "Products": "Proclaim",
+                                         "Reaction": written, "Remarks": "felt it costly"})
+        read = reader.read(row, "import")
+        assert read.saved is not None, read.reason
+        [advice] = read.saved.visit.products
+        assert (advice.reaction, advice.objection) == ("rejected", "price"), written
