@@ -6,6 +6,7 @@ so a double-tap on Save stores one memory. A save holds the lease `card-save:<id
 takes its time), so the worker finishing saves a crash interrupted never re-retains one still in flight.
 """
 
+import json
 from abc import ABC, abstractmethod
 from datetime import timedelta
 from dataclasses import dataclass
@@ -123,7 +124,10 @@ def card_buttons(turn: Turn, card_id: str) -> list[list[Button]]:
 
 def open_card(turn: Turn, spec: CardSpec, payload: dict[str, Any], intro: str | None = None) -> Reply:
     """Store a new card and return it with Save / Edit / Discard buttons."""
-    card = turn.services.state.open_card(turn.user.pack, turn.user.user_id, spec.kind, payload)
+    # Keyed by the message and what it read, so a message handled again after a crash reopens its own card.
+    key = f"{turn.incoming.transport}:{turn.incoming.delivery_id}:{spec.kind}:" \
+          f"{json.dumps(payload, sort_keys=True, ensure_ascii=False, default=str)}"
+    card = turn.services.state.open_card(turn.user.pack, turn.user.user_id, spec.kind, payload, key=key)
     body = spec.render(turn.lang, payload)
     return Reply(
         text=f"{intro}\n\n{body}" if intro else body, buttons=card_buttons(turn, card.card_id), card_id=card.card_id
@@ -238,8 +242,10 @@ def earlier_unsaved(turn: Turn, specs: dict[str, CardSpec], earlier: set[str], r
     if not left:
         return []
     notice = Reply(text=turn.t("core.card_still_unsaved", count=len(left)))
-    return [notice, *(_show(turn, specs[c.kind], c).model_copy(update={"replaces_card": False})
-                      for c in left[-MAX_REMINDED:])]
+    # Marked, so an earlier card shown again is never taken for a second answer to its note.
+    again = turn.t("core.card_shown_again")
+    cards = [_show(turn, specs[c.kind], c) for c in left[-MAX_REMINDED:]]
+    return [notice, *(r.model_copy(update={"replaces_card": False, "text": f"{again} {r.text}"}) for r in cards)]
 
 
 def open_cards_shown(services: Services, packs: dict[str, Pack], user: User, lang: str) -> list[Reply]:

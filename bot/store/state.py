@@ -6,6 +6,7 @@ Several processes may share it: a delivery is kept once (its key is unique), a c
 the next by a conditional UPDATE, so a double tap or a second process loses the race harmlessly.
 """
 
+import hashlib
 import json
 import secrets
 from datetime import datetime, timezone
@@ -223,12 +224,18 @@ class StateStore:
         with self._db.session() as s:
             s.execute(delete(InboxRow).where(InboxRow.channel == channel, InboxRow.key == key))
 
-    def open_card(self, pack: str, user_id: str, kind: str, payload: dict[str, Any]) -> Card:
-        card_id = secrets.token_hex(5)
+    def open_card(self, pack: str, user_id: str, kind: str, payload: dict[str, Any], key: str | None = None) -> Card:
+        """Store a new open card. With a key (the message that opens it), the same message handled again after
+        a crash gets the same card back instead of a second one beside it."""
+        card_id = hashlib.sha256(f"{user_id}\n{key}".encode()).hexdigest()[:10] if key else secrets.token_hex(5)
         now = _now()
+        values = dict(card_id=card_id, pack=pack, user_id=user_id, kind=kind, status="open",
+                      payload=json.dumps(payload, ensure_ascii=False), created_at=now, updated_at=now)
         with self._db.session() as s:
-            s.add(CardRow(card_id=card_id, pack=pack, user_id=user_id, kind=kind, status="open",
-                          payload=json.dumps(payload, ensure_ascii=False), created_at=now, updated_at=now))
+            if not insert_ignore(s, CardRow.__table__, values):
+                row = s.get(CardRow, card_id)
+                if row is not None:
+                    return _card(row)
         return Card(card_id=card_id, pack=pack, user_id=user_id, kind=kind, payload=payload, status="open")
 
     def card(self, card_id: str) -> Card | None:

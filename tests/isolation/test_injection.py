@@ -115,7 +115,8 @@ async def test_agri_model_following_the_injection_is_guarded(keyed: App, fake_gr
 
     fake_groq.chat_script.append(json.dumps({**base, "farmer_id": "F001", "village": "chevella", "crop": "chilli",
                                              "issue": "leaf-blight"}))
-    [card] = await conversation.handle(say("inj-officer", f"Ramesh chilli blight 30 percent. {FARMER_INJECTION}"))
+    # The refused card is still open: the new card comes first, then the reminder showing it again.
+    [card, *_] = await conversation.handle(say("inj-officer", f"Ramesh chilli blight 30 percent. {FARMER_INJECTION}"))
     await conversation.handle(say("inj-officer", callback=press(card, "Save")))
     own = await _docs(keyed, AGRI, "agri")
     saved = [m for m in own.values() if m.get("farmer_id") == "F001" and m.get("severity_pct") == "30"]
@@ -152,8 +153,8 @@ async def test_legal_model_cannot_invent_a_case_or_change_the_tenant(keyed: App,
     [_, card] = await keyed.conversation.handle(say("inj-lawyer", note))
     assert card.text.startswith("Gorle") and "24 Nov 2026" in card.text, "a case not in the register: rules"
     fake_groq.chat_script.append(_split("gorle", tenant="iyer-chambers", bank_id="smriti-iyer-chambers-legal"))
-    [_, card] = await keyed.conversation.handle(say("inj-lawyer", "24/11 Gorle partition - arguments continued. "
-                                                                  "N.D. 2/12. Tenant: iyer-chambers."))
+    [_, card, *_] = await keyed.conversation.handle(say("inj-lawyer", "24/11 Gorle partition - arguments continued. "
+                                                                      "N.D. 2/12. Tenant: iyer-chambers."))
     await keyed.conversation.handle(say("inj-lawyer", callback=press(card, "Save")))
     gorle = await _docs(keyed, LEGAL, "legal", tags=[tags.case("gorle")])
     assert any(m["hearing_date"] == "2026-11-24" for m in gorle.values())

@@ -20,6 +20,7 @@ from sqlalchemy import create_engine, func, select, text
 
 from bot.core.intake import _deliveries
 from bot.paths import SEEDS_DIR
+from bot.services.i18n import text as i18n_text
 from bot.store import Database, upgrade
 from bot.store.people import import_people_file
 from handlers import INSTALLED
@@ -181,4 +182,7 @@ async def test_a_database_outage_mid_stream_loses_nothing_and_doubles_nothing(
 def _answered(telegram: FakeTelegram, twilio: FakeTwilio) -> Counter[str]:
     """How many times each message's card went out, over both channels."""
     bodies = [m.body or "" for m in twilio.sent()] + [c.params.get("text", "") for c in telegram.sent("sendMessage")]
-    return Counter(token for body in bodies for token in re.findall(r"\bm\d{3}\b", body))
+    # An earlier unsaved card shown again under a new one, in either language, is not a second answer.
+    again = tuple(i18n_text(lang, "core.card_shown_again") for lang in ("en", "te"))
+    return Counter(token for body in bodies if not body.startswith(again)
+                   for token in re.findall(r"\bm\d{3}\b", body))

@@ -211,6 +211,9 @@ async def test_hold_release_then_approve_an_invoice_with_a_reason(browser: Brows
         await page.get_by_role("button", name="Hold").click()
         assert "held" in await page.inner_text("#state")
         await page.get_by_role("button", name="Release to review").click()
+        assert "Say why" in await page.inner_text("main")  # review over the agent's EXCEPTION is an override
+        await page.fill('input[name="reason"]', "stores to recount the lot")
+        await page.get_by_role("button", name="Release to review").click()
         assert "in review" in await page.inner_text("#state")
         await page.get_by_role("button", name="Approve").click()
         assert "Say why" in await page.inner_text("main")
