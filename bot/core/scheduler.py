@@ -16,7 +16,7 @@ import contextlib
 import json
 import logging
 import weakref
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta, timezone
 from typing import Literal
 
@@ -46,6 +46,8 @@ RESCAN_EVERY = timedelta(minutes=1)
 LEASE_RETRY_EVERY = timedelta(seconds=10)
 LEASE_TTL = timedelta(seconds=30)
 LEASE_NAME = "followup-jobs"
+STOP_WAIT = timedelta(seconds=5)
+"""At shutdown, how long a job already running (a lease renewal, a follow-up being sent) may take to finish."""
 ASKING_EXPIRES = timedelta(minutes=10)
 """A follow-up claimed for asking by a process that then died is asked again after this long."""
 
@@ -96,6 +98,10 @@ async def fire_followup(store_key: str, followup_id: str) -> None:
     if scheduler is None:
         log.warning("follow-up %s fired with no live scheduler for its store", followup_id)
         return
+    await scheduler._as_job(lambda: _fire_quietly(scheduler, followup_id))
+
+
+async def _fire_quietly(scheduler: "FollowUpScheduler", followup_id: str) -> None:
     await scheduler.fire(followup_id)
 
 
@@ -116,6 +122,7 @@ class FollowUpScheduler:
         self._rescan_every = rescan_every
         self._lease_retry_every = lease_retry_every
         self._waiting_for_lease: asyncio.Task[None] | None = None
+        self._running: set[asyncio.Task[object]] = set()
         self._jobs = AsyncIOScheduler(
             jobstores={"default": SQLAlchemyJobStore(engine=database.engine),
                        "local": MemoryJobStore()},
@@ -167,7 +174,26 @@ class FollowUpScheduler:
             log.warning("follow-ups: could not check the lease (%s); trying again", type(exc).__name__)
             return False
 
+    async def _as_job(self, work: Callable[[], Awaitable[None]]) -> None:
+        """Run a scheduler job so shutdown can wait for it; a job stopped by shutdown ends quietly.
+
+        APScheduler logs a cancelled coroutine job as an error with its traceback, and the console prints the
+        log to the person at the terminal (walk3 step 23)."""
+        task = asyncio.current_task()
+        if task is not None:
+            self._running.add(task)
+        try:
+            await work()
+        except asyncio.CancelledError:
+            log.info("follow-ups: a running job was stopped by shutdown")
+        finally:
+            if task is not None:
+                self._running.discard(task)
+
     async def _renew_lease(self) -> None:
+        await self._as_job(self._renew_lease_now)
+
+    async def _renew_lease_now(self) -> None:
         if await self._try_lease():
             return
         # Another process took the lease (this one stalled past its expiry): stop running jobs here.
@@ -191,10 +217,23 @@ class FollowUpScheduler:
                 await self._waiting_for_lease
             self._waiting_for_lease = None
         if self._jobs.running:
+            self._jobs.pause()  # nothing new starts while the running jobs finish
+            await self._finish_running_jobs()
             self._jobs.shutdown(wait=False)
         await asyncio.to_thread(self._lease.release)
         if _LIVE.get(self._key) is self:
             del _LIVE[self._key]
+
+    async def _finish_running_jobs(self) -> None:
+        """Wait a bounded time for running jobs, then stop the rest (they end quietly, see `_as_job`)."""
+        running = set(self._running)
+        if not running:
+            return
+        _, late = await asyncio.wait(running, timeout=STOP_WAIT.total_seconds())
+        for task in late:
+            task.cancel()
+        if late:
+            await asyncio.wait(late)
 
     def _save(self, followup: FollowUp) -> None:
         row = dict(followup_id=followup.followup_id, pack=followup.pack, user_id=followup.user_id,
