@@ -153,6 +153,12 @@ class ReplyOutbox:
                 db.execute(delete(_receipts).where(*where))
                 db.execute(delete(_replies).where(_replies.c.key == r.key, _replies.c.position == r.position))
 
+    def rewrite(self, row: OutgoingReply, reply: Reply) -> None:
+        """Replace a kept reply's content (forget takes one subject's lines out of a reply about many)."""
+        with self._engine.begin() as db:
+            db.execute(update(_replies).where(_replies.c.key == row.key, _replies.c.position == row.position)
+                       .values(reply=reply.model_dump_json()))
+
     def due_keys(self, now: datetime, mine: str | None = None) -> list[str]:
         """Keys with a pending row whose time has come and whose sender is gone (lease expired, or dead), or is
         `mine` (the caller knows which of its own it is sending now)."""

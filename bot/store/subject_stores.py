@@ -176,8 +176,25 @@ class ReplyStore:
         matcher = Matcher(self._terms_of(subject))
         return [r for r in rows if matcher.mentions(r.reply.text)]
 
+    def _shared(self, subject: Subject) -> dict[tuple[str, int], str]:
+        """Replies that also name another subject of the register, each with the text left once this subject's
+        lines are taken out: forget keeps that part for the other subject (a register list, a cause list, an
+        answer about two cases), and erases the rest."""
+        if subject.kind == "person":
+            return {}
+        terms = self._terms_of(subject)
+        ours, theirs = Matcher(terms), Matcher(SubjectTerms(names=terms.others))
+        shared: dict[tuple[str, int], str] = {}
+        for r in self._rows(subject):
+            left = _without_lines_of(r.reply.text, ours)
+            if left.strip() and theirs.mentions(left) and not ours.mentions(left):
+                shared[(r.key, r.position)] = left
+        return shared
+
     async def list_held(self, subject: Subject) -> list[HeldItem]:
-        return [HeldItem(store=self.name, key=f"{r.key}#{r.position}", kind=f"{r.state} reply",
+        shared = self._shared(subject)
+        return [HeldItem(store=self.name, key=f"{r.key}#{r.position}",
+                         kind=f"{r.state} reply" + (" (its lines only)" if (r.key, r.position) in shared else ""),
                          day=r.created_at.date() if r.created_at else None) for r in self._rows(subject)]
 
     async def export(self, subject: Subject) -> dict[str, Any]:
@@ -188,10 +205,29 @@ class ReplyStore:
                             for r in self._rows(subject)]}
 
     async def delete(self, subject: Subject) -> list[HeldItem]:
-        rows = self._rows(subject)
+        rows, shared = self._rows(subject), self._shared(subject)
         held = await self.list_held(subject)
-        self._services.replies.outbox.erase(rows)
+        outbox = self._services.replies.outbox
+        outbox.erase([r for r in rows if (r.key, r.position) not in shared])
+        ours = Matcher(self._terms_of(subject))
+        for r in rows:
+            left = shared.get((r.key, r.position))
+            if left is not None:
+                buttons = [] if ours.mentions([b.model_dump() for b in r.reply.flat_buttons()]) else r.reply.buttons
+                outbox.rewrite(r, r.reply.model_copy(update={"text": left, "buttons": buttons}))
         return held
+
+
+def _without_lines_of(text: str, matcher: Matcher) -> str:
+    """The text without the lines naming the subject, an indented line going with the line it follows (a cause
+    list's detail under its case)."""
+    blocks: list[list[str]] = []
+    for line in text.splitlines():
+        if blocks and line[:1].isspace() and line.strip():
+            blocks[-1].append(line)
+        else:
+            blocks.append([line])
+    return "\n".join(line for block in blocks if not matcher.mentions("\n".join(block)) for line in block)
 
 
 def _own_lines(text: str, matcher: Matcher | None) -> str:
