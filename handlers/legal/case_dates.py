@@ -3,6 +3,11 @@
 Only hearings and listings move dates. A case's next date is the latest next date (a hearing's, or the day a
 cause list lists it) that falls after its last hearing, the most recently issued one winning; a later record
 without a next date (a step, a document, a hearing written without one) never erases it.
+
+A case register's next date is a listing whose issue day nobody knows (the register was typed some time before
+its import). It stands only until the court paper says otherwise: a hearing or cause list dated on or after
+the day it was filed, or one that sets a later date than the register's, supersedes it, whatever day the
+register was imported.
 """
 
 from datetime import date, datetime, timezone
@@ -10,6 +15,9 @@ from datetime import date, datetime, timezone
 from pydantic import BaseModel
 
 from handlers.legal.models import HearingRecord
+
+REGISTER_SOURCE = "register"
+"""The date source of a listing a case register filed (handlers/legal/register_dates.py)."""
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
@@ -45,8 +53,33 @@ def next_date(records: list[HearingRecord], before: date | None = None) -> NextD
     setting = [r for r in records if r.state == "saved" and r.next_date is not None and r.next_date > floor
                and (r.kind == "hearing" and (before is None or r.hearing_date < before)
                     or r.kind == "listing" and (before is None or r.hearing_date <= before))]
-    chosen = max(setting, key=lambda r: (*_issued(r), r.next_date, r.document_id), default=None)
+    chosen = _latest(setting)
     return NextDate(day=chosen.next_date, source=chosen) if chosen is not None and chosen.next_date else None
+
+
+def _by_register(record: HearingRecord) -> bool:
+    return record.kind == "listing" and record.date_source == REGISTER_SOURCE
+
+
+def _supersedes(paper: HearingRecord, register: HearingRecord) -> bool:
+    """Whether a hearing or cause list outranks a register's next date: it is dated on or after the day the
+    register filed it, or it sets a later date than the register's (the register was typed before it)."""
+    assert paper.next_date is not None and register.next_date is not None
+    return paper.hearing_date >= register.hearing_date or paper.next_date > register.next_date
+
+
+def _latest(setting: list[HearingRecord]) -> HearingRecord | None:
+    """The most recently issued of the records that set a next date; a register's only while no court paper
+    supersedes it."""
+    def key(r: HearingRecord) -> tuple[date, datetime, float, date, str]:
+        assert r.next_date is not None
+        return (*_issued(r), r.next_date, r.document_id)
+
+    paper = max((r for r in setting if not _by_register(r)), key=key, default=None)
+    register = max((r for r in setting if _by_register(r)), key=key, default=None)
+    if register is None or paper is not None and _supersedes(paper, register):
+        return paper
+    return register
 
 
 def lists(records: list[HearingRecord], day: date) -> HearingRecord | None:

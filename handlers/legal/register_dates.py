@@ -2,8 +2,8 @@
 
 A practice's register keeps each matter's next date ("Next Date", "NDOH", "Next Hearing"). Importing it files
 that date as a listing of the case from the case register, with its memory through the outbox, so /today and
-"when is the next date" know it from day one. A listing never erases what a hearing set later: the case's next
-date is the latest one issued (handlers/legal/case_dates.py). Importing the same register twice files nothing
+"when is the next date" know it from day one. It never outranks court paper: a hearing or cause list dated on
+or after its import, or setting a later date, supersedes it (handlers/legal/case_dates.py). Importing the same register twice files nothing
 again (one document per case and date); a changed date files a new listing, which then wins as the latest.
 """
 
@@ -11,6 +11,7 @@ from datetime import date, datetime, timezone
 
 from bot.store import Database
 from bot.store.tenants import ensure_tenant
+from handlers.legal.case_dates import REGISTER_SOURCE
 from handlers.legal.entries import EntryStore
 from handlers.legal.models import CaseRecord, HearingRecord
 from handlers.legal.records import memory_item
@@ -34,7 +35,7 @@ def register_listing(case: CaseRecord, filed_on: date, filed_at: datetime) -> He
                          kind="listing", hearing_date=day, next_date=case.next_date, source_file=SOURCE,
                          author="office", summary=f"Next date {case.next_date.isoformat()} in the case register",
                          upload_kind=REGISTER_KIND, upload_id="case-register", uploaded_at=filed_at,
-                         date_source="register", confidence=1.0)
+                         date_source=REGISTER_SOURCE, confidence=1.0)
 
 
 def file_next_dates(database: Database, tenant: str, cases: list[CaseRecord], apply: bool, bank_prefix: str,

@@ -82,6 +82,22 @@ async def test_a_registers_next_dates_are_the_cases_next_dates(app: App, tmp_pat
     shown = await _say(app, "m-anjaneyulu", "when is the next date in M.C. 9/2026?")
     assert "2027" not in shown and "2026-12" not in shown, shown
 
+    # A hearing the register did not know (typed after the import, held before its date) moves the date on.
+    replies = await app.conversation.handle(Incoming(
+        transport="console", sender=lawyer, delivery_id=uuid.uuid4().hex,
+        text="On 03-12-2026 in O.S. No. 88 of 2025 heard, adjourned to 11-01-2027 for evidence."))
+    save = next(b.data for r in replies for b in r.flat_buttons() if b.label.startswith("Save"))
+    await app.conversation.handle(Incoming(transport="console", sender=lawyer, delivery_id=uuid.uuid4().hex,
+                                           callback=save))
+    shown = await _say(app, lawyer, "when is the next date in O.S. 88/2025?")
+    assert "11 Jan 2027" in shown and "18 Dec 2026" not in shown, shown
+    shown = await _say(app, lawyer, "what happened last time in O.S. 88/2025?")
+    assert "11 Jan 2027" in shown, shown
+    shown = await _say(app, lawyer, "/today 18-12-2026")
+    assert "Bollam Yadaiah" not in shown, shown
+    shown = await _say(app, lawyer, "/today 11-01-2027")
+    assert "Bollam Yadaiah v. Bollam Sattemma" in shown, shown
+
 
 
 def test_a_hearing_after_the_register_moves_the_next_date_on() -> None:
