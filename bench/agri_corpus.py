@@ -1,7 +1,7 @@
 """How well the keyless reader reads field notes it was not written from: a corpus under tests/corpus/agri/
 (notes and outcome answers written fresh, with their own registers and label doses), scored per field.
 
-    .venv/bin/python -m bench.agri_corpus [--batch 1-2|3|walk|held|all] [--misses]
+    .venv/bin/python -m bench.agri_corpus [--batch 1-2|3|walk|held|held3|all] [--misses]
 
 Prints accuracy per field for visit notes (farmer, crop, problems, products, reactions, objection, dose,
 follow-up days, neighbour) and outcome answers (result, products applied, bought), per batch. `--misses` lists
@@ -10,7 +10,9 @@ each miss. Batches 1-2 (`notes.jsonl`, `outcomes.jsonl`) were read by the rules'
 the corpus's registers (so does the held batch, `held/`: notes written for the reader's hard classes - hedged
 answers, several products taken in one word, negated Telugu verbs, postponed for money vs refused for price,
 waiting without a product - before the reader was changed for them), except the walk batch (`walk/`: its own registers, notes, outcome answers and questions
-about the past, by a new author), which also scores intent (note / outcome / question), the farmer each question
+about the past, by a new author; and `held3/`: its own registers, notes and outcome answers written before the
+reader was changed for verb forms - reflexive and causative Telugu verbs, English future and "pick up / get"
+verbs, conditions and what they name, put-offs until money or stock comes, doubt, negated spraying), which also scores intent (note / outcome / question), the farmer each question
 is about, and `questions_carded` as the share of questions kept off a visit card (100% means none carded).
 """
 
@@ -36,8 +38,9 @@ OUTCOME_FIELDS = ["result", "applied", "bought"]
 BATCHES: dict[str, tuple[str, str]] = {"1-2": ("notes.jsonl", "outcomes.jsonl"),
                                        "3": ("notes3.jsonl", "outcomes3.jsonl"),
                                        "walk": ("walk/notes.jsonl", "walk/outcomes.jsonl"),
-                                       "held": ("held/notes.jsonl", "held/outcomes.jsonl")}
-OWN_REGISTERS = {"walk": "walk"}
+                                       "held": ("held/notes.jsonl", "held/outcomes.jsonl"),
+                                       "held3": ("held3/notes.jsonl", "held3/outcomes.jsonl")}
+OWN_REGISTERS = {"walk": "walk", "held3": "held3"}
 """Batches written with registers of their own (a folder under the corpus holding catalogue.json etc.)."""
 QUESTIONS = {"walk": "walk/questions.jsonl"}
 """Batches with questions about the past, each naming a farmer: scored for intent and farmer, never carded."""
