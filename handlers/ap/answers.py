@@ -16,7 +16,7 @@ from rapidfuzz import fuzz
 from bot.services.i18n import show_date, text
 from handlers.ap.ledger import Ledger
 from handlers.ap.ledgerview import normalise_number
-from handlers.ap.lifecycle import RecordedEntry
+from handlers.ap.lifecycle import OPEN, RecordedEntry
 from handlers.ap.models import PastInvoice, Vendor, normalise_name
 from handlers.ap.money import format_inr, suffix
 from handlers.ap.questions import Ask, Period
@@ -104,13 +104,27 @@ def state_answer(lang: str, ledger: Ledger, record: RecordedEntry) -> str:
                   flags=", ".join(flags) or "-")]
     if record.state_reason:
         lines.append(text(lang, "ap.ask_state_reason", reason=record.state_reason))
-    if record.maker_by:
-        key = "ap.ask_state_second" if record.state == "approved" else "ap.ask_state_waiting"
-        lines.append(text(lang, key, maker=record.maker_by, reason=record.maker_reason or "-", by=record.state_by))
+    lines += _approvers(lang, record)
     if entry.paid_on:
         lines.append(text(lang, "ap.ask_state_paid", on=show_date(lang, entry.paid_on),
                           account=entry.paid_to_account or "-"))
     return " ".join(lines)
+
+
+def _approvers(lang: str, record: RecordedEntry) -> list[str]:
+    """Who approved over a bank-account block: both people and the account they approved, or the maker still
+    waiting for a second person (only while the invoice is open; a paid one waits for no one)."""
+    if record.maker_by is None:
+        return []
+    values = {"maker": record.maker_by, "reason": record.maker_reason or "-"}
+    if record.checker_by is not None:
+        return [text(lang, "ap.ask_state_two", by=record.checker_by, account=record.confirmed_account or "-",
+                     **values)]
+    if record.state == "approved":  # approved before the checker was kept on the entry
+        return [text(lang, "ap.ask_state_second", by=record.state_by, **values)]
+    if record.state in OPEN:
+        return [text(lang, "ap.ask_state_waiting", by=record.state_by, **values)]
+    return []
 
 
 def history_answer(lang: str, ledger: Ledger, past: PastInvoice) -> str:

@@ -10,8 +10,8 @@
 chat decisions are always recorded. approve/hold/review/reject move a recorded invoice by a named person
 (every override of the agent, and rejecting, need --reason; approving over a bank-account block takes two
 people: the first asks, a second approves). `paid` marks an approved invoice paid to the
-account on the vendor master, or to the account the invoice asked for when --account gives it in full
-(the clerk confirmed it); it then counts in the vendor's payment history.
+account both people approved over a bank-account block, else to the account on the vendor master (--account,
+typed in full, must be one of those two); it then counts in the vendor's payment history.
 """
 
 import argparse
@@ -26,6 +26,8 @@ from typing import TYPE_CHECKING, Any
 from bot.services.i18n import LANGUAGES, text
 from bot.settings import Settings
 from memory import MemoryLayerError
+
+from handlers.ap.lifecycle import OPEN, RecordedEntry
 
 if TYPE_CHECKING:
     from bot.core.app import App
@@ -83,7 +85,7 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]", 
                       help="the payment date as the office writes it (04-12-2026, 2026-12-04; default: today)")
     paid.add_argument("--account", default=None,
                       help="pay to this account, typed in full: the one on file, or the one the invoice asked for "
-                           "once you have confirmed it with the vendor's contact on file")
+                           "once two people approved it over the bank-account block")
     paid.add_argument("--as", dest="by", default="cli", help="who marks it paid")
     paid.set_defaults(handler=lambda args, settings: _paid(args, settings, with_app))
 
@@ -180,7 +182,8 @@ async def _ledger(args: argparse.Namespace, settings: Settings, with_app: WithAp
                           "decided_by": r.decided_by, "state_by": r.state_by, "state_at": r.state_at.isoformat(),
                           "state_reason": r.state_reason, "invoice_account": r.invoice_account,
                           "confirmed_by": r.confirmed_by, "approval_asked_by": r.maker_by,
-                          "approval_asked_reason": r.maker_reason} for r in recorded])
+                          "approval_asked_reason": r.maker_reason, "approved_second_by": r.checker_by,
+                          "confirmed_account": r.confirmed_account} for r in recorded])
             return 0
         if not recorded:
             print(text("en", "ap.ledger_empty", tenant=tenant))
@@ -188,15 +191,26 @@ async def _ledger(args: argparse.Namespace, settings: Settings, with_app: WithAp
         for r in recorded:
             e = r.entry
             why = f' "{r.state_reason}"' if r.state_reason else ""
-            if r.maker_by:
-                why += (f'; approval asked by {r.maker_by} "{r.maker_reason or "-"}"'
-                        + (", second person" if r.state == "approved" else ", waiting for a second person"))
+            why += _approvers(r)
             paid = f" to {e.paid_to_account} on {e.paid_on.isoformat()}" if e.paid_on else ""
             print(f"{r.state_at:%Y-%m-%d %H:%M} {e.vendor_id} {e.invoice_number} {e.total:f} {r.state.upper()}{paid} "
                   f"by {r.state_by}{why} (agent {r.agent_status}, decided by {r.decided_by}, run {e.decision_id})")
         return 0
 
     return await with_app(settings, body)
+
+
+def _approvers(r: RecordedEntry) -> str:
+    """Who approved over a bank-account block, as the ledger line says it: both people and the account they
+    approved, or the first still waiting for a second (only while the invoice is open)."""
+    if not r.maker_by:
+        return ""
+    asked = f'; approval asked by {r.maker_by} "{r.maker_reason or "-"}"'
+    if r.checker_by:
+        return f"{asked}, approved by {r.checker_by} as the second person, to account {r.confirmed_account or '-'}"
+    if r.state == "approved":
+        return f"{asked}, second person"
+    return f"{asked}, waiting for a second person" if r.state in OPEN else ""
 
 
 async def _paid(args: argparse.Namespace, settings: Settings, with_app: WithApp) -> int:

@@ -37,6 +37,8 @@ STATE_BY = "state_by"
 MAKER_BY = "approval_asked_by"
 MAKER_REASON = "approval_asked_reason"
 """Who asked to approve over a bank-account block, and why (a second person approves it)."""
+CHECKER_BY = "approved_second_by"
+"""The second person who approved over a bank-account block."""
 
 RESOLUTION_KINDS: tuple[MemoryKind, ...] = ("past_exception", "clerk_resolution")
 """Kinds that record how a person resolved something; the agent's own decisions never count as one."""

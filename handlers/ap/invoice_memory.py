@@ -15,7 +15,7 @@ from bot.services.i18n import show_date
 from handlers.ap import facts
 from handlers.ap.audit import Action
 from handlers.ap.ledgerview import normalise_number
-from handlers.ap.lifecycle import RecordedEntry, overrides
+from handlers.ap.lifecycle import OPEN, RecordedEntry, overrides
 from handlers.ap.money import format_inr, suffix
 from memory import MemoryItem, MemoryLayerError, ids, tags
 from memory.tags import TagPrefix
@@ -36,10 +36,11 @@ def state_sentence(record: RecordedEntry) -> str:
     if state == "paid":
         entry = record.entry
         paid_on = show_date("en", entry.paid_on) if entry.paid_on else on
-        whose = (f"confirmed by {record.confirmed_by}" if record.confirmed_account
-                 and record.confirmed_account == entry.paid_to_account else "the account on file")
+        two = record.two_person_account
+        whose = (f"approved over the bank-account block by {record.maker_by} and {record.checker_by}"
+                 if two and two == entry.paid_to_account else "the account on file")
         return (f"PAID on {paid_on} to the account ending {suffix(entry.paid_to_account or '')} ({whose}), "
-                f"marked by {by}.")
+                f"marked by {by}.{_maker_sentence(record)}")
     if state == "decided":
         return (f"DECIDED by the agent ({record.agent_status}), recorded by {by} on {on}; no clerk action yet."
                 f"{_maker_sentence(record)}")
@@ -55,9 +56,13 @@ def _maker_sentence(record: RecordedEntry) -> str:
     if record.maker_by is None:
         return ""
     asked = f' {record.maker_by} asked to approve it over the bank-account block ("{record.maker_reason or "-"}")'
+    if record.checker_by is not None:
+        return f"{asked}; {record.checker_by} approved it as the second person."
     if record.state == "approved":
         return f"{asked}; {record.state_by} approved it as the second person."
-    return f"{asked}; it waits for a second person to approve."
+    if record.state in OPEN:
+        return f"{asked}; it waits for a second person to approve."
+    return ""
 
 
 def _overridden(record: RecordedEntry) -> str | None:
@@ -97,6 +102,8 @@ def invoice_memory(record: RecordedEntry) -> MemoryItem:
         metadata["reason"] = record.state_reason[:200]
     if record.maker_by:
         metadata.update({facts.MAKER_BY: record.maker_by, facts.MAKER_REASON: (record.maker_reason or "")[:200]})
+    if record.checker_by:
+        metadata[facts.CHECKER_BY] = record.checker_by
     if entry.paid_to_account:
         metadata[facts.ACCOUNT_SUFFIX] = suffix(entry.paid_to_account)
     return MemoryItem(

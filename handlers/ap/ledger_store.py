@@ -94,6 +94,9 @@ class EntryRow(Base):
     maker_by: Mapped[str | None] = mapped_column(String(80), nullable=True)
     maker_reason: Mapped[str | None] = mapped_column(Text, nullable=True)
     """Who asked to approve over a bank-account block and why (the maker); a second person approves it."""
+    checker_by: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    """The second person who approved over the bank-account block (the checker); the account the invoice asked
+    for is then `confirmed_account`, confirmed by both."""
 
 
 class ActionRow(Base):
@@ -147,7 +150,12 @@ def _recorded(row: EntryRow) -> RecordedEntry:
         state_reason=row.state_reason, content_key=row.content_key, invoice_account=row.invoice_account,
         confirmed_account=row.confirmed_account, confirmed_by=row.confirmed_by,
         memo=DecisionMemo.model_validate_json(row.memo) if row.memo else None, clerk_action=row.clerk_action,
-        maker_by=row.maker_by, maker_reason=row.maker_reason)
+        maker_by=row.maker_by, maker_reason=row.maker_reason, checker_by=row.checker_by)
+
+
+_NO_APPROVERS: dict[str, object] = dict(maker_by=None, maker_reason=None, checker_by=None, confirmed_account=None,
+                                        confirmed_by=None)
+"""A move away from an approval ends a two-person approval: approving again takes two people again."""
 
 
 def _digits(account: str) -> str:
@@ -220,14 +228,12 @@ class DecisionBook(ReasonAsks):
             agent_status=agent_status, decision_id=entry.decision_id or "-", decided_at=at, decided_by=by_user,
             content_key=content_key, memo=memo.model_dump_json())
         if state != row.status or (state == "decided" and agent_status != row.agent_status):
-            values.update(state_by=by_user, state_at=at, state_reason=None, clerk_action=None, maker_by=None,
-                          maker_reason=None)
+            values.update(state_by=by_user, state_at=at, state_reason=None, clerk_action=None, **_NO_APPROVERS)
         if row.content_key not in (None, content_key):
             # A corrected invoice: its own figures and account replace the earlier version's.
             values.update(invoice_number=entry.invoice_number, invoice_date=entry.invoice_date,
                           total=f"{entry.total:f}", po_number=entry.po_number, invoice_account=invoice_account,
-                          confirmed_account=None, confirmed_by=None, state_by=by_user, state_at=at,
-                          state_reason=None, clerk_action=None, maker_by=None, maker_reason=None)
+                          state_by=by_user, state_at=at, state_reason=None, clerk_action=None, **_NO_APPROVERS)
         result = session.execute(update(EntryRow).where(
             EntryRow.id == row.id, EntryRow.status == row.status, EntryRow.decision_id == row.decision_id)
             .values(**values))
@@ -290,13 +296,22 @@ class DecisionBook(ReasonAsks):
                 return ActResult(outcome="reason_needed", record=before, before_state=row.status)
             if two and row.maker_by is None:
                 return self._ask_approval(session, tenant, row, by_user, reason or "")
+            # The checker's approval confirms the account the invoice asked for: the one both people approved.
+            approvers: dict[str, object] = (
+                dict(checker_by=by_user, confirmed_account=row.invoice_account, confirmed_by=by_user) if two
+                else {} if action == "approve" else _NO_APPROVERS)
             result = session.execute(update(EntryRow).where(
                 EntryRow.id == row.id, EntryRow.status == row.status, EntryRow.decision_id == row.decision_id)
                 .values(status=STATE_OF_ACTION[action], clerk_action=action, state_by=by_user, state_at=_now(),
-                        state_reason=reason, **({} if action == "approve" else {"maker_by": None,
-                                                                                "maker_reason": None})))
+                        state_reason=reason, **approvers))
             if rowcount(result) != 1:
                 return ActResult(outcome="stale", record=before, before_state=row.status)
+            if two and row.invoice_account:
+                session.add(ActionRow(tenant_id=tenant, run_id=row.decision_id, vendor_id=row.vendor_id,
+                                      invoice_number=row.invoice_number, action="account_confirmed",
+                                      agent_status=row.agent_status, by_user=by_user, at=_now(),
+                                      reason=f"approved by {row.maker_by} and {by_user} to be paid to "
+                                             f"{row.invoice_account}, the account the invoice asked for"))
             session.flush()
             session.expire_all()
             found = session.get(EntryRow, row.id)
@@ -344,8 +359,8 @@ class DecisionBook(ReasonAsks):
 
     def mark_paid(self, tenant: str, invoice_number: str, vendor_id: str | None, paid_on: date, by_user: str,
                   master_account: str | None, account: str | None = None) -> PayResult:
-        """Mark an approved invoice paid: to the master's account, or to the account the document asked for
-        when the clerk typed it in full (having confirmed it); never to a reading nobody confirmed."""
+        """Mark an approved invoice paid: to the account two people approved over a bank-account block, else to
+        the master's account; a typed account must be one of those two. Never to a reading nobody confirmed."""
         with self.database.session() as session:
             rows = self._rows(session, tenant, invoice_number, vendor_id)
             if not rows:
@@ -358,31 +373,22 @@ class DecisionBook(ReasonAsks):
             if not payable(row.status, row.agent_status):
                 return PayResult(outcome="not_approved", entry=_entry(row), record=_recorded(row))
             typed = _digits(account) if account else None
-            confirmed = None
+            approved = _recorded(row).two_person_account
             if typed is None:
-                to = master_account
-            elif typed == master_account:
+                to = approved or master_account
+            elif typed in (master_account, approved):
                 to = typed
-            elif row.invoice_account is not None and typed == row.invoice_account:
-                to = confirmed = typed
             else:
                 return PayResult(outcome="account_unverified", entry=_entry(row), record=_recorded(row))
             if not to:
                 return PayResult(outcome="no_account", entry=_entry(row), record=_recorded(row))
             values: dict[str, object] = dict(status="paid", paid_on=paid_on, paid_to_account=to, state_by=by_user,
                                              state_at=_now(), state_reason=None)
-            if confirmed is not None:
-                values.update(confirmed_account=confirmed, confirmed_by=by_user)
             result = session.execute(update(EntryRow).where(EntryRow.id == row.id, EntryRow.status == row.status)
                                      .values(**values))
             if rowcount(result) != 1:
                 session.expire_all()
                 return PayResult(outcome="already_paid", entry=_entry(row))
-            if confirmed is not None:
-                session.add(ActionRow(tenant_id=tenant, run_id=row.decision_id, vendor_id=row.vendor_id,
-                                      invoice_number=row.invoice_number, action="account_confirmed",
-                                      agent_status=row.agent_status, by_user=by_user, at=_now(),
-                                      reason=f"paid to {confirmed}, the account the invoice asked for"))
             session.add(ActionRow(tenant_id=tenant, run_id=row.decision_id, vendor_id=row.vendor_id,
                                   invoice_number=row.invoice_number, action="paid", agent_status=row.agent_status,
                                   by_user=by_user, at=_now(), reason=None))

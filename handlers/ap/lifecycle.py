@@ -65,10 +65,20 @@ class RecordedEntry(BaseModel):
     maker_by: str | None = None
     maker_reason: str | None = None
     """Who asked to approve over a bank-account block, and why: a second person (the checker) approves it."""
+    checker_by: str | None = None
+    """The second person who approved over the bank-account block; the account the invoice asked for is then
+    `confirmed_account`, confirmed by both."""
 
     @property
     def state(self) -> str:
         return self.entry.status
+
+    @property
+    def two_person_account(self) -> str | None:
+        """The account two different people approved paying to (maker and checker), if any."""
+        if self.maker_by and self.checker_by and not same_person(self.maker_by, self.checker_by):
+            return self.confirmed_account
+        return None
 
 
 class Decided(BaseModel):

@@ -181,6 +181,42 @@ async def test_a_first_bank_change_is_approved_only_by_a_second_person(office: O
     assert "second person" in state.text
 
 
+async def test_the_account_two_people_approved_is_the_one_paid_and_both_stay_named(
+        office: Office, capsys: pytest.CaptureFixture[str]) -> None:
+    """After a maker and a checker approve over a bank-account block, `paid` pays the account they approved
+    (never silently the old master one), and the ledger, the chat and memory name both people once paid."""
+    number = "LB/26-27/191"
+    await office.say(bill(number, "NP/PO/41", "BRG-6205", LB_DROPPED))
+    first = await office.pack.act(office.tenant, number, None, "approve", "kavya", "vendor letter on letterhead")
+    assert first.outcome == "second_needed"
+    second = await office.pack.act(office.tenant, number, None, "approve", "arjun", "called Ramana on file, confirmed")
+    assert second.outcome == "moved" and second.record is not None
+    assert second.record.two_person_account == LB_DROPPED
+    # Another account typed than the two approved (and not the master's) pays nothing.
+    wrong = await office.pack.pay(office.tenant, number, None, date(2026, 12, 5), "ravi", "50100223344999")
+    assert wrong.outcome == "account_unverified"
+    paid = await office.pack.pay(office.tenant, number, None, date(2026, 12, 5), "ravi")
+    assert paid.outcome == "paid" and paid.entry is not None and paid.entry.paid_to_account == LB_DROPPED
+    record = office.recorded(number)
+    assert (record.maker_by, record.checker_by, record.state_by) == ("kavya", "arjun", "ravi")
+    [state] = await office.say(f"what is the state of invoice {number}?")
+    assert "kavya asked to approve" in state.text and "arjun approved it as the second person" in state.text
+    assert "waits" not in state.text and "Paid on" in state.text and LB_DROPPED in state.text
+    assert await ap_cli_run(office, "ap", "ledger", "--tenant", office.tenant) == 0
+    [line] = [ln for ln in capsys.readouterr().out.splitlines() if number in ln]
+    assert f"PAID to {LB_DROPPED}" in line and "approved by arjun as the second person" in line
+    assert "kavya" in line and "waiting" not in line
+    metadata = await office.document(number)
+    assert metadata[facts.STATE] == "paid" and metadata[facts.MAKER_BY] == "kavya"
+    assert metadata[facts.CHECKER_BY] == "arjun"
+
+
+async def ap_cli_run(office: Office, *argv: str) -> int:
+    from tests.ap.test_cli import run
+
+    return await run(office.app.services.settings, *argv)
+
+
 async def test_hold_and_review_over_the_agent_ask_why_in_chat_and_on_the_cli(office: Office) -> None:
     [card] = await office.say(bill("LB/26-27/188", "NP/PO/42", "BRG-6206", LB_ACCOUNT))
     assert card.text.startswith("APPROVE")

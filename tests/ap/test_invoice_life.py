@@ -2,7 +2,8 @@
 written here): decide (recorded), preview, hold / review / approve / reject (with or without a reason), a receipt
 arriving, a corrected invoice under the same number, and paying (to the master, or typing an account), against
 the real local Hindsight. After every step: no invoice paid twice; nothing paid without its goods received or
-an override with a reason; every payment to the master account or to one a clerk confirmed; the memory of each
+an override with a reason; every payment to the master account or to the one two different people approved over
+a bank-account block (never the old master's silently, never a reading nobody approved); the memory of each
 recorded invoice says its ledger state. A preview changes no row, no log line and no memory."""
 
 import asyncio
@@ -191,6 +192,27 @@ class InvoiceLife(RuleBasedStateMachine):
             if over and action == "approve" and bank_flagged:
                 assert before.maker_by not in (None, by), "a bank block was lifted by one person alone"
 
+    @precondition(lambda self: 2 in self.decided)
+    @rule(maker=st.sampled_from(["arjun", "kavya"]))
+    def two_people_approve_the_bank_change(self, maker: str) -> None:
+        """Invoice 2 asks (on its first version) for an account not on file: one person asks to approve it with a
+        reason, a second approves; the account they approved is then the one a payment goes to."""
+        checker = "kavya" if maker == "arjun" else "arjun"
+        before = self.recorded(2)
+        first = self.run(self.pack.act(self.tenant, self.number(2), None, "approve", maker, "vendor letter came"))
+        second = self.run(self.pack.act(self.tenant, self.number(2), None, "approve", checker, "called the contact"))
+        assert before is not None
+        flagged = bool(set(before.memo.flags if before.memo else []) & set(BANK_FLAGS))
+        if not flagged or before.state not in ("decided", "held", "review"):
+            return
+        if before.maker_by is None:
+            assert first.outcome == "second_needed"
+        if second.outcome == "moved":
+            assert second.record is not None and second.record.state == "approved"
+            asker = before.maker_by or maker
+            assert second.record.maker_by == asker and second.record.checker_by not in (None, asker)
+            assert second.record.two_person_account == second.record.confirmed_account == MISREAD
+
     @precondition(lambda self: any(r < ORDERED for r in self.received))
     @rule(k=st.integers(0, INVOICES - 1))
     def receipt_arrives(self, k: int) -> None:
@@ -225,8 +247,10 @@ class InvoiceLife(RuleBasedStateMachine):
         received = self.received[k] >= ORDERED and before.agent_status == "APPROVE"
         reasoned = before.state == "approved" and (before.agent_status == "APPROVE" or bool(before.state_reason))
         assert received or reasoned, f"paid without goods received or a reasoned override: {before}"
+        approved = before.two_person_account
+        assert paid.record.entry.paid_to_account == (typed or approved or MASTER), (typed, approved, paid.record)
         if typed == MISREAD:
-            assert paid.record.confirmed_account == MISREAD and paid.record.confirmed_by == "arjun"
+            assert approved == MISREAD, "a typed account nobody approved was paid"
 
     @invariant()
     def paid_once_to_a_known_account(self) -> None:
@@ -238,7 +262,8 @@ class InvoiceLife(RuleBasedStateMachine):
                 assert record.entry.paid_to_account is None
                 continue
             to = record.entry.paid_to_account
-            assert to == MASTER or (to == record.confirmed_account and record.confirmed_by), record
+            two = record.maker_by is not None and record.checker_by is not None and record.maker_by != record.checker_by
+            assert to == MASTER or (two and to == record.confirmed_account), record
 
     @invariant()
     def paid_only_with_goods_or_a_reasoned_override(self) -> None:
@@ -264,6 +289,7 @@ class InvoiceLife(RuleBasedStateMachine):
             assert stored.metadata.get(facts.STATE) == record.state, (record.state, stored.metadata)
             assert stored.metadata.get(facts.AGENT_STATUS) == record.agent_status
             assert stored.metadata.get(facts.MAKER_BY) == record.maker_by, (record.maker_by, stored.metadata)
+            assert stored.metadata.get(facts.CHECKER_BY) == record.checker_by, (record.checker_by, stored.metadata)
 
 
 def test_an_invoices_life_keeps_money_and_memory_straight(hindsight_url: str, bank_prefix: str) -> None:

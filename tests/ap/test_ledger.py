@@ -235,7 +235,8 @@ def test_paid_invoices_add_to_the_payment_count(tmp_path: Path) -> None:
     def record(number: str, status: str, run: str, day: date, asked: str | None = None) -> None:
         entry = LedgerEntry(vendor_id="V001", invoice_number=number, invoice_date=day, total=invoice.total,
                             status="decided", decision_id=run)
-        assert book.record_decision("t1", entry, status, "anita", memo, run, asked).outcome == "new"
+        flagged = memo.model_copy(update={"flags": ["FIRST_BANK_CHANGE"]}) if asked else memo
+        assert book.record_decision("t1", entry, status, "anita", flagged, run, asked).outcome == "new"
 
     record(invoice.invoice_number, "EXCEPTION", "r1", invoice.invoice_date)
     # An invoice the agent did not approve is not paid until a clerk approves it, with a reason.
@@ -249,17 +250,22 @@ def test_paid_invoices_add_to_the_payment_count(tmp_path: Path) -> None:
     assert book.act("t1", invoice.invoice_number, "V001", "hold", "anita").outcome == "closed"
     assert account_record(view.entries("t1"), "V001", RAVI_ACCOUNT).clean_to_current == 15
     assert account_record(view.entries("t2"), "V001", RAVI_ACCOUNT).clean_to_current == 14
-    # An account the invoice asked for is paid to only when a clerk types it in full; never a reading alone.
-    record("RSC/26-27/0044", "APPROVE", "r2", date(2026, 5, 2), asked="50200099990001")
+    # An account the invoice asked for is paid to only once two people approved it over the bank block (typed
+    # or not); never a reading alone, never another account typed.
+    record("RSC/26-27/0044", "PAYMENT_BLOCKED", "r2", date(2026, 5, 2), asked="50200099990001")
+    assert book.mark_paid("t1", "RSC/26-27/0044", "V001", date(2026, 5, 6), "kavya", RAVI_ACCOUNT,
+                          "50200099990001").outcome == "not_approved"
+    assert book.act("t1", "RSC/26-27/0044", "V001", "approve", "kavya", "letter").outcome == "second_needed"
+    assert book.act("t1", "RSC/26-27/0044", "V001", "approve", "arjun", "called").outcome == "moved"
     assert book.mark_paid("t1", "RSC/26-27/0044", "V001", date(2026, 5, 6), "cli", RAVI_ACCOUNT,
                           "50200099990002").outcome == "account_unverified"
-    confirmed = book.mark_paid("t1", "RSC/26-27/0044", "V001", date(2026, 5, 6), "kavya", RAVI_ACCOUNT,
+    confirmed = book.mark_paid("t1", "RSC/26-27/0044", "V001", date(2026, 5, 6), "ravi", RAVI_ACCOUNT,
                                "5020 0099 9900 01")
     assert confirmed.outcome == "paid" and confirmed.record is not None
-    assert confirmed.record.confirmed_by == "kavya" and confirmed.record.entry.paid_to_account == "50200099990001"
+    assert confirmed.record.confirmed_by == "arjun" and confirmed.record.entry.paid_to_account == "50200099990001"
     after = account_record(view.entries("t1"), "V001", RAVI_ACCOUNT)
     assert after.clean_to_current == 0 and after.bank_changes == 1 and after.paid == 16
-    assert [a.action for a in book.actions("t1", "V001")] == ["paid", "account_confirmed", "paid"]
+    assert [a.action for a in book.actions("t1", "V001")] == ["paid", "approval_asked", "account_confirmed", "paid"]
     assert normalise_number("rsc-26-27-9") == book.entries("t1")[0].number_key
     # The agent approved it but the clerk put it on hold: not payable until released by an approval.
     record("RSC/26-27/0045", "APPROVE", "r3", date(2026, 5, 3))
