@@ -133,8 +133,11 @@ def _resolve_farmer(farmer: Farmer, cells: Cells, registers: Registers) -> Resol
     """The farmer's village by its id, code or name as the list writes it (a village nobody listed yet is
     made) and the crops by the crops register's words."""
     farmer = farmer.model_copy(update={"crops": _farmer_crops(farmer, cells, registers)})
-    written = (cells.get("village") or "").split("/")[0].strip()
-    found = _village_index(registers).key(written or farmer.village)
+    whole = (cells.get("village") or "").strip()
+    # "Kodad/Suryapet" is a village and its mandal; "HNF/0" may be the village's own code, tried first.
+    index = _village_index(registers)
+    written = whole if index.key(whole) is not None else whole.split("/")[0].strip()
+    found = index.key(written or farmer.village)
     if found is not None:
         return Resolved(farmer.model_copy(update={"village": found}))
     if not written:
@@ -241,15 +244,26 @@ def _kind(name: str, model: type, columns: tuple[Column, ...], from_cells: objec
 
 
 VISIT_LOG_COLUMNS = (
-    Column("date", "Visit Date", ("date", "visit date", "date of visit", "తేదీ"), required=True),
-    Column("officer", "Officer", ("officer", "field officer", "fo", "officer id", "officer name", "staff")),
-    Column("farmer", "Farmer", ("farmer", "farmer name", "farmer id", "grower", "రైతు"), required=True),
+    Column("date", "Visit Date", ("date", "visit date", "date of visit", "visited on", "తేదీ"), required=True),
+    Column("officer", "Officer", ("officer", "field officer", "fo", "officer id", "officer name", "staff",
+                                  "అధికారి")),
+    Column("farmer", "Farmer", ("farmer", "farmer name", "farmer id", "grower", "రైతు", "రైతు పేరు"), required=True),
     Column("village", "Village", ("village", "gram", "గ్రామం")),
     Column("crop", "Crop", ("crop", "పంట")),
-    Column("problem", "Problem", ("problem", "issue", "pest", "disease", "pest/disease", "సమస్య")),
-    Column("products", "Products", ("products", "product", "advised", "recommended", "recommendation")),
-    Column("reaction", "Reaction", ("reaction", "farmer reaction", "response", "status", "outcome of pitch")),
-    Column("notes", "Notes", ("notes", "note", "remarks", "comments", "observations")),
+    Column("problem", "Problem", ("problem", "issue", "pest", "disease", "pest/disease", "problem seen", "సమస్య")),
+    Column("products", "Products", ("products", "product", "advised", "recommended", "recommendation",
+                                    "product given", "products given", "product recommended",
+                                    "products recommended", "input given", "inputs", "మందు", "మందులు")),
+    Column("dose", "Dose", ("dose", "dosage", "doses", "dose given", "dose advised", "మోతాదు")),
+    Column("reaction", "Reaction", ("reaction", "farmer reaction", "response", "farmer response", "status",
+                                    "outcome of pitch", "స్పందన", "రైతు స్పందన")),
+    Column("objection", "Objection", ("objection", "objections", "farmer objection", "reason for refusal",
+                                      "reason for rejection", "అభ్యంతరం")),
+    Column("outcome", "Outcome", ("outcome", "result", "crop result", "effect", "ఫలితం")),
+    Column("outcome_date", "Outcome Date", ("result date", "outcome date", "checked on", "date of result")),
+    Column("next_step", "Next Step", ("next step", "next steps", "next action", "follow up", "followup",
+                                      "follow-up", "next visit", "తదుపరి చర్య")),
+    Column("notes", "Notes", ("notes", "note", "remarks", "comments", "observations", "వ్యాఖ్యలు", "గమనిక")),
 )
 
 
@@ -263,7 +277,12 @@ class VisitLogRow(BaseModel):
     crop: str = ""
     problem: str = ""
     products: str = ""
+    dose: str = ""
     reaction: str = ""
+    objection: str = ""
+    outcome: str = ""
+    outcome_date: str = ""
+    next_step: str = ""
     notes: str = ""
 
 

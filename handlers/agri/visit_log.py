@@ -2,8 +2,13 @@
 in as saved visits: records and their memories, each dated by its visit date, so briefs and insights start
 with the history on day one. Through the registers' own import entry (`smriti import --tenant T visits FILE`,
 chat `/import visits`): a dry run shows what would be written, memories included; Apply writes the records and
-queues the memories in the outbox (the bot stores them). Importing the same log twice changes nothing; a row
-whose date was corrected in the sheet re-keys its visit (one memory remains)."""
+queues the memories in the outbox (the bot stores them). Importing the same log twice changes nothing.
+
+A visit is the farmer's on one day (by one officer, for one crop): the same farmer visited again months later is
+another visit; a row changed in the sheet (a product, a remark) updates its visit, under the same id. Every
+column is read (problem, products with doses, reaction, objection, outcome as an outcome record linked to the
+visit, next step, remarks); a column not used is listed, and a cell not understood is listed under its column
+and kept in the visit's note as written."""
 
 from datetime import date
 from pathlib import Path
@@ -12,48 +17,48 @@ from pydantic import BaseModel
 
 from bot.services.registers.importer import MEMORIES_SHOWN, ImportReport, Rejected
 from bot.services.registers.kinds import Cells
-from bot.services.registers.table import SourceRow, excel_date, fold, header_key, read_table
+from bot.services.registers.table import SourceRow, fold, read_sheet
 from bot.store import Database
 from bot.store.subject_registers import same_id
 from bot.store.tenants import ensure_tenant
 from handlers.agri.extract import FieldReader, visit_id
-from handlers.agri.models import Advice, Farmer, Visit
+from handlers.agri.models import Farmer, Visit
 from handlers.agri.register import FieldBook
 from handlers.agri.registers import VISIT_LOG_COLUMNS as COLUMNS
-from handlers.agri.textmatch import find_dates, normalise
-from handlers.agri.visit_records import SavedVisit, VisitRecords, saved_visit_memory
+from handlers.agri.textmatch import normalise
+from handlers.agri.visit_log_columns import column_of, known_headers
+from handlers.agri.visit_log_row import RowReading, visit_day
+from handlers.agri.visit_records import (
+    SavedOutcome,
+    SavedVisit,
+    VisitRecords,
+    saved_outcome_memory,
+    saved_visit_memory,
+)
 from memory.ids import content_digest
 from memory.outbox import Outbox
 
 
 class LogRow(BaseModel):
-    """One row of the log, read: the visit it is, or the reason it cannot be one."""
+    """One row of the log, read: the visit it is (with its outcome when the row gives one), or the reason it
+    cannot be one; and the cells the reader could not understand, by column, kept in the visit's note."""
 
     row: int
     saved: SavedVisit | None = None
+    outcome: SavedOutcome | None = None
     reason: str | None = None
+    not_understood: dict[str, list[str]] = {}
 
 
-def _aliases() -> dict[str, str]:
-    found: dict[str, str] = {}
-    for column in COLUMNS:
-        for name in (column.field, column.header, *column.aliases):
-            found.setdefault(header_key(name), column.field)
-    return found
-
-
-def _day(text: str) -> date | None:
-    """A visit date as offices write it: ISO, an Excel serial, or day first (12-04-2023, 12/4/23, 12-Apr-2023)."""
-    written = excel_date(text.strip())
-    for mention in find_dates(written.replace(".", "/")):
-        if mention.year is None:
-            continue
-        year = mention.year + 2000 if mention.year < 100 else mention.year
-        try:
-            return date(year, mention.month, mention.day)
-        except ValueError:
-            continue
-    return None
+def log_cells(row: SourceRow) -> tuple[Cells, dict[str, str]]:
+    """The row's cells by field, and the header each field was read from (as the sheet writes it)."""
+    cells: Cells = {}
+    headers: dict[str, str] = {}
+    for header, value in row.cells.items():
+        field = column_of(header)
+        if field is not None and value.strip() and field not in cells:
+            cells[field], headers[field] = value.strip(), header
+    return cells, headers
 
 
 class LogReader:
@@ -86,13 +91,8 @@ class LogReader:
         return f"farmer {written!r} is not in the farmers register"
 
     def read(self, row: SourceRow, officer_default: str) -> LogRow:
-        aliases = _aliases()
-        cells: Cells = {}
-        for header, value in row.cells.items():
-            field = aliases.get(header_key(header))
-            if field is not None and value.strip():
-                cells.setdefault(field, value.strip())
-        day = _day(cells.get("date", ""))
+        cells, headers = log_cells(row)
+        day = visit_day(cells.get("date", ""))
         if day is None:
             return LogRow(row=row.number, reason=f"no visit date I can read in {cells.get('date', '')!r}")
         officer = self._officer(cells.get("officer", ""))
@@ -105,7 +105,14 @@ class LogReader:
         crop = self._crop(cells.get("crop", ""), farmer)
         if crop is None:
             return LogRow(row=row.number, reason=f"crop {cells.get('crop', '')!r} is not one I know for {farmer.name}")
-        return LogRow(row=row.number, saved=self._visit(cells, day, officer or officer_default, farmer, crop))
+        read = RowReading(self.reader, cells, crop, day)
+        if cells.get("village") and village is None:
+            read.unread("village", cells["village"])
+        saved = self._visit(read, day, officer or officer_default, farmer, crop)
+        outcome = read.outcome(saved.visit)
+        return LogRow(row=row.number, saved=saved,
+                      outcome=SavedOutcome(outcome=outcome, visit_date=day) if outcome is not None else None,
+                      not_understood={headers[f]: values for f, values in read.not_understood.items()})
 
     def _crop(self, written: str, farmer: Farmer) -> str | None:
         if not written:
@@ -113,77 +120,86 @@ class LogReader:
         found = [h.key for h in self.reader.terms.find(normalise(written)) if h.category == "crop"]
         return found[0] if found else None
 
-    def _visit(self, cells: Cells, day: date, officer: str, farmer: Farmer, crop: str) -> SavedVisit:
-        problem_text = normalise(cells.get("problem", ""))
-        problems = list(dict.fromkeys(h.key for h in self.reader.terms.find(problem_text) if h.category == "issue"))
-        said = normalise(f"{cells.get('reaction', '')} {cells.get('notes', '')}")
-        hits = self.reader.terms.find(said)
-        reaction = next((h.key for h in hits if h.category == "reaction"), None)
-        objection = next((h.key for h in hits if h.category == "objection"), None)
-        if reaction is None and objection is not None:
-            reaction = "rejected"  # a log's "price objection" is the farmer's no, with its reason
-        advice = [Advice(product_id=a.product_id, reaction=reaction or a.reaction,  # type: ignore[arg-type]
-                         objection=objection if (reaction or a.reaction) != "accepted" else None, dose=a.dose)
-                  for a in self.reader.advice_in(normalise(cells.get("products", "")), crop)]
-        unknown_problem = cells.get("problem") if cells.get("problem") and not problems else None
-        note = "; ".join(p for p in (cells.get("notes"), f"problem as written: {unknown_problem}"
-                                     if unknown_problem else None) if p) or None
-        # The row's identity leaves the date out, so a date corrected in the sheet re-keys the same visit.
-        identity = "|".join(normalise(cells.get(c.field, "")) for c in COLUMNS if c.field != "date")
+    def _visit(self, read: "RowReading", day: date, officer: str, farmer: Farmer, crop: str) -> SavedVisit:
+        cells = read.cells
+        # A visit is the farmer's on that day, by that officer, for that crop: the same farmer months apart is
+        # another visit; the same row read again (or corrected) is the same one, under the same id.
+        identity = "|".join((farmer.id, day.isoformat(), officer, crop))
         visit = Visit(id=visit_id(farmer.id, day, identity), date=day, officer_id=officer, farmer_id=farmer.id,
-                      village=farmer.village, crop=crop, problems=problems, products=advice,
-                      note=note[:400] if note else None)
+                      village=farmer.village, crop=crop, problems=read.problems(), products=read.advice(),
+                      objection_unnamed=read.objection_unnamed, next_step=read.next_step(),
+                      followup_days=read.followup_days(), note=read.note())
         transcript = " | ".join(f"{c.header}: {cells[c.field]}" for c in COLUMNS if cells.get(c.field))
         return SavedVisit(visit=visit, key=f"log-{content_digest(identity, 12)}", source="import",
                           transcript=transcript, with_note=True)
 
 
-def _preview(book: FieldBook, saved: list[SavedVisit]) -> list[str]:
-    lines = []
-    for item in sorted(saved, key=lambda s: s.visit.date)[:MEMORIES_SHOWN]:
-        memory = saved_visit_memory(book, item)
-        lines.append(f"{item.visit.date.isoformat()} {memory.document_id}: {memory.content[:160]}")
-    return lines
+def _preview(book: FieldBook, saved: list[SavedVisit], outcomes: list[SavedOutcome]) -> list[str]:
+    memories = [(s.visit.date, saved_visit_memory(book, s)) for s in saved] + [
+        (o.outcome.date, saved_outcome_memory(book, o)) for o in outcomes]
+    return [f"{day.isoformat()} {memory.document_id}: {memory.content[:160]}"
+            for day, memory in sorted(memories, key=lambda m: (m[0], m[1].document_id))[:MEMORIES_SHOWN]]
+
+
+def _same(before: BaseModel | None, after: BaseModel) -> bool:
+    return before is not None and before.model_dump(mode="json") == after.model_dump(mode="json")
 
 
 def import_visit_log(database: Database, book: FieldBook, tenant: str, path: Path, apply: bool,
                      bank_id: str, officer_default: str = "import") -> ImportReport:
     """Dry-run (default) or apply a visit log: the report lists what is added, changed, unchanged and refused,
-    and the memories that are (or would be) written."""
+    the columns not used, the cells not understood, and the memories that are (or would be) written."""
     records = VisitRecords(database)
     reader = LogReader(book)
     report = ImportReport(kind="visits", tenant=tenant)
-    chosen: dict[str, tuple[int, SavedVisit]] = {}
-    for source in read_table(path, _aliases()):
+    sheet = read_sheet(path, known_headers())
+    report.ignored_columns = [h for h in dict.fromkeys(sheet.header) if h.strip() and column_of(h) is None]
+    chosen: dict[str, LogRow] = {}
+    for source in sheet.rows:
         read = reader.read(source, officer_default)
         if read.saved is None:
             report.rejected.append(Rejected(row=read.row, reason=read.reason or "unreadable row"))
-        elif read.saved.key in chosen:
-            report.rejected.append(Rejected(row=read.row, reason=f"the same visit as row {chosen[read.saved.key][0]}"))
-        else:
-            chosen[read.saved.key] = (read.row, read.saved)
+            continue
+        if read.saved.key in chosen:
+            first = chosen[read.saved.key]
+            report.rejected.append(Rejected(row=read.row, reason=f"the same visit as row {first.row} (the same farmer, "
+                                                                 f"day, officer and crop)"))
+            continue
+        chosen[read.saved.key] = read
+        for column, values in read.not_understood.items():
+            report.not_understood.setdefault(column, []).extend(f"row {read.row}: {v}" for v in values)
     writes: list[SavedVisit] = []
-    for _, saved in chosen.values():
-        before = records.visit(tenant, saved.visit.id)
+    outcomes: list[SavedOutcome] = []
+    for read in chosen.values():
+        saved = read.saved
+        assert saved is not None
         label = f"{saved.visit.id} ({saved.visit.date.isoformat()})"
-        if before is not None and before.model_dump(mode="json") == saved.model_dump(mode="json"):
+        visit_same = _same(records.visit(tenant, saved.visit.id), saved)
+        outcome_same = read.outcome is None or _same(records.outcome(tenant, saved.visit.id), read.outcome)
+        if visit_same and outcome_same:
             report.unchanged.append(label)
             continue
-        (report.updated if before is not None or records.has_key(tenant, saved.key) else report.added).append(label)
-        writes.append(saved)
-    report.memories = _preview(book, writes)
-    report.memories_total = len(writes)
-    if apply and writes:
+        known = records.visit(tenant, saved.visit.id) is not None or records.has_key(tenant, saved.key)
+        (report.updated if known else report.added).append(label)
+        if not visit_same:
+            writes.append(saved)
+        if not outcome_same and read.outcome is not None:
+            outcomes.append(read.outcome)
+    report.memories = _preview(book, writes, outcomes)
+    report.memories_total = len(writes) + len(outcomes)
+    if apply and (writes or outcomes):
         ensure_tenant(database, tenant)
         outbox = Outbox(database.engine)
         replaced: list[str] = []
         for saved in writes:
             replaced += records.save_visit(tenant, saved).replaced
+        for outcome in outcomes:
+            records.save_outcome(tenant, outcome)
         for document_id in replaced:
             outbox.drop(bank_id, document_id)
-        outbox.put(bank_id, [saved_visit_memory(book, s) for s in writes], error="imported visit log")
+        outbox.put(bank_id, [saved_visit_memory(book, s) for s in writes]
+                   + [saved_outcome_memory(book, o) for o in outcomes], error="imported visit log")
         report.removed = replaced
     report.rejected.sort(key=lambda r: r.row)
     report.applied = apply
     return report
-

@@ -207,6 +207,11 @@ class VisitRecords:
             row = session.get(VisitRow, (tenant, visit_id))
             return SavedVisit.model_validate(row.data) if row is not None else None
 
+    def outcome(self, tenant: str, visit_id: str) -> SavedOutcome | None:
+        with self.database.session() as session:
+            row = session.get(OutcomeRow, (tenant, visit_id))
+            return SavedOutcome.model_validate(row.data) if row is not None else None
+
     def of_farmer(self, tenant: str, farmer_id: str) -> tuple[list[SavedVisit], list[SavedOutcome]]:
         return self.visits(tenant, farmer_id=farmer_id), self.outcomes(tenant, farmer_id=farmer_id)
 

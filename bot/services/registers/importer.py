@@ -44,6 +44,8 @@ class ImportReport(BaseModel):
     removed: list[str] = []
     rejected: list[Rejected] = []
     ignored_columns: list[str] = []
+    not_understood: dict[str, list[str]] = {}
+    """Cells a history import read but could not understand, by column as the sheet names it (kept as written)."""
     created: list[str] = []
     """Records of other kinds the rows named and this import makes ("villages Kodad")."""
     forgotten: list[str] = []
@@ -80,6 +82,8 @@ class ImportReport(BaseModel):
             lines.append(f"  new (named in this file, made with it): {', '.join(self.created)}")
         if self.ignored_columns:
             lines.append(f"  columns not used: {', '.join(self.ignored_columns)}")
+        for column, values in self.not_understood.items():
+            lines.append(f"  not understood in {column} (kept as written): {'; '.join(values)}")
         return "\n".join(lines + self._memory_lines())
 
 
