@@ -1,6 +1,6 @@
 """`smriti ap ...`: decide an invoice file from the command line, or read the audit trail.
 
-    smriti ap decide FILE [--record] [--no-memory] [--json] [--tenant T] [--lang en|te]
+    smriti ap decide FILE [--record] [--as NAME] [--no-memory] [--json] [--tenant T] [--lang en|te]
     smriti ap audit [--invoice NUMBER] [--tenant T]
     smriti ap ledger [--tenant T] [--json]
     smriti ap approve|hold|review|reject INVOICE --as NAME [--reason WHY] [--vendor V] [--tenant T]
@@ -64,6 +64,7 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]", 
     decide.add_argument("--json", action="store_true", help="print the decision as JSON")
     decide.add_argument("--tenant", default=None)
     decide.add_argument("--lang", choices=LANGUAGES, default="en")
+    decide.add_argument("--as", dest="by", default="cli", help="who records it (with --record)")
     decide.set_defaults(handler=lambda args, settings: _decide(args, settings, with_app))
 
     audit = actions.add_parser("audit", help="show the audit trail, optionally for one invoice")
@@ -128,10 +129,20 @@ async def _decide(args: argparse.Namespace, settings: Settings, with_app: WithAp
         pack = _pack(app)
         result = await intake.from_file(path, mimetypes.guess_type(path.name)[0], app.services.reader,
                                         pack.ledger_for(tenant).data.buyer, app.services.chat)
+        if result.note is not None:
+            # A credit or debit note is recorded against its invoice (with --record), never refused as a non-bill.
+            found, said = pack.take_note(tenant, result.note, args.by, args.lang, record=args.record)
+            if args.json:
+                _print_json({"note": result.note.model_dump(mode="json"), "against_found": found,
+                             "recorded": found and args.record, "detail": said})
+            else:
+                print(said, file=sys.stdout if found else sys.stderr)
+            return 0 if found else EXIT_REFUSED
         if result.invoice is None or result.refusal is not None:
             refusal = result.refusal or intake.Refusal(reason="unreadable", values={"detail": "-"})
-            pack.audit.record("-", app.services.bank_of(tenant, pack.name), "INVOICE_REFUSED", reason=refusal.reason,
-                              **refusal.values)
+            if args.record:  # a preview writes nothing, not even the refusal
+                pack.audit.record("-", app.services.bank_of(tenant, pack.name), "INVOICE_REFUSED",
+                                  reason=refusal.reason, **refusal.values)
             if args.json:
                 _print_json({"refused": True, "reason": refusal.reason, "detail": card.render_refusal(args.lang, refusal)})
             else:
@@ -143,8 +154,8 @@ async def _decide(args: argparse.Namespace, settings: Settings, with_app: WithAp
                 await app.services.memory.ensure_bank(pack.bank_profile(bank))
             except MemoryLayerError:
                 pass  # the run itself reports memory_error; deciding must not depend on memory being up
-        report = await pack.decide(result.invoice, tenant, use_memory=not args.no_memory, lang=args.lang,
-                                   record=args.record)
+        report = await pack.decide(result.invoice, tenant, use_memory=not args.no_memory, user_id=args.by,
+                                   lang=args.lang, record=args.record)
         if args.json:
             _print_json(report.model_dump(mode="json"))
         else:

@@ -18,14 +18,15 @@ from handlers.ap.ledger_store import DecisionBook
 from handlers.ap.ledgerview import normalise_number
 from handlers.ap.models import Vendor, normalise_name
 from handlers.ap.money import format_inr
+from handlers.ap.textamounts import parse_date
 from handlers.ap.textlabels import identifier
+from handlers.ap.textparse import AGAINST_INVOICE as _AGAINST
 from handlers.ap.textparse import parse_invoice_text
 
 NoteKind = Literal["credit_note", "debit_note"]
 
-_AGAINST = re.compile(r"\b(?:against|ref(?:erence)?\.?|original|orig\.?|adjusted\s+against|in\s+respect\s+of)\s*"
-                      r"(?:our\s+|your\s+)?(?:tax\s+)?(?:invoice|inv|bill)\.?\s*(?:no\b\.?|#|number)?\s*[:\-]?\s*(.+)",
-                      re.IGNORECASE)
+_TITLE = re.compile(r"(?:(?:gst|tax)\s+)?(?:credit|debit)\s+note(?:\s*\((?:original|duplicate)[^)]*\))?", re.IGNORECASE)
+
 
 _NOTE_NUMBER = re.compile(r"\b(?:(?:credit|debit)\s+note|note|[cd]\.?\s?n\.?)\s*(?:no\b\.?|#|number)\s*[:\-]?\s*(.+)",
                           re.IGNORECASE)
@@ -44,7 +45,9 @@ class AdjustmentNote(BaseModel):
 
 def read_note(text: str, kind: NoteKind, buyer_gstin: str | None) -> AdjustmentNote:
     """The note's own fields (read like an invoice's) and the invoice it is against."""
-    fields = parse_invoice_text(text, buyer_gstin).fields
+    # The note's title is no party: read the fields without it (else "CREDIT NOTE" is taken for the seller).
+    body = "\n".join(ln for ln in text.splitlines() if not _TITLE.fullmatch(" ".join(ln.split()).strip(" -:*=")))
+    fields = parse_invoice_text(body, buyer_gstin).fields
     against = number = None
     for line in text.splitlines():
         if against is None and (match := _AGAINST.search(line)) and (found := identifier(match.group(1))):
@@ -53,13 +56,18 @@ def read_note(text: str, kind: NoteKind, buyer_gstin: str | None) -> AdjustmentN
             number = found
     if number is None and fields.get("invoice_number") != against:
         number = fields.get("invoice_number")
-    return AdjustmentNote(kind=kind, number=number, note_date=fields.get("invoice_date"),
+    # The note's own date: the first one printed outside the line naming the invoice (that one's date is the
+    # invoice's).
+    own = next((found for line in text.splitlines() if not _AGAINST.search(line) and (found := parse_date(line))),
+               None)
+    return AdjustmentNote(kind=kind, number=number, note_date=own or fields.get("invoice_date"),
                           vendor_name=fields.get("vendor_name"), vendor_gstin=fields.get("vendor_gstin"),
                           against=against, total=fields.get("total"))
 
 
 class NoteRecorded(BaseModel):
-    outcome: Literal["recorded", "no_invoice", "invoice_not_found", "unknown_vendor"]
+    outcome: Literal["recorded", "preview", "no_invoice", "invoice_not_found", "unknown_vendor"]
+    """preview: the invoice was found and the note would be recorded against it; nothing was written."""
     vendor_name: str = "-"
     invoice_number: str = "-"
     candidates: list[str] = []
@@ -74,8 +82,10 @@ def _vendor(ledger: Ledger, note: AdjustmentNote) -> Vendor | None:
     return next((v for v in ledger.vendors if wanted in {normalise_name(n) for n in v.names()}), None)
 
 
-def record_note(book: DecisionBook, ledger: Ledger, tenant: str, note: AdjustmentNote, by_user: str) -> NoteRecorded:
-    """Log the note on the invoice it adjusts, found in the tenant ledger or its payment history."""
+def record_note(book: DecisionBook, ledger: Ledger, tenant: str, note: AdjustmentNote, by_user: str,
+                write: bool = True) -> NoteRecorded:
+    """Log the note on the invoice it adjusts, found in the tenant ledger or its payment history; without
+    `write` (a preview) only say where it would go."""
     vendor = _vendor(ledger, note)
     if vendor is None:
         return NoteRecorded(outcome="unknown_vendor", vendor_name=note.vendor_name or "-")
@@ -89,6 +99,8 @@ def record_note(book: DecisionBook, ledger: Ledger, tenant: str, note: Adjustmen
         near = sorted(dict.fromkeys(numbers), key=lambda n: Levenshtein.distance(normalise_number(n), key))[:3]
         return NoteRecorded(outcome="invoice_not_found", vendor_name=vendor.name, invoice_number=note.against,
                             candidates=near)
+    if not write:
+        return NoteRecorded(outcome="preview", vendor_name=vendor.name, invoice_number=found)
     entry = next((r for r in book.recorded_entries(tenant)
                   if r.entry.vendor_id == vendor.vendor_id and r.entry.number_key == key), None)
     amount = format_inr(note.total) if note.total is not None else "-"

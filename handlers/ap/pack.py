@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from datetime import date, timedelta
 
 from bot.core.messages import Media, Reply
+from bot.services.i18n import text
 from bot.services.prompts import bank_profile as pack_bank_profile
 from bot.services.registers.seed import import_seed_registers
 from handlers.ap import choices, intake, narratives, questions
@@ -252,14 +253,18 @@ class APPack(Pack):
         return [reply] if chart is None else [reply.model_copy(update={"image": chart.path})]
 
     def _note(self, turn: Turn, note: AdjustmentNote) -> str:
-        """A credit or debit note is recorded against the invoice it adjusts, never decided as a bill to pay."""
-        tenant = turn.user.tenant
-        done = record_note(self.book, self.ledger_for(tenant), tenant, note, turn.user.user_id)
-        kind = turn.t(f"ap.kind_{note.kind}")
+        return self.take_note(turn.user.tenant, note, turn.user.user_id, turn.lang)[1]
+
+    def take_note(self, tenant: str, note: AdjustmentNote, by_user: str, lang: str,
+                  record: bool = True) -> tuple[bool, str]:
+        """A credit or debit note is recorded against the invoice it adjusts, never decided as a bill to pay; a
+        preview (`record` False) only says which invoice it is against. Returns (found its invoice, message)."""
+        done = record_note(self.book, self.ledger_for(tenant), tenant, note, by_user, write=record)
+        kind = text(lang, f"ap.kind_{note.kind}")
         amount = format_inr(note.total) if note.total is not None else "-"
-        return turn.t(f"ap.note_{done.outcome}", kind=kind, number=note.number or "-", amount=amount,
-                      vendor=done.vendor_name, invoice=done.invoice_number,
-                      candidates=", ".join(done.candidates) or "-")
+        return done.outcome in ("recorded", "preview"), text(
+            lang, f"ap.note_{done.outcome}", kind=kind, number=note.number or "-", amount=amount,
+            vendor=done.vendor_name, invoice=done.invoice_number, candidates=", ".join(done.candidates) or "-")
 
     async def on_callback(self, turn: Turn, data: str) -> list[Reply]:
         return await choices.on_clerk_choice(turn, self.audit, self.book, data)

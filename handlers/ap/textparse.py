@@ -54,6 +54,11 @@ _INVOICE_TITLE = re.compile(r"^(?:(?:tax|gst|retail|sales)\s+)?invoice(?:\s*(?:-
                             r"(?:bill|challan|note))?|bill\s+of\s+supply|bill|cash\s+memo$|" + _PAYABLE_BILL, re.IGNORECASE)
 _TITLE_NOISE = re.compile(r"\((?:original|duplicate|triplicate)[^)]*\)|\b(?:original|duplicate|triplicate)\s+for\s+"
                           r"\w+|\be-?invoice\b", re.IGNORECASE)
+AGAINST_INVOICE = re.compile(
+    r"\b(?:against|ref(?:erence)?\.?|original|orig\.?|adjusted\s+against|in\s+respect\s+of)\s*"
+    r"(?:our\s+|your\s+)?(?:tax\s+)?(?:invoice|inv|bill)\.?\s*(?:no\b\.?|#|number)?\s*[:\-]?\s*(.+)", re.IGNORECASE)
+"""The invoice a credit or debit note adjusts ("Against Invoice No: X", "Ref. Invoice: X")."""
+_NOTE_KINDS = ("credit_note", "debit_note")
 _FIELD_LABEL = re.compile(r"\b(no\b\.?|number|#|date|dt\b|ref\b)", re.IGNORECASE)
 _GSTIN = re.compile(GSTIN_PATTERN.strip("^$").join([r"\b(", r")\b"]))
 _VENDOR = re.compile(r"^\s*(?:supplier|vendor|seller|sold\s+by|from|billed\s+by|consignor)(?:\s+name)?\s*[:-]\s*(.+)$",
@@ -95,7 +100,11 @@ def document_kind(text: str) -> str:
     for kind, pattern in _OTHER_KINDS:
         for match in pattern.finditer(joined):
             after = joined[match.end():match.end() + 8]
-            if _FIELD_LABEL.match(after.strip(" .:")) or kind == "payment_receipt" and _INVOICE_WORD.search(joined):
+            # "Delivery Note No." is a box on an invoice; "Credit Note No." is the note's own number when the
+            # document names the invoice it is against.
+            labelled = _FIELD_LABEL.match(after.strip(" .:")) and not (kind in _NOTE_KINDS
+                                                                        and AGAINST_INVOICE.search(text))
+            if labelled or kind == "payment_receipt" and _INVOICE_WORD.search(joined):
                 continue
             return kind
     if _INVOICE_WORD.search(text) or _INVOICE_LABEL.search(text):

@@ -12,6 +12,8 @@ from bot.cli.smriti import build_parser
 from bot.settings import Settings
 from handlers.ap import cli as ap_cli
 from handlers.ap.demo import SAMPLES, load_sample
+from handlers.ap.pack import APPack
+from memory import bank_id
 from tests.ap.documents import invoice_lines, make_pdf
 
 pytestmark = pytest.mark.hindsight
@@ -145,3 +147,48 @@ async def test_every_clerk_action_from_the_cli_moves_the_invoice_and_says_so(
     assert await run(settings, "ap", "ledger", "--tenant", demo, "--json") == 0
     [entry] = json.loads(capsys.readouterr().out)
     assert entry["state"] == "rejected"
+
+
+def _refusals(pack: APPack, tenant: str, settings: Settings) -> list[str]:
+    bank = bank_id(tenant, "ap", prefix=settings.bank_prefix)
+    return [e.action for e in pack.audit.entries(bank_id=bank, limit=100)]
+
+
+async def test_a_preview_writes_no_audit_line_not_even_a_refusal(
+        settings: Settings, pack: APPack, tenant: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    letter = make_pdf(tmp_path / "quote.pdf", ["Quotation", "Ravi Steel & Components", "MS Plate 10mm at 68,500/MT"])
+    assert await run(settings, "ap", "decide", str(letter), "--tenant", tenant) == ap_cli.EXIT_REFUSED
+    assert "not an invoice" in capsys.readouterr().err
+    assert _refusals(pack, tenant, settings) == []
+    assert await run(settings, "ap", "decide", str(letter), "--tenant", tenant, "--record") == ap_cli.EXIT_REFUSED
+    assert _refusals(pack, tenant, settings) == ["INVOICE_REFUSED"]
+
+
+CREDIT_NOTES = [
+    # The heading is the vendor; "Credit Note No." is the only place the document says what it is.
+    "Ravi Steel & Components\nGSTIN: 36AABCR1234F1ZT\nCredit Note No: RSC/CN/26-27/004   Date: 03/05/2026\n"
+    "Ref. Invoice No: {against} dated 01/04/2026\nBilled to: Smriti Demo Industries Pvt Ltd\n"
+    "Sl  Description  Qty  Rate  Amount\n1  MS Angle 50x50x6 returned  1  2,880.00  2,880.00\nTotal 3,398.40\n",
+    # A title line, the seller by name only (no GSTIN), the invoice named in a sentence.
+    "CREDIT NOTE\nRavi Steel & Components\nNote No. RSC/CN/26-27/004  Date 03-05-2026\n"
+    "This credit note is issued against Invoice No {against} for material returned.\n"
+    "Item  Qty  Amount\nMS Angle returned  1  2,880.00\nTotal 3,398.40\n",
+]
+
+
+@pytest.mark.parametrize("written", CREDIT_NOTES)
+async def test_a_credit_note_on_the_cli_is_read_as_one_previewed_then_recorded(
+        settings: Settings, pack: APPack, tenant: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        written: str) -> None:
+    note = tmp_path / "cn.txt"
+    note.write_text(written.format(against="RSC/24-25/0236"), encoding="utf-8")
+    assert await run(settings, "ap", "decide", str(note), "--tenant", tenant) == 0
+    said = capsys.readouterr().out
+    assert "credit note RSC/CN/26-27/004 for ₹3,398.40 is against invoice RSC/24-25/0236" in said, said
+    assert "Preview only" in said and "not an invoice" not in said
+    assert not pack.book.actions(tenant, action="credit_note") and _refusals(pack, tenant, settings) == []
+    assert await run(settings, "ap", "decide", str(note), "--tenant", tenant, "--record", "--as", "anita") == 0
+    assert capsys.readouterr().out.startswith("Recorded a credit note RSC/CN/26-27/004")
+    [logged] = pack.book.actions(tenant, action="credit_note")
+    assert logged.invoice_number == "RSC/24-25/0236" and logged.by_user == "anita"
+    assert "dated 2026-05-03" in (logged.reason or "")
