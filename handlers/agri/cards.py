@@ -3,7 +3,7 @@
 import logging
 from collections.abc import Callable
 from datetime import date, datetime, time, timedelta
-from typing import Any
+from typing import Any, get_args
 
 from bot.services.i18n import show_date, text
 from bot.core.messages import Reply
@@ -21,6 +21,7 @@ from handlers.agri.card_edits import (
     is_value_of,
     recheck_doses,
 )
+from handlers.agri.choices import choice_in
 from handlers.agri.extract import FieldReader, dated_id
 from handlers.agri.farmer_add import (
     NEW_FARMER,
@@ -34,7 +35,7 @@ from handlers.agri.farmer_add import (
     visit_of_new_farmer,
 )
 from handlers.agri.measures import measure
-from handlers.agri.models import Farmer, Outcome, Visit
+from handlers.agri.models import Farmer, Outcome, Severity, Visit
 from handlers.agri.narrative import note_in_narrative
 from handlers.agri.visit_records import (
     SavedOutcome,
@@ -43,7 +44,8 @@ from handlers.agri.visit_records import (
     saved_outcome_memory,
     saved_visit_memory,
 )
-from handlers.agri.textmatch import normalise, parse_day
+from handlers.agri.past_day import past_day
+from handlers.agri.textmatch import normalise
 from bot.core.pack import Turn
 from bot.core.cards import CardSpec
 from memory import MemoryItem, MemoryLayerError
@@ -54,6 +56,7 @@ log = logging.getLogger(__name__)
 VISIT_FIELDS = ["farmer", "village", "crop", "stage", "issue", "severity", "products", "objection", "dose",
                 "neighbour", "next_step", "followup", "note", "date"]
 OUTCOME_FIELDS = ["result", "products", "note", "date"]
+SEVERITIES: tuple[str, ...] = get_args(Severity)
 _YES = {"yes", "y", "avunu", "అవును", "haa", "ha"}
 _NO = {"no", "n", "kadu", "కాదు", "ledu", "లేదు"}
 
@@ -96,7 +99,7 @@ class _Shared:
         return "; ".join(parts)
 
     def _day(self, value: str, today: date) -> date:
-        day = parse_day(value, today.year)
+        day = past_day(value, today)
         if day is None:
             raise ValueError("agri.edit_bad_date")
         if day > today:
@@ -222,6 +225,8 @@ class VisitCard(_Shared, CardSpec):
             category = field
             found = next((h.key for h in hits if h.category == category), None)
             if field == "severity":
+                # The scale's own words and labels too ("high", "ఎక్కువ"), beside the reader's ("severe").
+                found = choice_in(self.reader, value, "severity", SEVERITIES)
                 pct = self.reader.percent(norm)
                 update = {"severity_pct": pct, "severity": found or (self.reader.severity_of(pct) if pct is not None else None)}
                 if pct is None and found is None and not cleared:

@@ -78,6 +78,20 @@ def _count(word: str) -> int:
     return int(word) if word.isdigit() else _COUNT_WORDS[word]
 
 
+COUNT = _COUNT
+"""A count as officers say it (digits or a number word in either script), as the regex group `n`."""
+
+
+def count_of(word: str) -> int:
+    """The number a COUNT match says."""
+    return _count(word)
+
+
+def weekday_of(word: str) -> int | None:
+    """Monday = 0 for a weekday's name in any script ("friday", "sukravaram", "శుక్రవారం"), else None."""
+    return _WEEKDAY_OF.get(word)
+
+
 def _days_in(part: str, today: date | None) -> int | None:
     """Return the follow-up days one sentence gives, or None."""
     if _PAST.search(part):

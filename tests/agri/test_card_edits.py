@@ -1,7 +1,7 @@
 """The Edit menu covers every field on the visit card, objection, dose and follow-up included; a partial name
 that fits two farmers asks which; a value of the field's kind is applied, a whole note is not a value."""
 
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 import pytest
@@ -70,3 +70,46 @@ def test_a_whole_note_is_not_a_value_but_a_value_is(card: VisitCard) -> None:
     assert card.accepts_value(payload, "farmer", "Ramesh Goud chilli")
     assert card.accepts_value(payload, "products", "Blitox accepted, Ulala rejected price")
     assert card.accepts_value(payload, "note", note)  # free text takes anything
+
+
+@pytest.mark.parametrize(("said", "severity"), [
+    ("high", "high"), ("Very High!", "high"), ("severe", "high"), ("Mild", "low"), ("low", "low"),
+    ("medium", "medium"), ("ఎక్కువ", "high"), ("మధ్యస్థం", "medium"), ("తీవ్రంగా ఉంది", "high")])
+def test_severity_takes_the_words_officers_use(card: VisitCard, said: str, severity: str) -> None:
+    """Walk step (issue 28): the Severity field refused "high", the very word the card shows."""
+    payload = _payload(card, "Ramesh Goud chilli leaf blight, Blitox accepted")
+    assert card.apply_edit(payload, "severity", said)["visit"]["severity"] == severity
+
+
+def test_a_refused_severity_lists_the_scale_in_the_users_language(card: VisitCard) -> None:
+    payload = _payload(card, "Ramesh Goud chilli leaf blight, Blitox accepted")
+    with pytest.raises(ValueError) as refused:
+        card.apply_edit(payload, "severity", "purple")
+    assert str(refused.value) == "agri.edit_bad_severity"
+    from bot.services.i18n import text
+
+    for lang, words in (("en", ("low", "medium", "high")), ("te", ("తక్కువ", "మధ్యస్థం", "ఎక్కువ"))):
+        assert all(w in text(lang, "agri.edit_bad_severity") for w in words)
+
+
+@pytest.mark.parametrize(("said", "back"), [
+    ("today", 0), ("Yesterday", 1), ("ninna", 1), ("day before yesterday", 2), ("మొన్న", 2), ("4 days ago", 4),
+    ("two days back", 2), ("3 rojula kritam", 3), ("1 week ago", 7),
+    # TODAY is a Wednesday: a weekday is the most recent one, "last" one before today.
+    ("Monday", 2), ("wednesday", 0), ("last Wednesday", 7), ("శుక్రవారం", 5), ("28-09-2026", 2), ("26 Sep", 4)])
+def test_the_date_field_takes_days_as_officers_say_them(card: VisitCard, said: str, back: int) -> None:
+    """Walk step (issue 28): the Date field refused "yesterday"."""
+    payload = _payload(card, "Ramesh Goud chilli leaf blight, Blitox accepted")
+    edited = card.apply_edit(payload, "date", said)
+    assert date.fromisoformat(edited["visit"]["date"]) == TODAY - timedelta(days=back)
+    assert f"-{TODAY - timedelta(days=back):%Y%m%d}-" in edited["visit"]["id"]
+
+
+@pytest.mark.parametrize(("said", "reason"), [("tomorrow", "agri.edit_future_date"),
+                                               ("05-10-2026", "agri.edit_future_date"),
+                                               ("sometime", "agri.edit_bad_date")])
+def test_a_visit_date_is_never_ahead_of_today(card: VisitCard, said: str, reason: str) -> None:
+    payload = _payload(card, "Ramesh Goud chilli leaf blight, Blitox accepted")
+    with pytest.raises(ValueError) as refused:
+        card.apply_edit(payload, "date", said)
+    assert str(refused.value) == reason
