@@ -8,6 +8,7 @@ too much of them.
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rapidfuzz import fuzz
 
@@ -27,6 +28,7 @@ _DOUBLED = re.compile(r"([a-z])\1+")
 _VOWELS = set("aeiou")
 
 
+@lru_cache(maxsize=1 << 16)
 def fold(text: str) -> str:
     """Return a Latin spelling with sound-alike letter groups made one and doubled letters single."""
     for said, sound in _SOUNDS:
@@ -46,6 +48,7 @@ _SKELETON = [("c", "k"), ("q", "k"), ("z", "s"), ("w", "v"), ("m", "n"), ("h", "
 MIN_SKELETON = 4
 
 
+@lru_cache(maxsize=1 << 16)
 def skeleton(word: str) -> str:
     """A word as heard: its consonants in order, sound-alikes made one (c/k, m/n at a word's end or before a
     consonant alike), vowels dropped after the first letter: Praclaine and Proclaim are both "prkln"."""

@@ -3,6 +3,7 @@
 import re
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
 
 from handlers.agri.fuzzy import FUZZY_CATEGORIES, NearTerm, near_hits
 from handlers.agri.translit import sound_key
@@ -31,6 +32,13 @@ def _pattern(term: str) -> str:
     return f"(?<![{_LETTER}]){body}{_LATIN_SUFFIX}(?![{_LETTER}])"
 
 
+@lru_cache(maxsize=1 << 15)
+def _compiled(term: str) -> tuple[str, re.Pattern[str]]:
+    """A term's first word (text that cannot hold it cannot match) and its pattern; kept across readers, since
+    every tenant's reader holds the same built-in lexicon and a register change rebuilds the reader."""
+    return normalise(term).split()[0], re.compile(_pattern(term))
+
+
 @dataclass(frozen=True)
 class Hit:
     """One term found in a text: what it means (category, key) and where it is."""
@@ -55,7 +63,7 @@ class TermMatcher:
     categories are also found misheard or misspelt (handlers.agri.fuzzy) where nothing exact was."""
 
     def __init__(self, fuzzy: frozenset[str] = FUZZY_CATEGORIES) -> None:
-        self._terms: list[tuple[str, str, re.Pattern[str]]] = []
+        self._terms: list[tuple[str, str, str, re.Pattern[str]]] = []
         self._fuzzy = fuzzy
         self._near: list[NearTerm] = []
         self._found: dict[str, tuple[Hit, ...]] = {}
@@ -64,8 +72,8 @@ class TermMatcher:
     def add(self, category: str, key: str, terms: list[str]) -> None:
         self._found.clear()
         for term in terms:
-            if term.strip():
-                self._terms.append((category, key, re.compile(_pattern(term))))
+            if normalise(term):
+                self._terms.append((category, key, *_compiled(term)))
                 if category in self._fuzzy and (category != "issue" or len(term.replace(" ", "")) >= MIN_ISSUE_CHARS):
                     self._near.append(NearTerm(category, key, normalise(term), sound_key(term)))
 
@@ -79,7 +87,8 @@ class TermMatcher:
         return list(hits)
 
     def _find(self, text: str) -> list[Hit]:
-        found = [Hit(c, k, m.start(), m.end()) for c, k, rx in self._terms for m in rx.finditer(text)]
+        found = [Hit(c, k, m.start(), m.end()) for c, k, first, rx in self._terms if first in text
+                 for m in rx.finditer(text)]
         found.sort(key=lambda h: (-(h.end - h.start), h.start))
         kept: list[Hit] = []
         for hit in found:
