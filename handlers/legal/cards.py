@@ -6,6 +6,7 @@ other card of the same upload through the ordinary card Save, so a double tap st
 """
 
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 from bot.services.i18n import show_date, text
@@ -76,6 +77,19 @@ def new_case_line(lang: str, new: NewCase) -> str:
                 court=new.court or "-")
 
 
+def _listed_on(entry: ProposedEntry, value: str, upload: Upload, lang: str, settled: dict[str, Any]) -> ProposedEntry:
+    """A cause list's day set by a person: read as a list's printed day is (on or after its upload less a
+    week); the list is dated by that day unless a person dated the list otherwise."""
+    uploaded = uploaded_day(upload)
+    try:
+        day = parse_day(value, uploaded - timedelta(days=7), after=True, today=uploaded)
+    except ValueError as exc:
+        raise ValueError(text(lang, "legal.edit_bad_date")) from exc
+    by_its_day = entry.date_source != "edited" or entry.hearing_date == entry.next_date
+    return entry.model_copy(update={"next_date": day, "hearing_date": day if by_its_day else entry.hearing_date,
+                                    "date_source": "edited", **settled})
+
+
 def edit_field(entry: ProposedEntry, field: str, value: str, upload: Upload, lang: str = "en") -> ProposedEntry:
     """The entry with one field (hearing_date, next_date, kind, text) set as a person typed it; ValueError with a
     message in the person's language when the value does not fit. The case is the caller's: it needs a register."""
@@ -97,10 +111,12 @@ def edit_field(entry: ProposedEntry, field: str, value: str, upload: Upload, lan
         settled = {"doubt": None, "confidence": max(entry.confidence, 0.85) if entry.doubt else entry.confidence}
         if value.strip().lower() in _NONE_WORDS:
             return entry.model_copy(update={"next_date": None, **settled})
+        if entry.kind == "listing":
+            return _listed_on(entry, value, upload, lang, settled)
         try:
             # "next Monday", "tomorrow" count from when the page was written; "9/12" falls after the hearing.
             day = parse_day(value, entry.hearing_date, after=True, today=uploaded_day(upload))
-            if day < entry.hearing_date or (day == entry.hearing_date and entry.kind != "listing"):
+            if day <= entry.hearing_date:
                 raise ValueError("a next date comes after the hearing")
         except ValueError as exc:
             raise ValueError(text(lang, "legal.edit_bad_date")) from exc

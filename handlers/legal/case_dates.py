@@ -15,6 +15,7 @@ from datetime import date, datetime, timezone
 from pydantic import BaseModel
 
 from handlers.legal.models import HearingRecord
+from memory.asof import IST
 
 REGISTER_SOURCE = "register"
 """The date source of a listing a case register filed (handlers/legal/register_dates.py)."""
@@ -28,8 +29,16 @@ class NextDate(BaseModel):
     """The hearing or listing that set it."""
 
 
+def issued_on(record: HearingRecord) -> date:
+    """The day a record was known: a hearing's own day; a cause list's day, or its upload when that was earlier
+    (a list for a coming day is printed and sent before it)."""
+    if record.kind == "listing" and record.uploaded_at is not None:
+        return min(record.hearing_date, record.uploaded_at.astimezone(IST).date())
+    return record.hearing_date
+
+
 def _issued(record: HearingRecord) -> tuple[date, datetime, float]:
-    return record.hearing_date, record.uploaded_at or _EPOCH, record.confidence
+    return issued_on(record), record.uploaded_at or _EPOCH, record.confidence
 
 
 def hearings(records: list[HearingRecord]) -> list[HearingRecord]:
@@ -52,7 +61,7 @@ def next_date(records: list[HearingRecord], before: date | None = None) -> NextD
     floor = last.hearing_date if last is not None else date.min
     setting = [r for r in records if r.state == "saved" and r.next_date is not None and r.next_date > floor
                and (r.kind == "hearing" and (before is None or r.hearing_date < before)
-                    or r.kind == "listing" and (before is None or r.hearing_date <= before))]
+                    or r.kind == "listing" and (before is None or issued_on(r) <= before))]
     chosen = _latest(setting)
     return NextDate(day=chosen.next_date, source=chosen) if chosen is not None and chosen.next_date else None
 
@@ -65,7 +74,7 @@ def _supersedes(paper: HearingRecord, register: HearingRecord) -> bool:
     """Whether a hearing or cause list outranks a register's next date: it is dated on or after the day the
     register filed it, or it sets a later date than the register's (the register was typed before it)."""
     assert paper.next_date is not None and register.next_date is not None
-    return paper.hearing_date >= register.hearing_date or paper.next_date > register.next_date
+    return issued_on(paper) >= issued_on(register) or paper.next_date > register.next_date
 
 
 def _latest(setting: list[HearingRecord]) -> HearingRecord | None:

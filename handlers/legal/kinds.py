@@ -101,7 +101,8 @@ def document_kind(title: str) -> UploadKind:
 
 def listing_entries(lines: list[str], register: CaseRegister, upload: Upload) -> list[ProposedEntry]:
     """One listing per registered case a cause list names, with the list's day as its next date (no hearing).
-    The list is dated by its day, or by its upload when it is for a coming day."""
+    The list is dated by the day printed on it (a row's own day on a weekly board), never by its upload: only
+    a list whose day cannot be read is dated by the upload until a person sets its day."""
     uploaded = uploaded_day(upload)
     day = listed_day(lines, uploaded)
     entries: list[ProposedEntry] = []
@@ -109,7 +110,7 @@ def listing_entries(lines: list[str], register: CaseRegister, upload: Upload) ->
         own = row_day(line, uploaded) or day
         for case_id in dict.fromkeys(m.case_id for m in register.mentions(line) if m.by != "party"):
             entries.append(ProposedEntry(
-                case_id=case_id, kind="listing", hearing_date=min(own, uploaded) if own else uploaded,
+                case_id=case_id, kind="listing", hearing_date=own or uploaded,
                 date_source="header" if own else "upload_time", next_date=own, text=line,
                 confidence=confidence("header" if own else "upload_time", "number"), upload_kind="cause_list"))
     return entries

@@ -34,9 +34,9 @@ def _read(text: str, at: str) -> list[tuple[str | None, str, date, date | None]]
 
 def test_a_cause_list_lists_the_registered_cases_for_its_day_and_records_no_hearing() -> None:
     assert _read(CAUSE_LIST, "2026-12-04T18:00") == [
-        ("as-112-2023", "listing", date(2026, 12, 4), date(2026, 12, 7)),
-        ("os-231-2024", "listing", date(2026, 12, 4), date(2026, 12, 7)),
-    ]  # A.S. 45/2022 is another lawyer's matter: not proposed as a case of the practice
+        ("as-112-2023", "listing", date(2026, 12, 7), date(2026, 12, 7)),
+        ("os-231-2024", "listing", date(2026, 12, 7), date(2026, 12, 7)),
+    ]  # dated by the list's own day, not its upload; A.S. 45/2022 is another lawyer's matter: not proposed as a case of the practice
 
 
 def test_an_office_note_of_a_service_and_a_deadline_is_a_step() -> None:

@@ -160,8 +160,8 @@ def test_a_board_dated_after_its_upload_gives_next_dates_and_no_hearing(
     uploaded_at = datetime.combine(upload_day, time(20, 0), IST)
     entries = segment("\n".join(lines), REGISTER, _upload(uploaded_at, "board.txt"))
     assert sorted((e.case_id, e.next_date) for e in entries) == sorted((c.case_id, listed) for c in cases)
-    # A listing: no hearing; the list is dated by its upload, its day is each case's next date.
-    assert all(e.kind == "listing" and not e.needs_review and e.hearing_date <= upload_day for e in entries)
+    # A listing: no hearing; the list is dated by the day printed on it (never its upload), each case's next date.
+    assert all(e.kind == "listing" and not e.needs_review and e.hearing_date == listed for e in entries)
 
 
 @st.composite
