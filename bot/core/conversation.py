@@ -376,6 +376,7 @@ class Conversation:
             lines = [turn.t("core.help_header")]
             lines += [f"/{c.command} - {turn.t(c.description_key)}"
                       for c in self.commands_for(turn.user.pack, turn.user.role)]
+            lines += pack.help_examples(turn)
             return [Reply(text="\n".join(lines))]
         if command == "memory":
             return [Reply(text=await self._memory_status(turn))]

@@ -171,6 +171,11 @@ class Pack(ABC):
         or code, keyed as the tenant's village register keys them. The same person by default."""
         return user
 
+    def help_examples(self, turn: Turn) -> list[str]:
+        """Lines /help adds under the commands: examples made from the person's own registers (their cases, their
+        farmers), never from the demo's. None by default."""
+        return []
+
     async def on_callback(self, turn: Turn, data: str) -> list[Reply]:
         """Answer a button of the pack's own (not a card button); unknown data is answered harmlessly."""
         return [Reply(text=turn.t("core.card_gone"))]

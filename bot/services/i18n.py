@@ -2,6 +2,8 @@
 
 Catalogues are JSON files at bot/services/locales/<lang>/<namespace>.json; a key is `<namespace>.<name>`.
 A missing key or placeholder is a bug: `text()` raises instead of showing a half-made message.
+
+A count takes its noun by number: `{count:entry|entries}` gives "1 entry" and "3 entries", never "entr(y/ies)".
 """
 
 import json
@@ -31,6 +33,16 @@ def catalogue(lang: str) -> dict[str, str]:
     return messages
 
 
+class _Count(int):
+    """A whole number in a message: a format spec `one|many` writes it with its noun in the right number."""
+
+    def __format__(self, spec: str) -> str:
+        if "|" not in spec:
+            return int.__format__(int(self), spec)
+        one, many = spec.split("|", 1)
+        return f"{int(self)} {one if self == 1 else many}"
+
+
 def placeholders(template: str) -> set[str]:
     return {field for _, field, _, _ in string.Formatter().parse(template) if field}
 
@@ -41,7 +53,7 @@ def text(lang: str, key: str, **values: object) -> str:
     missing = placeholders(template) - values.keys()
     if missing:
         raise KeyError(f"message {key!r} needs {sorted(missing)}")
-    return template.format(**values)
+    return template.format(**{k: _Count(v) if type(v) is int else v for k, v in values.items()})
 
 
 def show_date(lang: str, day: date) -> str:

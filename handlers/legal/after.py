@@ -52,7 +52,7 @@ _FORMS: list[tuple[re.Pattern[str], bool]] = [
     (re.compile(_EDGE_L + r"after\s+(?:(?:a\s+)?period\s+of\s+)?" + _NUMBER + r"\s+" + _UNIT + _EDGE_R, re.I), True),
     (re.compile(_EDGE_L + r"after\s+(?P<n>a)\s+(?P<u>fortnight)" + _EDGE_R, re.I), True),
     (re.compile(_EDGE_L + _NUMBER + r"\s+" + _UNIT + r"\s+" + _LATER + _EDGE_R, re.I), True),
-    (re.compile(_EDGE_L + r"(?:in|for|by)\s+(?:(?:a\s+)?period\s+of\s+)?(?:another\s+)?" + _NUMBER + r"\s+" + _UNIT
+    (re.compile(_EDGE_L + r"(?:in|for|by|within)\s+(?:(?:a\s+)?period\s+of\s+)?(?:another\s+)?" + _NUMBER + r"\s+" + _UNIT
                 + _EDGE_R, re.I), False),
     (re.compile(_EDGE_L + r"(?P<u>nela|mahine|mahina|నెల)\s+(?:ke\s+)?(?:baad|bad|tarvata|taruvata|tarvatha|"
                 r"taruvatha|తర్వాత|తరువాత)" + _EDGE_R, re.I), True),  # "nela tarvata": after a month

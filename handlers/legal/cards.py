@@ -18,6 +18,7 @@ from handlers.legal.after import shifts
 from handlers.legal.corrections import DOCUMENT_ID, EDIT_OF, ORIGIN, delete_prompt, edit_payload
 from handlers.legal.dates import find_dates, parse_day
 from handlers.legal.hearing import uploaded_day
+from handlers.legal.kinds import due_date
 from handlers.legal.entries import EntryStore
 from handlers.legal.models import CaseRecord, HearingRecord, ProposedEntry, Upload
 from handlers.legal.newcase import NewCase, case_record, parse_case
@@ -90,6 +91,17 @@ def _listed_on(entry: ProposedEntry, value: str, upload: Upload, lang: str, sett
                                     "date_source": "edited", **settled})
 
 
+def _due_on(entry: ProposedEntry, value: str, lang: str, settled: dict[str, Any]) -> ProposedEntry:
+    """A step's due day set by a person (the card's date field after its own date): on or after the step."""
+    if value.strip().lower() in _NONE_WORDS:
+        return entry.model_copy(update={"due_date": None, **settled})
+    try:
+        day = parse_day(value, entry.hearing_date, after=True)
+    except ValueError as exc:
+        raise ValueError(text(lang, "legal.edit_bad_date")) from exc
+    return entry.model_copy(update={"due_date": day, **settled})
+
+
 def edit_field(entry: ProposedEntry, field: str, value: str, upload: Upload, lang: str = "en") -> ProposedEntry:
     """The entry with one field (hearing_date, next_date, kind, text) set as a person typed it; ValueError with a
     message in the person's language when the value does not fit. The case is the caller's: it needs a register."""
@@ -109,6 +121,8 @@ def edit_field(entry: ProposedEntry, field: str, value: str, upload: Upload, lan
     if field == "next_date":
         # A person set the next date: it is no longer in doubt.
         settled = {"doubt": None, "confidence": max(entry.confidence, 0.85) if entry.doubt else entry.confidence}
+        if entry.kind == "step":
+            return _due_on(entry, value, lang, settled)
         if value.strip().lower() in _NONE_WORDS:
             return entry.model_copy(update={"next_date": None, **settled})
         if entry.kind == "listing":
@@ -125,9 +139,10 @@ def edit_field(entry: ProposedEntry, field: str, value: str, upload: Upload, lan
         kind = _KIND_WORDS.get(value.strip().lower())
         if kind is None:
             raise ValueError(text(lang, "legal.edit_bad_kind"))
-        # Only hearings and listings carry a next date.
+        # Only hearings and listings carry a next date; only a step a due date.
         nxt = entry.next_date if kind in ("hearing", "listing") else None
-        return entry.model_copy(update={"kind": kind, "next_date": nxt, "doubt": None})
+        due = (entry.due_date or due_date(entry.text, entry.hearing_date)) if kind == "step" else None
+        return entry.model_copy(update={"kind": kind, "next_date": nxt, "doubt": None, "due_date": due})
     if field == "text":
         if not value.strip():
             raise ValueError(text(lang, "legal.edit_empty"))
@@ -172,7 +187,7 @@ class HearingCard(CardSpec):
                       date=show_date(lang, entry.hearing_date),
                       source=text(lang, f"legal.date_source_{entry.date_source}"),
                       next=show_date(lang, entry.next_date) if entry.next_date else "-",
-                      text=entry.text, file=upload.source_file, confidence=f"{entry.confidence:.2f}")]
+                      due=show_date(lang, entry.due_date) if entry.due_date else "-", text=entry.text, file=upload.source_file, confidence=f"{entry.confidence:.2f}")]
         if entry.kind == "document":
             lines.append(text(lang, "legal.card_document"))
         if entry.unlisted:

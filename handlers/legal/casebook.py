@@ -95,6 +95,11 @@ class CaseBook:
         await self.ready()
         return self.store.of_case(self.tenant, case_id, as_of)
 
+    async def due_on(self, day: date) -> list[HearingRecord]:
+        """The steps due on `day` (a reply, a written statement, a deposit), from the records."""
+        await self.ready()
+        return self.store.due_on(self.tenant, day)
+
     async def listed_on(self, day: date) -> dict[str, Listed]:
         """Every case listed on `day`, with the hearing or listing that set it and its last hearing before:
         complete, from the records (only cases some record gives that next date are read)."""

@@ -32,6 +32,7 @@ def edit_payload(record: HearingRecord, saved: dict[str, Any]) -> dict[str, Any]
     kind = record.upload_kind if record.upload_kind in get_args(UploadKind) else "note"
     entry = ProposedEntry(case_id=record.case_id, kind=record.kind if record.kind != "chat_memory" else "hearing",
                           hearing_date=record.hearing_date, date_source=source, next_date=record.next_date,
+                          due_date=record.due_date,
                           text=record.text or record.summary or "-", confidence=record.confidence, upload_kind=kind)
     return {"upload": upload.model_dump(mode="json"), "entry": entry.model_dump(mode="json"),
             "tenant": saved["tenant"], "batch": secrets.token_hex(4), "lang": saved.get("lang", "en"),

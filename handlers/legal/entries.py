@@ -31,6 +31,7 @@ class EntryRow(Base):
     kind: Mapped[str] = mapped_column(String(16))
     hearing_date: Mapped[date] = mapped_column(Date)
     next_date: Mapped[date | None] = mapped_column(Date, nullable=True)
+    due_date: Mapped[date | None] = mapped_column(Date, nullable=True)
     text: Mapped[str] = mapped_column(Text)
     source_file: Mapped[str] = mapped_column(String(300))
     author: Mapped[str] = mapped_column(String(120))
@@ -76,15 +77,15 @@ class AuditEntry(BaseModel):
     after: dict[str, str] | None = None
 
 
-_FIELDS = ("case_id", "kind", "hearing_date", "next_date", "text", "source_file", "author", "author_id",
+_FIELDS = ("case_id", "kind", "hearing_date", "next_date", "due_date", "text", "source_file", "author", "author_id",
            "upload_id", "upload_kind", "uploaded_at", "date_source", "confidence")
-_AUDITED = ("case_id", "kind", "hearing_date", "next_date", "text")
+_AUDITED = ("case_id", "kind", "hearing_date", "next_date", "due_date", "text")
 
 
 def _record(row: EntryRow) -> HearingRecord:
     return HearingRecord(
         document_id=row.document_id, case_id=row.case_id, kind=row.kind,  # type: ignore[arg-type]
-        hearing_date=row.hearing_date, next_date=row.next_date, source_file=row.source_file, author=row.author,
+        hearing_date=row.hearing_date, next_date=row.next_date, due_date=row.due_date, source_file=row.source_file, author=row.author,
         summary=row.text[:SUMMARY_CHARS], confidence=row.confidence, upload_kind=row.upload_kind, text=row.text,
         author_id=row.author_id, upload_id=row.upload_id, uploaded_at=utc(row.uploaded_at),
         date_source=row.date_source, state=row.state,  # type: ignore[arg-type]
@@ -194,6 +195,12 @@ class EntryStore:
                         EntryRow.kind.in_(sorted(DATE_MOVING))))
         with self._db.session() as s:
             return set(s.scalars(query).all())
+
+    def due_on(self, tenant: str, day: date) -> list[HearingRecord]:
+        """The steps due on `day` (a deadline an office note gave), by case."""
+        query = self._live(tenant).where(EntryRow.kind == "step", EntryRow.due_date == day)
+        with self._db.session() as s:
+            return [_record(r) for r in s.scalars(query.order_by(EntryRow.case_id, EntryRow.document_id))]
 
     def all(self, tenant: str) -> list[HearingRecord]:
         with self._db.session() as s:

@@ -9,7 +9,7 @@ Everything else is a hearing record: a diary note, a docket row, an order.
 """
 
 import re
-from datetime import date
+from datetime import date, timedelta
 
 from bot.services.addressed import addresses_the_reader
 from handlers.legal.dates import find_dates
@@ -51,7 +51,7 @@ _NOT_A_SITTING = re.compile(
 _STEP_WORDS = re.compile(
     r"\b(?:served|service\s+of|filed|filing|to\s+be\s+filed|presented|deposited|paid|copy\s+applied|"
     r"applied\s+for|notice\s+(?:issued|sent|received|served)|received|in\s+(?:our\s+)?office|deadline|"
-    r"due\s+(?:by|on|before)|last\s+date\s+(?:for|to)|limitation|courier|registered\s+post|drafted|sent\s+to|"
+    r"due|last\s+date\s+(?:for|to)|limitation|courier|registered\s+post|drafted|sent\s+to|"
     r"collect\w*|file|to\s+be\s+applied|copy\s+application|draft|xerox|client\s+informed|copying\s+section)\b",
     re.I)
 
@@ -91,6 +91,19 @@ def is_step(text: str, has_next_date: bool) -> bool:
     """An entry about something done or due outside a hearing, with no next date: a step."""
     return not has_next_date and bool(_STEP_WORDS.search(text)) and not _HEARING_WORDS.search(
         _NOT_A_SITTING.sub(" ", text)) and not addresses_the_reader(text)
+
+
+_FAR = timedelta(days=366)
+
+
+def due_date(text: str, day: date) -> date | None:
+    """The day a step is due: the first date it writes after its own day ("reply to be filed before
+    10-12-2026", "written statement due by 15/12", "within two weeks"); a year-less one is the next such day."""
+    for found in find_dates(text, number_spans(text), today=day):
+        value = found.on(day, after=True)
+        if value is not None and value > day and (found.year is not None or value - day <= _FAR):
+            return value
+    return None
 
 
 def document_kind(title: str) -> UploadKind:

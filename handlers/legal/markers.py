@@ -59,7 +59,7 @@ _OTHER_BEFORE = [
     r"(?<!/)(?<!returnable\s)\bby\b", r"\bbefore\b", r"\bon\s+or\s+before\b", r"\bon\s+or\s+after\b", r"\bwithin\b", r"\b(?:extended|valid)\s+(?:till|up\s*to|until)",
     r"\bp\.\s?d\.?(?:\s+was)?", r"\bl\.\s?d\.?(?:\s+was)?", r"\bprev(?:ious|\.)?\s+(?:date|hearing)(?:\s+was)?",
     r"\blast\s+(?:date|hearing)(?:\s+(?:was|of\s+hearing))?", r"\bearlier\s+on",
-    r"\blast\s+date\s+(?:for|to)(?:\s+" + _W + r"){1,3}?(?:\s+(?:is|on|was))?", r"\bdue\s+(?:on|by|before)",
+    r"\blast\s+date\s+(?:for|to)(?:\s+" + _W + r"){1,3}?(?:\s+(?:is|on|was))?", r"\bdue(?:\s+(?:date|on|by|before))?",
 ]
 # Words that only label the date they stand before ("Dt.", "Date of hearing:", "heard on"): it is plain.
 _LABEL_BEFORE = [

@@ -102,6 +102,9 @@ class ProposedEntry(BaseModel):
     confidence: float = Field(ge=0.0, le=1.0)
     upload_kind: UploadKind = "note"
     doubt: Doubt | None = None
+    due_date: date | None = None
+    """For a step, the day it is due ("reply to be filed before 10-12-2026"): shown on that day's /today, never a
+    hearing or a next date."""
 
     @property
     def guessed(self) -> bool:
@@ -154,6 +157,8 @@ class HearingRecord(BaseModel):
     """The hearing's date; for a listing, step or document, the document's own date."""
     next_date: date | None = None
     """For a hearing, the next date it set; for a listing, the day it lists the case."""
+    due_date: date | None = None
+    """For a step, the day it is due (a deadline); it moves no date."""
     source_file: str = ""
     author: str = ""
     summary: str = ""
@@ -184,3 +189,5 @@ class CauseListItem(BaseModel):
 class CauseList(BaseModel):
     day: date
     items: list[CauseListItem]
+    due: list[HearingRecord] = Field(default_factory=list)
+    """The steps due that day (deadlines office notes gave): shown under the list, never as hearings."""

@@ -47,6 +47,7 @@ from handlers.legal.register import CaseRegister
 from handlers.legal.registers import CaseRegisters
 from handlers.legal.subjects import EntrySubjectStore, case_store, case_terms, find_cases
 from handlers.legal.timeline import timeline_chart
+from handlers.legal.examples import case_line, example_case, help_examples
 from handlers.legal.today import cause_list, render_cause_list
 from memory import BankProfile, MemoryItem, MemoryUnavailable, ids
 from memory.asof import IST
@@ -120,15 +121,15 @@ class LegalPack(Pack):
             return [await self._today(turn, register, args)]
         if command == "ask":
             if not args:
-                return [Reply(text=turn.t("legal.ask_usage"))]
+                return [Reply(text=turn.t("legal.ask_usage", case=example_case(turn.lang, register)))]
             return [await self._answer(turn, register, args)]
         if command == "history":
             if not args:
-                return [Reply(text=turn.t("legal.history_usage"))]
+                return [Reply(text=turn.t("legal.history_usage", case=example_case(turn.lang, register)))]
             return [await self._answer(turn, register, f"history of {args}")]
         if command == "timeline":
             if not args:
-                return [Reply(text=turn.t("legal.timeline_usage"))]
+                return [Reply(text=turn.t("legal.timeline_usage", case=example_case(turn.lang, register)))]
             return [await self._timeline(turn, register, args)]
         if command == "remember":
             return [await self._remember(turn, register, args)]
@@ -138,10 +139,12 @@ class LegalPack(Pack):
             return [edit_command(turn, self._card, self.entries, register, args)]
         if command == "cases":
             lines = [turn.t("legal.cases_header", count=len(register))]
-            lines += [turn.t("legal.case_line", case=c.label, number=", ".join(c.numbers), title=c.title,
-                             court=c.court) for c in register.cases]
+            lines += [case_line(turn.lang, c) for c in register.cases]
             return [Reply(text="\n".join(lines), lists_many=True)]
         return None
+
+    def help_examples(self, turn: Turn) -> list[str]:
+        return help_examples(turn.lang, self.register_for(turn.user.tenant))
 
     async def on_text(self, turn: Turn, body: str) -> list[Reply]:
         register = self.register_for(turn.user.tenant)
@@ -284,7 +287,8 @@ class LegalPack(Pack):
                                      count=len(register)))
         if len(days) == 1:
             return Reply(text=render_cause_list(turn.lang, listings[0], register), lists_many=True)
-        listed = [render_cause_list(turn.lang, listing, register) for listing in listings if listing.items]
+        listed = [render_cause_list(turn.lang, listing, register) for listing in listings
+                  if listing.items or listing.due]
         return Reply(text="\n\n".join(listed) or turn.t("legal.span_none", start=show_date(turn.lang, days[0]),
                                                           end=show_date(turn.lang, days[-1])), lists_many=True)
 

@@ -38,7 +38,8 @@ def entry_record(entry: ProposedEntry, case_id: str, upload: Upload, document_id
     return HearingRecord(
         document_id=document_id or ids.hearing(upload.upload_id, case_id, entry.hearing_date), case_id=case_id,
         kind=entry.kind, hearing_date=entry.hearing_date,
-        next_date=entry.next_date if entry.kind in DATE_MOVING else None, source_file=upload.source_file,
+        next_date=entry.next_date if entry.kind in DATE_MOVING else None,
+        due_date=entry.due_date if entry.kind == "step" else None, source_file=upload.source_file,
         author=upload.author, summary=entry.text[:SUMMARY_CHARS], confidence=entry.confidence,
         upload_kind=entry.upload_kind, text=entry.text, author_id=upload.author_id, upload_id=upload.upload_id,
         uploaded_at=upload.uploaded_at, date_source=entry.date_source)
@@ -50,8 +51,9 @@ def _header(record: HearingRecord, case: CaseRecord) -> str:
         return (f"Document dated {day} in {name}, scanned from {source} and uploaded by {record.author}. "
                 f"This is a document on file, not a hearing.")
     if record.kind == "step":
+        due = f" Due on {_show(record.due_date)}." if record.due_date else ""
         return (f"Step in {name} on {day} (a filing, service or deadline; not a hearing), recorded by "
-                f"{record.author} in {source}.")
+                f"{record.author} in {source}.{due}")
     if record.kind == "listing":
         listed = _show(record.next_date) if record.next_date else "a day not given"
         return (f"{name} is listed on {listed}, by a cause list dated {day} ({source}, uploaded by "
@@ -94,6 +96,7 @@ def memory_item(record: HearingRecord, case: CaseRecord | None) -> MemoryItem:
             "hearing_date": day.isoformat(),
             "author": record.author,
             "next_date": record.next_date.isoformat() if record.next_date else "",
+            "due_date": record.due_date.isoformat() if record.due_date else "",
             "kind": record.kind,
             "upload_kind": record.upload_kind,
             "date_source": record.date_source,
@@ -144,13 +147,14 @@ def record_of(document: StoredDocument) -> HearingRecord | None:
     try:
         day = date.fromisoformat(meta.get("hearing_date", "")[:10]) if meta.get("hearing_date") else document.event_date
         nxt = date.fromisoformat(meta["next_date"]) if meta.get("next_date") else None
+        due = date.fromisoformat(meta["due_date"]) if meta.get("due_date") and kind == "step" else None
         confidence = float(meta.get("confidence", "1") or 1)
     except ValueError:
         return None
     if day is None:
         return None
     return HearingRecord(
-        document_id=document.document_id, case_id=case_id, kind=kind, hearing_date=day, next_date=nxt,
+        document_id=document.document_id, case_id=case_id, kind=kind, hearing_date=day, next_date=nxt, due_date=due,
         source_file=meta.get("source_file", ""), author=meta.get("author", ""), summary=meta.get("summary", ""),
         confidence=max(0.0, min(1.0, confidence)), upload_kind=meta.get("upload_kind", ""),
         text=meta.get("summary", ""), upload_id=meta.get("upload_id", ""), date_source=meta.get("date_source", ""),

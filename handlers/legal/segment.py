@@ -21,7 +21,7 @@ from handlers.legal.hearing import (
     guess_date,
     uploaded_day,
 )
-from handlers.legal.kinds import document_kind, document_title, is_cause_list, is_step, listing_entries
+from handlers.legal.kinds import document_kind, document_title, due_date, is_cause_list, is_step, listing_entries
 from handlers.legal.markers import ends_with_marker
 from handlers.legal.models import ProposedEntry, Upload, UploadKind
 from handlers.legal.register import CaseMention, CaseRegister, number_spans
@@ -413,7 +413,9 @@ def segment(text: str, register: CaseRegister, upload: Upload) -> list[ProposedE
     if kind == "cause_list":
         return merge_same_hearing(listing_entries(lines, register, upload))
     entries = _entries(read, register, upload, kind)
-    # An office note of a filing, a service or a deadline, with no court sitting in it: a step, not a hearing.
-    return merge_same_hearing([e.model_copy(update={"kind": "step", "doubt": None})
+    # An office note of a filing, a service or a deadline, with no court sitting in it: a step, not a hearing,
+    # due on the day its deadline says.
+    return merge_same_hearing([e.model_copy(update={"kind": "step", "doubt": None,
+                                                    "due_date": due_date(e.text, e.hearing_date)})
                                if kind != "order_sheet" and is_step(e.text, e.next_date is not None) else e
                                for e in entries])

@@ -8,7 +8,7 @@ from handlers.legal.dates import parse_day
 
 _WEEK = re.compile(r"\b(this|next|coming|last|previous)\s+week\b", re.I)
 _LISTING = re.compile(
-    r"\b(?:listed|cause\s*-?\s*list|board|posted|coming\s+up|on\s+the\s+list|any\s+matters?|what\s+matters|"
+    r"\b(?:listed|cause\s*-?\s*list|board|posted|coming\s+up|due|deadlines?|on\s+the\s+list|any\s+matters?|what\s+matters|"
     r"which\s+(?:cases|matters)|what(?:'s|\s+is|\s+do\s+we\s+have|\s+have\s+we\s+got)\s+(?:on|up|there|listed))\b",
     re.I)
 _DAY_NAMES = re.compile(r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b", re.I)

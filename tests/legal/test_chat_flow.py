@@ -42,7 +42,7 @@ async def test_photo_becomes_one_card_per_case_and_save_all_stores_them(app: App
     assert len(cards) == 2 and all("17 Nov 2026" in c.text for c in cards)
     assert await documents(app, "lakshmi-textiles") == {}  # nothing is stored before a person confirms
     saved = await app.conversation.handle(say("aditya", callback=button(replies[-1], "Save all")))
-    assert "Saved 2; 0 held" in saved[-1].text
+    assert "Saved 2 entries; 0 held" in saved[-1].text
     stored = await documents(app, "lakshmi-textiles")
     [(doc_id, meta)] = [(k, v) for k, v in stored.items() if v["hearing_date"] == "2026-11-17"]
     assert doc_id.endswith(":lakshmi-textiles:2026-11-17")
