@@ -6,10 +6,16 @@ and 4-6), and cards of that note still open are shown again under a later answer
 working as they do on Telegram. The numbered buttons are kept in the state database (as a WhatsApp number's
 are), and a new chat shows the person's unsaved cards again: a restart loses no card, edit or button. Ctrl-D or
 /quit ends the chat.
+
+A note of several lines pasted at once is one message, as it is on Telegram: lines that are already waiting when
+one is read (a paste reaches a terminal all together; typing never does) join it. A line ending with a backslash
+goes on to the next one, for several lines typed by hand or piped in.
 """
 
 import asyncio
 import mimetypes
+import select
+import sys
 import uuid
 from collections.abc import Callable
 from pathlib import Path
@@ -159,21 +165,57 @@ class ConsoleNotifier:
         return True
 
 
+PASTE_GAP = 0.05
+"""Seconds to wait for a pasted note's next line: a paste's lines are all there at once, a person types slower."""
+CONTINUE = "\\"
+
+
+def terminal_has_more(timeout: float) -> bool:
+    """Whether more input is already waiting on the terminal (the next line of a paste). A pipe says no: each of
+    its lines is a message of its own, as a script sends them."""
+    try:
+        if not sys.stdin.isatty():
+            return False
+        ready, _, _ = select.select([sys.stdin], [], [], timeout)
+    except (OSError, ValueError):
+        return False
+    return bool(ready)
+
+
+async def read_message(read_line: Callable[[str], str], more_waiting: Callable[[float], bool]) -> str:
+    """One message: a line, the lines pasted with it, and the lines a trailing backslash continues it with.
+    Raises EOFError at the end of input before any line."""
+    lines = [await asyncio.to_thread(read_line, "> ")]
+    while True:
+        continued = lines[-1].endswith(CONTINUE)
+        if continued:
+            lines[-1] = lines[-1][:-len(CONTINUE)]
+        elif not await asyncio.to_thread(more_waiting, PASTE_GAP):
+            break
+        try:
+            lines.append(await asyncio.to_thread(read_line, "… " if continued else ""))
+        except EOFError:
+            break
+    return "\n".join(lines).strip("\n")
+
+
 async def run_console(
-    session: ConsoleSession, read_line: Callable[[str], str] = input, write: Callable[[str], None] = print
+    session: ConsoleSession, read_line: Callable[[str], str] = input, write: Callable[[str], None] = print,
+    more_waiting: Callable[[float], bool] = terminal_has_more,
 ) -> None:
-    """Read lines until end of input, printing every reply."""
-    write("Smriti console. /help for commands, /quit to leave.")
+    """Read messages until end of input, printing every reply."""
+    write("Smriti console. /help for commands, /quit to leave. A note pasted in several lines is sent as one "
+          "message; end a line with \\ to go on typing the same message on the next line.")
     for printed in session.printed(session.resume()):
         write(printed)
     while True:
         try:
-            line = await asyncio.to_thread(read_line, "> ")
+            message = await read_message(read_line, more_waiting)
         except EOFError:
             return
-        if line.strip() in ("/quit", "/exit"):
+        if message.strip() in ("/quit", "/exit"):
             return
-        if not line.strip():
+        if not message.strip():
             continue
-        for printed in session.printed(await session.send(line)):
+        for printed in session.printed(await session.send(message)):
             write(printed)
