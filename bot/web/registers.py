@@ -37,12 +37,13 @@ def section(ctx: WebContext) -> Section:
         return kind
 
     def rows(kind: RegisterKind, tenant: str, query: str) -> tuple[list[list[str]], int]:
-        stored = RegisterStore(ctx.services.database, *kind.tables).records(tenant).get(kind.name, {})
+        registers = RegisterStore(ctx.services.database, *kind.tables).records(tenant)
+        stored = registers.get(kind.name, {})
         found: list[list[str]] = []
         wanted = fold(query)
         for record in stored.values():
             model = kind.model.model_validate(record.data)
-            cells = kind.to_cells(model) if kind.columns else {"key": record.label}
+            cells = kind.cells_written(model, registers) if kind.columns else {"key": record.label}
             for one in cells if isinstance(cells, list) else [cells]:
                 line = [one.get(c.field, "") for c in kind.columns] if kind.columns else [record.label]
                 if not wanted or any(wanted in fold(v) for v in [record.label, *line]):

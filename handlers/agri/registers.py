@@ -62,13 +62,37 @@ def _village(cells: Cells) -> Village:
     written = " ".join(cells.get("slug", "").split())
     # A code that is only the name again ("Village ID" exported for a village without one) is no code.
     code = written if written and slug(written) != slug(name) else None
-    return Village(slug=slug(written or name), code=code, name=name, name_te=cells.get("name_te") or name,
-                   mandal=cells.get("mandal") or name)
+    # A Telugu name or mandal the list leaves empty stays empty (the book shows the name in its place).
+    return Village(slug=slug(written or name), code=code, name=name, name_te=cells.get("name_te") or "",
+                   mandal=cells.get("mandal") or "")
 
 
 def _village_cells(village: Village) -> Cells:
-    return {"slug": village.code or village.slug, "name": village.name, "name_te": village.name_te,
-            "mandal": village.mandal}
+    return {"slug": village.code or "", "name": village.name, "name_te": village.name_te, "mandal": village.mandal}
+
+
+def _village_written(registers: Registers, key: str) -> str:
+    """A village as the villages register writes it: its code, else its name; the key if it has neither."""
+    record = registers.get("villages", {}).get(key)
+    return str(record.data.get("code") or record.data.get("name") or key) if record is not None else key
+
+
+def _crop_written(registers: Registers, key: str) -> str:
+    """A crop as the crops register (or, for a built-in crop, the catalogue) writes it."""
+    from handlers.agri.vocabulary import crop_name
+
+    crops = {str(r.data.get("id")): Crop.model_validate(r.data) for r in registers.get("crops", {}).values()}
+    return crop_name(key, "en", crops, _register_lexicon(registers))
+
+
+def _farmer_written(farmer: Farmer, registers: Registers) -> Cells:
+    return {**_farmer_cells(farmer), "village": _village_written(registers, farmer.village),
+            "crops": join_list([_crop_written(registers, c) for c in farmer.crops])}
+
+
+def _officer_written(officer: Officer, registers: Registers) -> Cells:
+    return {**_officer_cells(officer), "territories": join_list([_village_written(registers, t)
+                                                                 for t in officer.territories])}
 
 
 def _resolve_village(village: Village, _cells: Cells, registers: Registers) -> Resolved:
@@ -91,7 +115,7 @@ def _farmer(cells: Cells) -> Farmer:
         raise ValueError("missing Farmer Name")
     village = slug(cells.get("village", "").split("/")[0])
     written = cells.get("id") or f"{slug(name)}-{village}"
-    return Farmer(id=written, name=name, name_te=person_name(cells.get("name_te") or name), village=village,
+    return Farmer(id=written, name=name, name_te=person_name(cells.get("name_te") or ""), village=village,
                   crops=list(dict.fromkeys(_crop(c, lexicon) for c in split_list(cells.get("crops")))),
                   acres=_acres(number_text(cells.get("acres"))), phone=cells.get("phone") or None)
 
@@ -233,8 +257,10 @@ def _crop_cells(crop: Crop) -> Cells:
 
 def _kind(name: str, model: type, columns: tuple[Column, ...], from_cells: object, to_cells: object,
           key_of: object, json_key: str, refers: object = None, resolve: object = None,
-          subject: object = None) -> RegisterKind:
+          subject: object = None, written: object = None) -> RegisterKind:
     extra = {"refers": refers} if refers else {}
+    if written:
+        extra["written"] = written
     if resolve:
         extra["resolve"] = resolve
     if subject:
@@ -320,13 +346,14 @@ KINDS: dict[str, RegisterKind] = {k.name: k for k in (
         Column("acres", "Acres", ("acreage", "area", "area acres", "area (acres)", "land acres", "ఎకరాలు")),
         Column("phone", "Mobile", ("phone", "mobile no", "mobile number", "phone number", "contact", "cell")),
     ), _farmer, _farmer_cells, lambda f: (code_key(f.id), f.id), "farmers",
-        lambda f: [("villages", f.village)], _resolve_farmer, ("farmer", lambda f: [f.id, f.name, f.name_te])),
+        lambda f: [("villages", f.village)], _resolve_farmer, ("farmer", lambda f: [f.id, f.name, f.name_te]),
+        _farmer_written),
     _kind("officers", Officer, (
         Column("id", "Officer ID", ("id", "employee id", "emp id", "code"), required=True),
         Column("name", "Officer Name", ("name", "field officer", "officer"), required=True),
         Column("territories", "Territories", ("villages", "territory", "area", "beat")),
     ), _officer, _officer_cells, lambda o: (code_key(o.id), o.id), "officers",
-        lambda o: [("villages", t) for t in o.territories], _resolve_officer),
+        lambda o: [("villages", t) for t in o.territories], _resolve_officer, written=_officer_written),
     _kind("catalogue", Product, (
         Column("id", "Product Code", ("id", "code", "sku", "item code"), required=True),
         Column("name", "Product", ("product name", "name", "item", "item name", "brand"), required=True),
@@ -358,6 +385,15 @@ KINDS: dict[str, RegisterKind] = {k.name: k for k in (
 )}
 
 
+def _shown_village(village: Village) -> Village:
+    """A village as the book shows it: by its name in Telugu too when the register gives no Telugu name."""
+    return village if village.name_te else village.model_copy(update={"name_te": village.name})
+
+
+def _shown_farmer(farmer: Farmer) -> Farmer:
+    return farmer if farmer.name_te else farmer.model_copy(update={"name_te": farmer.name})
+
+
 def build_book(records: dict[str, dict[str, StoredRecord]]) -> FieldBook:
     def rows(kind: str) -> list[dict[str, object]]:
         return [r.data for r in records.get(kind, {}).values()]
@@ -365,8 +401,8 @@ def build_book(records: dict[str, dict[str, StoredRecord]]) -> FieldBook:
     return FieldBook(
         products=[Product.model_validate(r) for r in rows("catalogue")],
         issue_book=IssueBook(issues=[Issue.model_validate(r) for r in rows("issues")]),
-        villages=[Village.model_validate(r) for r in rows("villages")],
-        farmers=[Farmer.model_validate(r) for r in rows("farmers")],
+        villages=[_shown_village(Village.model_validate(r)) for r in rows("villages")],
+        farmers=[_shown_farmer(Farmer.model_validate(r)) for r in rows("farmers")],
         officers=[Officer.model_validate(r) for r in rows("officers")],
         crops=[Crop.model_validate(r) for r in rows("crops")],
     )

@@ -9,6 +9,7 @@ from openpyxl import Workbook
 from bot.cli.registers import all_kinds
 from bot.services.registers.exporter import export_kind
 from bot.services.registers.importer import import_file
+from bot.services.registers.table import read_table
 from bot.store import Database, upgrade
 from handlers import INSTALLED
 from handlers.agri.registers import FieldBooks
@@ -144,3 +145,36 @@ def test_purchase_orders_with_one_row_per_line_become_one_order(database: Databa
         (4, "not in the vendors register: UNKNOWN-CO")]
     order = Ledgers(database).for_tenant("mill").ledger.purchase_order("po/77")
     assert order is not None and len(order.lines) == 2 and str(order.lines[0].unit_price) == "1250.00"
+
+
+def test_an_export_gives_the_register_as_it_was_written(database: Database, tmp_path: Path) -> None:
+    """Walk step (issue 25): an export filled an empty Telugu name with the English one and wrote villages (and
+    territories) lower-cased, as the pack's internal keys; empty stays empty, case is kept."""
+    villages = tmp_path / "villages.csv"
+    villages.write_text("Village,Vill. Code,Telugu Name,Mandal\nNew Kothapet,,,\nRajupet,RJP-2,రాజుపేట,Kodad\n",
+                        encoding="utf-8")
+    farmers = tmp_path / "farmers.csv"
+    farmers.write_text("Farmer Code,Farmer Name,Telugu Name,Village,Crops\n"
+                       "KD-7,Gopi Naik,,New Kothapet,Cotton; Red Gram\nKD-8,Sali,సాలి,RJP-2,Paddy\n", encoding="utf-8")
+    officers = tmp_path / "officers.csv"
+    officers.write_text("Officer ID,Officer Name,Territories\nE-1,Vasu,New Kothapet; RJP-2\n", encoding="utf-8")
+    for kind, path in (("villages", villages), ("farmers", farmers), ("officers", officers)):
+        assert not import_file(database, KINDS, kind, "kisan", path, apply=True).rejected
+    book = FieldBooks(database).for_tenant("kisan")
+    assert book.farmer_name("KD-7", "te") == "Gopi Naik", "a Telugu screen still shows the name"
+
+    rows: dict[str, list[dict[str, str]]] = {}
+    for kind in ("villages", "farmers", "officers"):
+        out = tmp_path / f"{kind}-out.csv"
+        export_kind(database, KINDS[kind], "kisan", "csv", out)
+        rows[kind] = [row.cells for row in read_table(out)]
+    assert rows["villages"] == [{"Village": "New Kothapet"},
+                                {"Village ID": "RJP-2", "Village": "Rajupet", "Village (Telugu)": "రాజుపేట",
+                                 "Mandal": "Kodad"}]
+    gopi, sali = rows["farmers"]
+    assert (gopi["Village"], "Farmer Name (Telugu)" in gopi) == ("New Kothapet", False), gopi
+    assert (sali["Village"], sali["Farmer Name (Telugu)"]) == ("RJP-2", "సాలి")
+    assert rows["officers"][0]["Territories"] == "New Kothapet; RJP-2"
+    for kind in ("villages", "farmers", "officers"):
+        again = import_file(database, KINDS, kind, "kisan", tmp_path / f"{kind}-out.csv")
+        assert (again.added, again.updated, again.rejected) == ([], [], []), again.render()

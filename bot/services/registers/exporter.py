@@ -5,7 +5,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.services.registers import FORMATS
-from bot.services.registers.kinds import RegisterKind
+from bot.services.registers.kinds import RegisterKind, Registers
 from bot.services.registers.table import write_csv, write_xlsx
 from bot.store.db import Database
 from bot.store.registers import RegisterStore
@@ -13,11 +13,11 @@ from bot.store.registers import RegisterStore
 __all__ = ["FORMATS", "export_kind"]
 
 
-def _rows(kind: RegisterKind, records: list[Any]) -> list[dict[str, str]]:
+def _rows(kind: RegisterKind, records: list[Any], registers: Registers) -> list[dict[str, str]]:
     by_field = {c.field: c.header for c in kind.columns}
     rows: list[dict[str, str]] = []
     for record in records:
-        cells = kind.to_cells(record)
+        cells = kind.cells_written(record, registers)
         for one in cells if isinstance(cells, list) else [cells]:
             rows.append({by_field[f]: v for f, v in one.items() if f in by_field})
     return rows
@@ -25,7 +25,8 @@ def _rows(kind: RegisterKind, records: list[Any]) -> list[dict[str, str]]:
 
 def export_kind(database: Database, kind: RegisterKind, tenant: str, fmt: str, out: Path) -> int:
     """Write the tenant's records of this kind to `out`; return how many records were written."""
-    stored = RegisterStore(database, *kind.tables).records(tenant).get(kind.name, {})
+    registers = RegisterStore(database, *kind.tables).records(tenant)
+    stored = registers.get(kind.name, {})
     records = [kind.model.model_validate(r.data) for r in stored.values()]
     if fmt == "json":
         dumped = [r.model_dump(mode="json") for r in records]
@@ -34,9 +35,9 @@ def export_kind(database: Database, kind: RegisterKind, tenant: str, fmt: str, o
     elif not kind.columns:
         raise ValueError(f"{kind.name} is kept as JSON only (--format json)")
     elif fmt == "xlsx":
-        write_xlsx(out, kind.headers, _rows(kind, records))
+        write_xlsx(out, kind.headers, _rows(kind, records, registers))
     else:
-        write_csv(out, kind.headers, _rows(kind, records))
+        write_csv(out, kind.headers, _rows(kind, records, registers))
     return len(records)
 
 

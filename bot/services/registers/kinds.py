@@ -91,6 +91,15 @@ class RegisterKind:
     """Point a record's references at the tenant's rows as people name them (a village by its name or id as
     written) and say which records to create for names nobody listed yet; run before `refers` is checked."""
 
+    written: Callable[[Any, Registers], Cells] | None = None
+    """The cells as the register writes them, where a record keeps internal keys of other kinds (a farmer's
+    village and crops): `written(record, registers)` names them by their code or name as written. Exports and
+    the registers page use it; `to_cells` otherwise."""
+
+    def cells_written(self, record: Any, registers: Registers) -> Any:
+        """The record's cells for an export or a page: as the register writes them."""
+        return self.written(record, registers) if self.written is not None else self.to_cells(record)
+
     def aliases(self) -> dict[str, str]:
         """Header key (table.header_key) -> field, for every name a column is known by."""
         found: dict[str, str] = {}
