@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
+from bot.services.i18n import counted
 from bot.settings import Settings
 from memory.subjects import Subject, SubjectStore
 
@@ -87,7 +88,8 @@ async def forget(app: "App", subject: Subject, confirm: Confirm, by: str) -> int
     if failed is not None:
         print(f"Erasing failed part-way ({failed}); run the command again to finish.", file=sys.stderr)
         return 2
-    print(f"Erased {sum(1 for i in held if i.kept_because is None)} item(s) about {subject.kind} {subject.subject_id}.")
+    erased = sum(1 for i in held if i.kept_because is None)
+    print(f"Erased {counted(erased, 'item', 'items')} about {subject.kind} {subject.subject_id}.")
     return 0
 
 

@@ -43,6 +43,11 @@ class _Count(int):
         return f"{int(self)} {one if self == 1 else many}"
 
 
+def counted(count: int, one: str, many: str) -> str:
+    """A count with its noun in the right number, for plain-English lines outside the catalogue (CLI output)."""
+    return format(_Count(count), f"{one}|{many}")
+
+
 def placeholders(template: str) -> set[str]:
     return {field for _, field, _, _ in string.Formatter().parse(template) if field}
 

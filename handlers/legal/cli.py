@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from bot.services.i18n import show_date
+from bot.services.i18n import counted, show_date
 from bot.settings import Settings
 from handlers.legal.dates import parse_day
 from memory import MemoryUnavailable
@@ -78,7 +78,8 @@ async def _ingest(args: argparse.Namespace, settings: Settings, with_app: WithAp
             if not interactive and not args.yes and report.held:
                 print("Nothing is stored without a person's confirmation: run this in a terminal to confirm each "
                       "entry, or add --yes to store every entry whose date and case are on the page.")
-            print(f"{len(report.results)} uploads; {len(report.stored_ids)} entries stored in {report.bank_id}"
+            print(f"{counted(len(report.results), 'upload', 'uploads')}; "
+                  f"{counted(len(report.stored_ids), 'entry', 'entries')} stored in {report.bank_id}"
                   f"{f', {report.queued} queued (memory unreachable)' if report.queued else ''}.")
             if report.held:
                 print(f"{len(report.held)} held for review, not stored:")

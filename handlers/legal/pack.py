@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from datetime import date
 from pathlib import Path
 
-from bot.services.i18n import show_date
+from bot.services.i18n import counted, show_date
 from bot.core.messages import Media, Reply
 from bot.services.prompts import bank_profile
 from bot.services.registers.seed import import_seed_registers
@@ -362,7 +362,8 @@ class LegalPack(Pack):
                 write(f"  {progress_bar(done, total)} {file}")
 
         report = await self.ingest_dir(tenant, directory, workers=5, yes=True, progress=progress)
-        write(f"Stored {len(report.stored_ids)} entries; {len(report.held)} held for review (dates guessed):")
+        write(f"Stored {counted(len(report.stored_ids), 'entry', 'entries')}; {len(report.held)} held for review "
+              "(dates guessed):")
         for held in report.held:
             write(f"  - {held.file}: {held.case_id} on {held.hearing_date} ({held.reason})")
         register = self.register_for(tenant)
