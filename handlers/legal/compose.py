@@ -35,9 +35,14 @@ def _entry_line(lang: str, record: HearingRecord) -> str:
 
 def _timeline_line(lang: str, record: HearingRecord) -> str:
     key = "legal.timeline_line" if record.kind == "hearing" else f"legal.{record.kind}_line"
+    if record.kind == "listing" and record.upload_kind == REGISTER_KIND:
+        key = "legal.register_line"
+    if record.kind == "step" and record.due_date is not None:
+        key = "legal.step_due_line"
     listed = show_date(lang, record.next_date) if record.next_date else "-"
+    due = show_date(lang, record.due_date) if record.due_date else "-"
     return text(lang, key, date=show_date(lang, record.hearing_date), text=record.summary,
-                source=record.source_file, author=record.author, listed=listed)
+                source=record.source_file, author=record.author, listed=listed, due=due)
 
 
 def _chat_lines(lang: str, chats: list[HearingRecord]) -> list[str]:

@@ -22,6 +22,7 @@ from bot.services.vision import VisionReader
 from bot.core.pack import Services
 from handlers.legal.dates import FoundDate, find_dates
 from handlers.legal.hearing import confidence, guess_date
+from handlers.legal.kinds import due_date
 from handlers.legal.layout import rows_of
 from handlers.legal.models import Doubt, ProposedEntry, Upload
 from handlers.legal.register import CaseRegister, number_spans
@@ -127,7 +128,8 @@ def check_model_split(model: ModelSegments, text: str, register: CaseRegister, u
             value = min(value, rule.confidence)
         out.append(ProposedEntry(case_id=case.case_id, kind=item.kind, hearing_date=day, date_source=source,
                                  next_date=item.next_date, text=item.text.strip(), confidence=value,
-                                 upload_kind=kind, doubt=doubt))
+                                 upload_kind=kind, doubt=doubt,
+                                 due_date=due_date(item.text, day) if item.kind == "step" else None))
     return merge_same_hearing(out) if out else None
 
 

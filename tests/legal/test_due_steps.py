@@ -3,7 +3,7 @@ within two weeks") is kept under its case, due on that day: /today of that day a
 it as a due item, never as a hearing, and no hearing or next date moves (walk: a new practice's office notes were
 stored as steps of the day they were typed and never came back on the deadline)."""
 
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta, timezone
 
 import pytest
 
@@ -80,3 +80,21 @@ async def test_a_typed_deadline_comes_back_on_its_day(app: App) -> None:
     assert "Reply to be filed" in asked.text, asked.text
     [before] = await app.conversation.handle(say("aditya", f"/today {today:%d.%m.%Y}"))
     assert "Reply to be filed" not in before.text
+
+
+def test_a_cases_history_says_when_a_step_is_due_and_what_the_register_gave() -> None:
+    from handlers.legal.compose import compose
+    from handlers.legal.question import Question
+    from handlers.legal.register_dates import register_listing
+
+    case = CASES[0].model_copy(update={"next_date": date(2026, 12, 18)})
+    listing = register_listing(case, date(2026, 12, 5), datetime(2026, 12, 5, 9, tzinfo=timezone.utc))
+    assert listing is not None
+    step = HearingRecord(document_id="s", case_id=case.case_id, kind="step", hearing_date=date(2026, 12, 7),
+                         due_date=date(2026, 12, 10), summary="Reply to be filed", source_file="note", author="clerk")
+    heard = HearingRecord(document_id="h", case_id=case.case_id, kind="hearing", hearing_date=date(2026, 12, 1),
+                          next_date=date(2026, 12, 18), summary="Heard", source_file="diary", author="clerk")
+    answer = compose("en", case, Question(text="history", intent="history"), [heard, listing, step], [],
+                     date(2026, 12, 8))
+    assert "due on 10 Dec 2026: Reply to be filed" in answer.answer
+    assert "next date 18 Dec 2026 in the case register" in answer.answer and "cause list" not in answer.answer
