@@ -104,6 +104,12 @@ class Conversation:
             await self.services.memory.ensure_bank(self.packs[user.pack].bank_profile(bank))
             self._ready_banks.add(bank)
 
+    @staticmethod
+    def _database_only(pack: Pack, command: str) -> bool:
+        """Whether a command is answered from the database alone: the shared ones and a pack's listings."""
+        return command in NO_MEMORY_COMMANDS or any(
+            c.command == command and not c.reads_memory for c in pack.commands())
+
     def language_of(self, user: User) -> str:
         return self.services.state.pref(user.user_id, "lang") or user.lang
 
@@ -305,7 +311,7 @@ class Conversation:
         user = pack.user_in_pack(self._grants.effective(user))
         body = (incoming.text or "").strip()
         command = split_command(body) if incoming.callback is None else None
-        if command is None or command[0] not in NO_MEMORY_COMMANDS:
+        if command is None or not self._database_only(pack, command[0]):
             try:
                 await self._ensure_bank(user)
             except MemoryLayerError:

@@ -57,6 +57,9 @@ class CommandInfo(BaseModel):
     """Without the slash, as Telegram's set_my_commands wants it."""
     description_key: str
     """A catalogue key for the one-line description."""
+    reads_memory: bool = True
+    """False for a command answered from the database alone (a register listing): the person's memory bank is
+    not prepared for it, so a first /farmers does not wait on the memory server."""
 
 
 @dataclass(frozen=True)

@@ -116,7 +116,8 @@ class AgriPack(Pack):
         return [farmer_store(self.books.store), VisitRecordStore(self.records)]
 
     def commands(self) -> list[CommandInfo]:
-        return [CommandInfo(command=c, description_key=f"agri.cmd_{c}")
+        # /followups and /farmers list the scheduler's and the register's rows: no memory is read.
+        return [CommandInfo(command=c, description_key=f"agri.cmd_{c}", reads_memory=c in ("brief", "insights"))
                 for c in ("brief", "followups", "insights", "farmers")]
 
     def bank_profile(self, bank_id: str) -> BankProfile:

@@ -98,7 +98,7 @@ class APPack(Pack):
                 APRecordsStore(self.services.database, lambda tenant: self.services.bank_of(tenant, self.name))]
 
     def commands(self) -> list[CommandInfo]:
-        return [CommandInfo(command="vendors", description_key="ap.cmd_vendors"),
+        return [CommandInfo(command="vendors", description_key="ap.cmd_vendors", reads_memory=False),
                 CommandInfo(command="audit", description_key="ap.cmd_audit")]
 
     def bank_profile(self, bank_id: str) -> BankProfile:

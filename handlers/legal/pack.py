@@ -106,7 +106,7 @@ class LegalPack(Pack):
                 yield memory_item(record, case)
 
     def commands(self) -> list[CommandInfo]:
-        return [CommandInfo(command=c, description_key=f"legal.command_{c}")
+        return [CommandInfo(command=c, description_key=f"legal.command_{c}", reads_memory=c != "cases")
                 for c in ("today", "ask", "history", "timeline", "remember", "cases", "case", "edit")]
 
     def bank_profile(self, bank_id: str) -> BankProfile:

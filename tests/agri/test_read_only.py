@@ -65,3 +65,27 @@ async def test_insights_take_the_village_id_or_name_and_brief_a_first_name_lists
     assert await asyncio.to_thread(main, ["brief", "--farmer", "Ramesh", "--tenant", "demo"]) == 2
     shown = capsys.readouterr().err
     assert "Ramesh Goud (F001" in shown and "Ramesh Naik (F027" in shown
+
+
+async def test_listing_commands_do_not_prepare_the_memory_bank(settings: object,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Walk step (issue 25): a first /farmers took 17 s because the person's bank was set up first; a listing
+    answered from the database does not touch memory. A command that reads memory still prepares it."""
+    from bot.core.registry import Registry
+    from tests.agri.conftest import agri_users, say
+
+    app = await App.start(settings, registry=Registry(agri_users()), pack_names=["agri"])  # type: ignore[arg-type]
+    prepared: list[str] = []
+
+    async def ensure_bank(profile: object) -> None:
+        prepared.append(str(getattr(profile, "bank_id", "")))
+
+    monkeypatch.setattr(app.services.memory, "ensure_bank", ensure_bank)
+    try:
+        for command in ("/farmers", "/followups"):
+            [listed] = await app.conversation.handle(say("ravi", command))
+            assert listed.text and prepared == [], command
+        await app.conversation.handle(say("ravi", "/brief Raju Yadav"))
+        assert len(prepared) == 1
+    finally:
+        await app.aclose()
