@@ -67,9 +67,10 @@ def compose(lang: str, case: CaseRecord, question: Question, records: list[Heari
     hearings = [r for r in records if r.kind == "hearing"]
     chats = [r for r in records if r.kind == "chat_memory"]
     name = case.label
-    if not hearings and question.intent not in ("general", "next"):
+    court = [r for r in records if r.kind != "chat_memory"]
+    if not hearings and question.intent not in ("general", "next") and not (question.intent == "history" and court):
         return LegalAnswer(answer=text(lang, "legal.no_records", case=name), case_id=case.case_id, confidence=0.0)
-    if question.intent == "history":
+    if question.intent == "history":  # every court record, a case with no hearing yet its listings and steps
         timeline = _by_date([r for r in records if r.kind != "chat_memory"])
         lines = [text(lang, "legal.history_header", case=name, count=len({r.hearing_date for r in hearings}))]
         lines += [_timeline_line(lang, r) for r in timeline]

@@ -98,3 +98,13 @@ def test_a_cases_history_says_when_a_step_is_due_and_what_the_register_gave() ->
                      date(2026, 12, 8))
     assert "due on 10 Dec 2026: Reply to be filed" in answer.answer
     assert "next date 18 Dec 2026 in the case register" in answer.answer and "cause list" not in answer.answer
+
+
+def test_the_history_of_a_case_with_no_hearing_yet_shows_its_listings_and_steps() -> None:
+    from handlers.legal.compose import compose
+    from handlers.legal.question import Question
+
+    step = HearingRecord(document_id="s", case_id="os-231-2024", kind="step", hearing_date=date(2026, 12, 7),
+                         due_date=date(2026, 12, 10), summary="Reply to be filed", source_file="note", author="clerk")
+    answer = compose("en", CASES[0], Question(text="history", intent="history"), [step], [], date(2026, 12, 8))
+    assert "(0 hearings)" in answer.answer and "due on 10 Dec 2026: Reply to be filed" in answer.answer
