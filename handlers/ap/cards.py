@@ -63,6 +63,8 @@ def ledger_line(lang: str, report: DecisionReport) -> str:
         values.update(before_state=state_label(lang, before.state), before_by=before.by,
                       before_on=show_date(lang, before.on), before_total=format_inr(before.total),
                       before_status=text(lang, f"ap.status_{before.agent_status}"))
+    if report.copy_of is not None:
+        values["number"] = report.copy_of
     return text(lang, f"ap.ledger_{report.ledger_outcome}", **values)
 
 
@@ -97,6 +99,8 @@ def render_refusal(lang: str, refusal: Refusal) -> str:
 
 
 def decision_reply(turn: Turn, report: DecisionReport) -> Reply:
+    if report.copy_of is not None:  # nothing to choose on a copy: the clerk acts on the recorded invoice
+        return Reply(text=render_report(turn.lang, report), card_id=report.run_id)
     buttons = [[
         Button(label=turn.t("ap.button_approve"), data=f"{PREFIX}:a:{report.run_id}"),
         Button(label=turn.t("ap.button_hold"), data=f"{PREFIX}:h:{report.run_id}"),

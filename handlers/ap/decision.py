@@ -92,6 +92,9 @@ class DecisionReport(BaseModel):
     ledger_outcome: str | None = None
     """new, unchanged, redecided, corrected (replaced the earlier version) or closed (already paid/rejected)."""
     ledger_before: LedgerNote | None = None
+    copy_of: str | None = None
+    """The recorded invoice this document is a copy of (same vendor, the number folded, same facts and result,
+    still open): decided as its duplicate, and nothing recorded for it."""
 
 
 def decide(risk: RiskResult, vendor_memory: VendorMemory, policy: Policy) -> Decision:

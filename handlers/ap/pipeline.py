@@ -35,7 +35,7 @@ from handlers.ap.ledgerview import (
     entry_for,
     normalise_number,
 )
-from handlers.ap.lifecycle import OPEN, DecisionMemo
+from handlers.ap.lifecycle import OPEN, DecisionMemo, RecordedEntry
 from handlers.ap.match import MatchResult, three_way_match
 from handlers.ap.models import Invoice, Policy
 from handlers.ap.risk import evaluate
@@ -128,13 +128,28 @@ class Decider:
         _audit_memory(trail, vendor_memory)
         risk = evaluate(invoice, identity, match, vendor_memory, self.ledger, self.policy, earlier,
                         buyer=self.ledger.data.buyer)
-        step("RISK_EVALUATED", flags=[f.code for f in risk.flags], trust=risk.trust.model_dump())
         decision = decide(risk, vendor_memory, self.policy)
+        copy = self._copy_of(request.tenant, vendor_id, invoice, decision.status)
+        if copy is not None:
+            # The same bill again with nothing new: its recorded entry is its earlier invoice (a duplicate).
+            risk = evaluate(invoice, identity, match, vendor_memory, self.ledger, self.policy, [*earlier, copy.entry],
+                            buyer=self.ledger.data.buyer)
+            decision = decide(risk, vendor_memory, self.policy)
+        step("RISK_EVALUATED", flags=[f.code for f in risk.flags], trust=risk.trust.model_dump())
         step("DECISION_MADE", status=decision.status, confidence=decision.confidence,
              deciding=[f.code for f in decision.deciding])
         report = self._report(run_id, invoice, vendor_id, decision, match, vendor_memory, request)
         report = report.model_copy(update={"content_key": content_key(invoice), "preview": not recording})
-        if recording:
+        if copy is not None:
+            report = report.model_copy(update={"copy_of": copy.entry.invoice_number})
+        if recording and copy is not None:
+            step("LEDGER_RECORDED", outcome="copy", state=copy.state, before=copy.state)
+            report = report.model_copy(update={
+                "ledger_state": copy.state, "ledger_outcome": "copy", "ledger_before": _note_of(copy),
+                "memory_document_id": document_id(vendor_id, copy.entry.number_key),
+                "overrides": self._earlier_overrides(request.tenant, vendor_id)})
+            self.audit.save_run(run_id, bank, request.user_id, report.model_dump(mode="json"))
+        elif recording:
             assert self.book is not None
             report = await self._record(trail, invoice, vendor_id, decision, match, report, request)
             report = report.model_copy(update={"overrides": self._earlier_overrides(request.tenant, vendor_id)})
@@ -162,9 +177,7 @@ class Decider:
         before = done.before
         report = report.model_copy(update={
             "ledger_state": done.record.state, "ledger_outcome": done.outcome,
-            "ledger_before": None if before is None else LedgerNote(
-                state=before.state, agent_status=before.agent_status, by=before.state_by,
-                on=before.state_at.date(), total=before.entry.total, reason=before.state_reason)})
+            "ledger_before": None if before is None else _note_of(before)})
         if not request.use_memory or done.outcome in ("unchanged", "closed"):
             trail.step("RETAIN_NOT_NEEDED", status=decision.status, use_memory=request.use_memory,
                        outcome=done.outcome)
@@ -175,6 +188,16 @@ class Decider:
         trail.step(kept.step, document_id=kept.document_id, state=done.record.state)
         return report.model_copy(update={"retained": kept.retained, "retain_queued": kept.queued,
                                          "memory_document_id": kept.document_id})
+
+    def _copy_of(self, tenant: str, vendor_id: str, invoice: Invoice, status: str) -> RecordedEntry | None:
+        """The invoice's own open entry when this document brings nothing new (same facts, same result): a copy
+        sent again, whatever way its number is printed. New facts (a receipt, a correction) are a re-decision."""
+        if self.book is None:
+            return None
+        own = self.book.recorded(tenant, vendor_id, invoice.invoice_number)
+        if own is None or own.state not in OPEN or own.agent_status != status:
+            return None
+        return own if own.content_key in (None, content_key(invoice)) else None
 
     def _earlier_overrides(self, tenant: str, vendor_id: str) -> list[OverrideNote]:
         """The clerks' latest overrides on this vendor's invoices, with their reasons, newest first."""
@@ -204,6 +227,11 @@ class Decider:
             trust=decision.trust, used_memory=request.use_memory,
             tolerance_pct=f"{self.policy.tolerances.unit_price_pct.normalize():f}",
         )
+
+
+def _note_of(before: RecordedEntry) -> LedgerNote:
+    return LedgerNote(state=before.state, agent_status=before.agent_status, by=before.state_by,
+                      on=before.state_at.date(), total=before.entry.total, reason=before.state_reason)
 
 
 def _audit_memory(trail: Trail, vendor_memory: VendorMemory) -> None:

@@ -98,8 +98,9 @@ async def test_decide_is_a_preview_unless_recorded_then_ledger_lists_and_paid_ma
     assert recorded["status"] == "APPROVE"
     assert await run(settings, "ap", "decide", file, "--json", "--no-memory", "--tenant", demo) == 0
     again = json.loads(capsys.readouterr().out)
-    # A preview of a recorded, still open invoice is not its own duplicate, and records nothing.
-    assert again["status"] == "APPROVE" and again["preview"] and again["ledger_outcome"] is None
+    # A preview of a recorded, still open invoice with nothing new says it is a copy of it, and records nothing.
+    assert again["status"] == "PAYMENT_BLOCKED" and again["copy_of"] == "RSC/26-27/0009"
+    assert again["preview"] and again["ledger_outcome"] is None
     assert await run(settings, "ap", "ledger", "--tenant", demo, "--json") == 0
     [entry] = json.loads(capsys.readouterr().out)
     assert entry["invoice_number"] == "RSC/26-27/0009" and entry["status"] == "decided" == entry["state"]

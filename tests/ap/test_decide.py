@@ -103,7 +103,8 @@ async def test_the_same_invoice_run_three_times_retains_one_memory(ap_app: App, 
     runs = [await pack.decide(invoice, tenant, record=True) for _ in range(3)]
     assert [r.status for r in runs] == ["PAYMENT_BLOCKED"] * 3
     assert [r.retained for r in runs] == [True, False, False]
-    assert [r.ledger_outcome for r in runs] == ["new", "unchanged", "unchanged"], "never a duplicate of itself"
+    assert [r.ledger_outcome for r in runs] == ["new", "copy", "copy"], "one entry, the copies record nothing"
+    assert [r.copy_of for r in runs] == [None, invoice.invoice_number, invoice.invoice_number]
     decision_id = document_id("V001", invoice.invoice_number)
     assert {r.memory_document_id for r in runs} == {decision_id}
     stored = await ap_app.services.memory.list_documents(bank, tags=[tags.record_type("agent-decision")])

@@ -88,20 +88,23 @@ async def say(app: App, body: str, sender: str = "kavya") -> list[Reply]:
 
 async def test_the_same_invoice_again_is_its_one_entry_until_paid_then_a_duplicate(
         office: tuple[App, APPack, str]) -> None:
-    """Sent again while open, an invoice is decided again on its one entry (never its own duplicate); once paid,
-    the same number again is blocked citing the payment."""
+    """Sent again while open with nothing new, an invoice is a copy: blocked as the duplicate of its one entry,
+    which stays as it was (never a second entry, never moved by the copy); once paid, the same number again is
+    blocked citing the payment."""
     ap_app, pack, tenant = office
     [first] = await say(ap_app, sample_text("ravi_clean"))
     assert first.text.startswith("APPROVE")
     [second] = await say(ap_app, sample_text("ravi_clean"))
-    assert second.text.startswith("APPROVE") and "DUPLICATE_INVOICE" not in second.text
-    assert "already recorded" in second.text and "nothing changed" in second.text
+    assert second.text.startswith("PAYMENT BLOCKED") and "DUPLICATE_INVOICE" in second.text
+    assert "already recorded" in second.text and "nothing changed" in second.text and not second.buttons
     recorded = pack.book.recorded_entries(tenant)
     assert [(r.entry.invoice_number, r.state, r.agent_status) for r in recorded] == [
         ("RSC/26-27/0009", "decided", "APPROVE")]
     decisions = pack.book.actions(tenant, "V001", action="decision")
-    assert [a.agent_status for a in decisions] == ["APPROVE", "APPROVE"]
+    assert [a.agent_status for a in decisions] == ["APPROVE"]
     assert all(a.by_user for a in decisions)
+    [approved] = await say(ap_app, "approve RSC/26-27/0009")  # the entry is acted on by its number as before
+    assert "is now approved" in approved.text, approved.text
     assert (await pack.pay(tenant, "RSC/26-27/0009", None, date(2026, 4, 30), "kavya")).outcome == "paid"
     [third] = await say(ap_app, sample_text("ravi_clean"))
     assert third.text.startswith("PAYMENT BLOCKED") and "DUPLICATE_INVOICE" in third.text
@@ -115,7 +118,12 @@ async def test_a_variant_of_the_number_is_the_same_invoice(office: tuple[App, AP
     pack, tenant = office[1], office[2]
     await say(ap_app, sample_text("ravi_clean", invoice_number="RSC/26-27/0009"))
     [variant] = await say(ap_app, sample_text("ravi_clean", invoice_number="rsc 26-27-9"))
-    assert variant.text.startswith("APPROVE") and "already recorded" in variant.text
+    # The headline, the decision and the ledger line agree: a copy of the recorded invoice, not a bill to approve.
+    assert variant.text.startswith("PAYMENT BLOCKED") and "DUPLICATE_INVOICE" in variant.text
+    assert "a copy of invoice RSC/26-27/0009, already recorded" in variant.text
+    report = await pack.decide(load_sample("ravi_clean").model_copy(update={"invoice_number": "RSC / 26-27 / 09"}),
+                               tenant)
+    assert report.status == "PAYMENT_BLOCKED" and report.copy_of == "RSC/26-27/0009" and report.preview
     assert [r.entry.invoice_number for r in pack.book.recorded_entries(tenant)] == ["RSC/26-27/0009"]
     assert (await pack.pay(tenant, "rsc-26-27-9", None, date(2026, 4, 30), "kavya")).outcome == "paid"
     [again] = await say(ap_app, sample_text("ravi_clean", invoice_number="RSC 26/27/09"))
@@ -157,8 +165,9 @@ async def test_two_clerks_deciding_one_invoice_at_once_record_one(ap_app: App, t
     invoice = liner_bags("APK/2001")
     reports = await asyncio.gather(decider.decide(invoice, request(tenant, "clerk1")),
                                    decider.decide(invoice, request(tenant, "clerk2")))
-    assert [r.status for r in reports] == ["APPROVE", "APPROVE"]
-    assert sorted(str(r.ledger_outcome) for r in reports) == ["new", "unchanged"]
+    # One records it; the other, decided after it, is told it is a copy of that entry.
+    assert sorted(r.status for r in reports) == ["APPROVE", "PAYMENT_BLOCKED"]
+    assert sorted(str(r.ledger_outcome) for r in reports) == ["copy", "new"]
     [entry] = book.entries(tenant)
     assert entry.status == "decided" and entry.decision_id in {r.run_id for r in reports}
 
@@ -339,7 +348,7 @@ async def test_two_clerks_in_chat_record_one_entry(office: tuple[App, APPack, st
     replies = await asyncio.gather(say(ap_app, sample_text("ravi_clean"), "kavya"),
                                    say(ap_app, sample_text("ravi_clean"), "arjun"))
     statuses = sorted(r[0].text.split(" (")[0] for r in replies)
-    assert statuses == ["APPROVE", "APPROVE"]  # one invoice, one entry: never its own duplicate
+    assert statuses == ["APPROVE", "PAYMENT BLOCKED"]  # one invoice, one entry; the later one is told it is a copy
     [entry] = pack.book.recorded_entries(tenant)
     assert entry.agent_status == "APPROVE" and entry.decided_by in {"kavya", "arjun"}
 
