@@ -145,6 +145,15 @@ def _same(before: BaseModel | None, after: BaseModel) -> bool:
     return before is not None and before.model_dump(mode="json") == after.model_dump(mode="json")
 
 
+def _earlier_import(records: VisitRecords, tenant: str, saved: SavedVisit) -> list[str]:
+    """The same visit imported before under another key (a log read when a row's key was its contents): its id,
+    for the row to replace it rather than stand beside it."""
+    visit = saved.visit
+    return [s.visit.id for s in records.visits(tenant, farmer_id=visit.farmer_id)
+            if s.source == "import" and s.key != saved.key and s.visit.id != visit.id and s.visit.date == visit.date
+            and (s.visit.officer_id, s.visit.crop) == (visit.officer_id, visit.crop)]
+
+
 def import_visit_log(database: Database, book: FieldBook, tenant: str, path: Path, apply: bool,
                      bank_id: str, officer_default: str = "import") -> ImportReport:
     """Dry-run (default) or apply a visit log: the report lists what is added, changed, unchanged and refused,
@@ -170,16 +179,19 @@ def import_visit_log(database: Database, book: FieldBook, tenant: str, path: Pat
             report.not_understood.setdefault(column, []).extend(f"row {read.row}: {v}" for v in values)
     writes: list[SavedVisit] = []
     outcomes: list[SavedOutcome] = []
+    superseded: list[str] = []
     for read in chosen.values():
         saved = read.saved
         assert saved is not None
         label = f"{saved.visit.id} ({saved.visit.date.isoformat()})"
         visit_same = _same(records.visit(tenant, saved.visit.id), saved)
         outcome_same = read.outcome is None or _same(records.outcome(tenant, saved.visit.id), read.outcome)
-        if visit_same and outcome_same:
+        older = _earlier_import(records, tenant, saved)
+        superseded += older
+        if visit_same and outcome_same and not older:
             report.unchanged.append(label)
             continue
-        known = records.visit(tenant, saved.visit.id) is not None or records.has_key(tenant, saved.key)
+        known = records.visit(tenant, saved.visit.id) is not None or records.has_key(tenant, saved.key) or bool(older)
         (report.updated if known else report.added).append(label)
         if not visit_same:
             writes.append(saved)
@@ -187,10 +199,12 @@ def import_visit_log(database: Database, book: FieldBook, tenant: str, path: Pat
             outcomes.append(read.outcome)
     report.memories = _preview(book, writes, outcomes)
     report.memories_total = len(writes) + len(outcomes)
-    if apply and (writes or outcomes):
+    if apply and (writes or outcomes or superseded):
         ensure_tenant(database, tenant)
         outbox = Outbox(database.engine)
         replaced: list[str] = []
+        for visit_id in superseded:
+            replaced += records.remove_visit(tenant, visit_id)
         for saved in writes:
             replaced += records.save_visit(tenant, saved).replaced
         for outcome in outcomes:

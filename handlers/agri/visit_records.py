@@ -221,6 +221,16 @@ class VisitRecords:
             return session.scalar(select(VisitRow.visit_id).where(VisitRow.tenant_id == tenant,
                                                                   VisitRow.key == key)) is not None
 
+    def remove_visit(self, tenant: str, visit_id: str) -> list[str]:
+        """Remove one visit and its outcome; return their document ids (for their memories to go too)."""
+        with self.database.session() as session:
+            gone: list[str] = []
+            for row in (session.get(OutcomeRow, (tenant, visit_id)), session.get(VisitRow, (tenant, visit_id))):
+                if row is not None:
+                    gone.append(row.document_id)
+                    session.delete(row)
+            return gone
+
     def farmer_ids(self, tenant: str) -> list[str]:
         """Every farmer id the tenant's visits are filed under, as written."""
         with self.database.session() as session:

@@ -108,3 +108,27 @@ def test_repeat_visits_months_apart_are_visits_and_the_same_day_is_one(db: Datab
     assert (len(fixed.added), len(fixed.updated), len(fixed.unchanged)) == (0, 1, 1), fixed.render()
     visits = VisitRecords(db).visits(TENANT)
     assert [s.visit.id for s in visits] == ids and visits[1].visit.products[0].product_id == "P004"
+
+
+def test_a_visit_imported_before_under_its_contents_key_is_replaced_not_doubled(db: Database, book: FieldBook,
+                                                                               tmp_path: Path) -> None:
+    """A log imported when a row's key was its contents: importing it again updates that visit (its memory goes,
+    one remains) instead of adding a second one beside it."""
+    from datetime import date
+
+    from handlers.agri.models import Visit
+    from handlers.agri.visit_records import SavedVisit
+
+    earlier = Visit(id="F011-20260605-0a1b2c", date=date(2026, 6, 5), officer_id="O01", farmer_id="F011",
+                    village="moinabad", crop="cotton")
+    VisitRecords(db).save_visit(TENANT, SavedVisit(visit=earlier, key="log-0123456789ab", source="import"))
+    path = _log(tmp_path, "Date,Officer,Farmer,Crop,Problem,Products,Reaction\n"
+                          "05-06-2026,Srinivas Reddy,Raju Yadav,cotton,pink bollworm,Proclaim,accepted\n")
+    dry = import_visit_log(db, book, TENANT, path, apply=False, bank_id="b")
+    assert (len(dry.added), len(dry.updated)) == (0, 1), dry.render()
+    applied = import_visit_log(db, book, TENANT, path, apply=True, bank_id="b")
+    assert applied.removed == ["visit:F011-20260605-0a1b2c"], applied.render()
+    [kept] = VisitRecords(db).visits(TENANT)
+    assert kept.visit.id != earlier.id and kept.visit.products[0].product_id == "P007"
+    again = import_visit_log(db, book, TENANT, path, apply=True, bank_id="b")
+    assert (len(again.unchanged), again.removed) == (1, [])
