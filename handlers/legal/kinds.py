@@ -26,7 +26,8 @@ _DOCUMENT_TITLE = re.compile(
     r"received\s+with\s+thanks\b)", re.I)
 _DEED_TITLE = re.compile(r"deed|agreement", re.I)
 _CAUSE_LIST = re.compile(
-    r"\bcause\s*-?\s*list\b|\bdaily\s+(?:list|board)\b|\b(?:today'?s|tomorrow'?s|day'?s)\s+board\b|"
+    r"\bcause\s*-?\s*list\b|\bdaily\s+(?:list|board)\b|\b(?:today'?s|tomorrow'?s|day'?s)\s+(?:board|list)\b|"
+    r"\bsitting\s+list\b|"
     r"^\W*board\b(?:\s+(?:for|of|dated|on))?|\bboard\s+(?:for|of|dated|on)\s+\(?\d|"
     r"\bmatters\s+listed\b|\blist\s+of\s+(?:cases|matters|business)\b|\bcases\s+listed\s+(?:on|for)\b|"
     r"\bfor\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day\s*,?\s+the\s+\d{1,2}|"

@@ -19,6 +19,8 @@ HEADINGS = [
     "Cause list dated 11.12.2026",
     "List of business for 11-12-2026",
     "DAILY BOARD\nFriday the 11th December, 2026",
+    "Sitting list for 11.12.2026",
+    "Day's list - 11 Dec 2026",
 ]
 ROWS = "\n1. O.S. 231/2024  Pendyala Ramesh v. Kommineni Sarala  for evidence\n2. A.S. 112/2023  Mothe  for arguments"
 
