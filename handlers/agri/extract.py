@@ -342,8 +342,10 @@ class FieldReader:
         result = result_of(norm, hits, subject.issue)
         product_hits = self._product_hits(norm, hits)
         named = list(dict.fromkeys(h.key for h in product_hits))
+        # Verb forms count here too: "Spotcare veyyaledu", "వేసుకోలేదు", "never got Borex" were not applied.
         not_applied = refused(norm, product_hits, [h for h in hits if h.category in ("reaction", "no_spray",
-                                                                                     "objection")])
+                                                                                     "objection")]
+                              + verb_cues(norm, hits))
         applied = [pid for pid in named if pid not in not_applied]
         source = product_source(norm) if not applied else "ours"
         if not named and source == "ours" and not any(h.category == "no_spray" for h in hits):

@@ -8,16 +8,34 @@ from handlers.agri.textmatch import Hit
 
 _SENTENCE_END = re.compile(r"[.!?।\n;]")
 # A reaction belongs to the product of its own clause: "Coragen too costly, she took Proclaim".
-_CLAUSE_END = re.compile(r"[.!?।\n;,]|\s(?:but|then|kani|kaani|aithe|కానీ|తర్వాత)\s")
+# "aithe" is "but" after a verb ("cheppanu aithe konaledu") and "if it is" after a noun or adjective ("dhara
+# takkuva aithe teesukuntanu": if the price is less), where it is a condition inside the clause.
+_BUT_AITHE = r"(?<=nu|du|di|ru|mu)\s(?:aithe|ayithe)\s"
+_CLAUSE_END = re.compile(rf"[.!?।\n;,]|\s(?:but|then|kani|kaani|కానీ|తర్వాత)\s|{_BUT_AITHE}")
 # "did not / didn't / never / no product" just before an acceptance word turns it into a refusal.
 _NEGATED = re.compile(r"(?:\bnot|n't|\bdidnt|\bnever|\bno(?:\s+\w+)?|\bledu|లేదు)\s+(?:\w+\s+)?$")
 # Products joined by a list ("Tilt, Kavach rendu", "Actara and Tilt both") share a cue said of the list.
 _LIST_JOIN = re.compile(r"^\s*(?:,|\+|&|/|and|or|mariyu|మరియు)?\s*$")
 # An acceptance under a condition is not yet one: "credit lo istey teeskuntanu", "డబ్బులు వస్తే కొంటా",
 # "will buy if the dealer gives credit". Telugu conditionals end in -తే (ఇస్తే, వస్తే, ఉంటే, దొరికితే).
-_CONDITIONAL = re.compile(r"(?<![a-z])(?:if|unless|istey|iste|isthe|ichhte|ichte|vaste|vastey|vasthe|unte|untey|"
-                          r"dorikite|dorikithe|dorikte|cheste|chesthe|ayite|ayithe)(?![a-z])|"
+# In Latin letters the same ending is "-te" / "-the" after the verb's stem ("vaana aagithe": if the rain stops,
+# "padithe", "taggite", "raakapothe"); English words with that ending are not conditions.
+_CONDITIONAL = re.compile(r"(?<![a-z])(?:if|unless|provided|in\s+case|as\s+long\s+as|istey|iste|isthe|ichhte|ichte|"
+                          r"vaste|vastey|vasthe|unte|untey|cheste|chesthe|aithe|ayite|ayithe)(?![a-z])|"
+                          r"(?<![a-z])(?!(?:white|quite|write|site|kite|bite|unite|invite|elite|suite|termite|favourite|"
+                          r"definite|opposite|granite|waste|paste|taste|haste|caste|chaste|ante|anthe)(?![a-z]))"
+                          r"[a-z]{2,}(?:ithe|ithey|isthe|asthe|esthe|usthe|osthe|pothe|ite|itey|iste|istey|aste|"
+                          r"este|uste|oste|unte|untey)(?![a-z])|"
                           r"(?<![\u0c00-\u0c7f])(?!అంటే)[\u0c00-\u0c7f]+తే(?![\u0c00-\u0c7f])")
+# English puts the condition after the verb too: "will buy it only if the dealer gives credit".
+_CONDITION_AFTER = re.compile(r"(?<![a-z])(?:if|unless|provided|in\s+case|as\s+long\s+as)(?![a-z])")
+# What a condition or a put-off waits for, when it names it: the price, money (a loan, a payment, credit), stock.
+_REASONS = (("price", re.compile(r"(?<![a-z])(?:price|prices|rate|rates|dhara|dara|cost|cheaper|discount|"
+                                 r"khareedu|kharidu)(?![a-z])|ధర|రేటు|ఖరీదు")),
+            ("money", re.compile(r"(?<![a-z])(?:money|cash|loan|credit|payment|paid|salary|bonus|dabbul\w*|dabbu|"
+                                 r"paisa\w*|appu|runam|bank)(?![a-z])|డబ్బు|అప్పు|రుణం|క్రెడిట్|బ్యాంకు")),
+            ("availability", re.compile(r"(?<![a-z])(?:stock|available|availability|supply|dorik\w*|dorak\w*)(?![a-z])|"
+                                        r"స్టాక్|దొరి|దొరక")))
 # "not now" is later: "ippudu konanu", "ఇప్పుడు కొనను" defer rather than refuse ("ippudu emi veyanu" refuses).
 _NOW = re.compile(r"(?:(?<![a-z])(?:now|ippudu|ipudu|ippatiki|for now)|ఇప్పుడు|ఇప్పటికి)\s+$")
 # A cue said of an earlier season or spray is history, not the answer to this advice: "Pegasus mundu kottadu",
@@ -37,12 +55,16 @@ _NEED = re.compile(r"need|avasaram|అవసరం")
 # reason is given with it ("dabbulu levu, next week konta"), else a plan to buy ("konta annadi next week").
 _DEFER = re.compile(r"(?<![a-z])(?:later|tarvata|taruvata|after\s+(?:the\s+)?(?:[a-z]+\s+)?(?:harvest\w*|dasara|dussehra|"
                      r"diwali|deepavali|sankranti|pongal|ugadi|festival|money|payment|pay\s+day|sale|selling|picking|"
-                     r"rains?|showers?)|next\s+time|(?:once|when|till|until)\s+(?:the\s+)?[a-z]+\s+(?:stops?|ends?|"
-                     r"comes?|is\s+over|dries|clears?))(?![a-z])|తర్వాత|తరువాత|"
+                     r"rains?|showers?|loan|credit|bonus)|next\s+time|(?:once|when|till|until|as\s+soon\s+as)\s+(?:the\s+|his\s+|her\s+)?"
+                     r"(?:[a-z]+\s+){1,3}?(?:stops?|ends?|comes?|is\s+over|dries|clears?|arrives?|is\s+paid|"
+                     r"is\s+sanctioned|gets?\s+paid))(?![a-z])|తర్వాత|తరువాత|"
                      # The Telugu "after doing" form: "varsham taggaka", "panta ammaka", "vachaka"; వర్షం తగ్గాక.
-                     r"(?<![a-z])[a-z]*(?:gg|yy|mm|chh?|g|ll)aa?ka(?![a-z])|(?<![\u0c00-\u0c7f])[\u0c00-\u0c7f]+ాక(?![\u0c00-\u0c7f])")
+                     r"(?<![a-z])[a-z]*(?:gg|yy|mm|chh?|g|ll)aa?ka(?![a-z])|(?<![\u0c00-\u0c7f])[\u0c00-\u0c7f]+ాక(?![\u0c00-\u0c7f])|"
+                     # "as soon as it comes" ("raagane", "padagane"; రాగానే) and "having waited" ("aagi", ఆగి).
+                     r"(?<![a-z])[a-z]{2,}(?:agane|aagane)(?![a-z])|(?<![\u0c00-\u0c7f])[\u0c00-\u0c7f]+గానే(?![\u0c00-\u0c7f])|"
+                     r"(?<![a-z])aa?gi(?![a-z])|(?<![\u0c00-\u0c7f])ఆగి(?![\u0c00-\u0c7f])")
 # The clause a put-off is read in: "after the sale, then" (తర్వాత) joins it rather than cutting it.
-_OUTER_CLAUSE = re.compile(r"[.!?।\n;,]|\s(?:but|kani|kaani|aithe|కానీ)\s")
+_OUTER_CLAUSE = re.compile(rf"[.!?।\n;,]|\s(?:but|kani|kaani|కానీ)\s|{_BUT_AITHE}")
 _NEXT_SPAN = re.compile(r"(?<![a-z])(?:next\s+(?:week|month)|coming\s+week|vach+h?e+y?\s+(?:va+ra?m|nela)|"
                         r"\d+\s*(?:days?|rojula|rojulu)\s*(?:lo|tarvata|after))(?![a-z])|వచ్చే\s+(?:వారం|నెల)")
 
@@ -86,6 +108,8 @@ NOT_DONE = "not_done"
 not spray the Delegate I told last time")."""
 _REPORTED = re.compile(r"^\s*(?:ann|అన్న|ani\b|antu|అంటు|said)")
 _OFFICER_WAIT = {"wait", "undecided", "postponed"}
+# "Siddipet nunchi teppistanu annanu" (I said I would get it brought): a verb the officer reports of himself.
+_SAID_BY_ME = re.compile(r"^\s*(?:annanu|annamu|ani\s+cheppanu|ani\s+chepanu|అన్నాను|అని\s+చెప్పాను|i\s+said)(?![a-z])")
 # "will buy next week" in a sentence that also times the visit is still the farmer's: the officer buys nothing.
 _BUYING = re.compile(r"buy|purchase|kont|konu|teesk|teesuk|తీసుకుం|కొంట|కొను")
 
@@ -105,6 +129,8 @@ def farmer_cues(text: str, cues: list[Hit], plans: list[tuple[int, int]]) -> lis
                 o.category == "objection" and o.end <= cue.start and not text[o.end:cue.start].strip()
                 for o in cues):
             continue
+        if cue.category == "reaction" and _SAID_BY_ME.match(text[cue.end:cue.end + 16]):
+            continue
         in_plan = any(a <= cue.start < b for a, b in plans)
         reported = _REPORTED.match(text[cue.end:cue.end + 12]) or re.search("ann|అన్న", text[cue.start:cue.end])
         buys = cue.key == "postponed" and _BUYING.search(text[cue.start:cue.end])
@@ -122,7 +148,7 @@ def reaction_of(text: str, cue: Hit, reason: bool = False) -> str:
     key = "accepted" if cue.key == "own" else "rejected" if cue.key == NOT_DONE else cue.key
     if key == "accepted" and _NEGATED.search(before):
         return "rejected"
-    if key == "accepted" and _CONDITIONAL.search(text[low:cue.start]):
+    if key == "accepted" and (_CONDITIONAL.search(text[low:cue.start]) or _CONDITION_AFTER.search(text[cue.end:high])):
         return "undecided"
     outer_low, _ = _bounds(text, cue.start, _OUTER_CLAUSE)
     if key == "accepted" and cue.category == "reaction" and (
@@ -131,6 +157,14 @@ def reaction_of(text: str, cue: Hit, reason: bool = False) -> str:
     if key == "rejected" and _NOW.search(before) and not _NEED.search(text[cue.start:cue.end]):
         return "postponed"
     return key
+
+
+def waits_for(text: str, cue: Hit) -> str | None:
+    """The objection a condition or put-off said with an acceptance names ("if the price comes down": price; "once
+    the loan comes", "dabbulu padagane": money; "stock raagane": availability), or None when it names none."""
+    low, high = _bounds(text, cue.start, _OUTER_CLAUSE)
+    named = [(m.start(), name) for name, rx in _REASONS if (m := rx.search(text[low:high]))]
+    return min(named)[1] if named else None
 
 
 def _history(text: str, cue: Hit, products: list[Hit]) -> bool:
@@ -163,6 +197,7 @@ def advice_from(text: str, products: list[Hit], cues: list[Hit]) -> list[Advice]
     only: set[str] = set()
     hedged: set[str] = set()
     until: set[str] = set()
+    waited: dict[str, str | None] = {}
     replaced = _replaced(text, products)
     # Where each reaction came from: a reason (own stock), a cue further off (its sentence), or its own clause.
     source: dict[str, tuple[str, int]] = {}
@@ -217,6 +252,8 @@ def advice_from(text: str, products: list[Hit], cues: list[Hit]) -> list[Advice]
             reaction[target] = put_off[(low, high)] if put_off_here else answer
             if reaction[target] == "postponed" and _DEFER.search(text[_bounds(text, cue.start, _OUTER_CLAUSE)[0]:high]):
                 until.add(target)
+            if cue.key == "accepted" and reaction[target] in ("undecided", "postponed"):
+                waited[target] = waits_for(text, cue)
             source[target] = ("close", 0) if close else ("far", sentence)
             if reaction[target] == "accepted" and _ONLY.search(text[low:high]):
                 only.add(target)
@@ -246,6 +283,8 @@ def advice_from(text: str, products: list[Hit], cues: list[Hit]) -> list[Advice]
         if said_of is None and pid in objection:
             # Waiting, not finding it or a hedged doubt is not yet a no: price, money or disbelief refuses.
             said_of = "undecided" if objection[pid] in ("wait", "availability") or pid in hedged else "rejected"
+        if said_of in ("undecided", "postponed") and waited.get(pid) and pid not in objection:
+            objection[pid] = waited[pid]  # type: ignore[assignment]  # the condition names what it waits for
         if said_of == "postponed" and pid in until and pid not in objection:
             objection[pid] = "wait"  # put off until something named ("once the rain stops"): he waits for it
         advice.append(Advice(product_id=pid, reaction=said_of or "undecided",  # type: ignore[arg-type]

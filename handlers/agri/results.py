@@ -22,8 +22,9 @@ _RESIDUE = re.compile(r"(?:(?<![a-z])(?:inka|still)|ఇంకా)\s+(?:\S+\s+){0
 _DONE = r"(?:control\w*|reduc\w*|tagg\w*|తగ్గ\S*|kill\w*|effect\w*|better|clean|adupu\w*|అదుపు\S*|improv\w*|result|down)"
 _PERCENT_RESULT = re.compile(rf"(?<!\d)(?P<pct>\d{{1,3}})\s*(?:%|percent|per cent|శాతం|shatam|satam)\s*(?:\S+\s+)?{_DONE}|"
                              rf"{_DONE}\s+(?:by\s+|about\s+|around\s+|nearly\s+)*(?P<after>\d{{1,3}})\s*(?:%|percent)")
-# "still whitefly is there", "inka purugu undi", "ఇంకా తెల్లదోమ ఉంది": the problem is still there.
-_STILL = re.compile(r"(?:(?<![a-z])(?:still|inka|inkaa)|ఇంకా)\s+(?:\S+\s+){0,4}?"
+# "still whitefly is there", "inka purugu undi", "ఇంకా తెల్లదోమ ఉంది": the problem is still there; so it is when
+# it is "as it was" ("alaage unnayi", "అలాగే ఉన్నాయి", "అలానే ఉంది") in any number.
+_STILL = re.compile(r"(?:(?<![a-z])(?:still|inka|inkaa|alage|alaage|alane|alaane)|ఇంకా|అలాగే|అలానే)\s+(?:\S+\s+){0,4}?"
                     r"(?:undi|unnayi|unnai|there|present|seen|affected|ఉంది|ఉన్నాయి|కనిపిస్తుంది)(?![a-z])")
 _HALF = re.compile(r"(?<![a-z])(?:half|sagam)(?![a-z])|సగం")
 
