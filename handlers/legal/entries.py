@@ -17,6 +17,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from bot.store import Base, Database
 from bot.store.sql import insert_ignore, upsert, utc
+from handlers.legal.case_dates import issued_on
 from handlers.legal.models import DATE_MOVING, HearingRecord
 
 SUMMARY_CHARS = 600
@@ -90,6 +91,12 @@ def _record(row: EntryRow) -> HearingRecord:
         author_id=row.author_id, upload_id=row.upload_id, uploaded_at=utc(row.uploaded_at),
         date_source=row.date_source, state=row.state,  # type: ignore[arg-type]
     )
+
+
+def _known_by(record: HearingRecord, day: date) -> bool:
+    if record.hearing_date <= day:
+        return True
+    return record.kind == "listing" and record.uploaded_at is not None and issued_on(record) <= day
 
 
 def _audited(record: HearingRecord | None) -> str | None:
@@ -170,13 +177,13 @@ class EntryStore:
         return select(EntryRow).where(EntryRow.tenant_id == tenant, EntryRow.state == "saved")
 
     def of_case(self, tenant: str, case_id: str, as_of: date | None = None) -> list[HearingRecord]:
-        """Every live entry of a case by date (none dated after as_of)."""
+        """Every live entry of a case by date (none dated after as_of, but a cause list sent by then for a later
+        day: it was known)."""
         query = self._live(tenant).where(EntryRow.case_id == case_id)
-        if as_of is not None:
-            query = query.where(EntryRow.hearing_date <= as_of)
         with self._db.session() as s:
             rows = s.scalars(query.order_by(EntryRow.hearing_date, EntryRow.document_id)).all()
-            return [_record(r) for r in rows]
+            records = [_record(r) for r in rows]
+        return records if as_of is None else [r for r in records if _known_by(r, as_of)]
 
     def of_cases(self, tenant: str, case_ids: Iterable[str]) -> dict[str, list[HearingRecord]]:
         wanted = sorted(set(case_ids))

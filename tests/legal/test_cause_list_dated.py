@@ -7,6 +7,10 @@ from datetime import date, datetime, timezone
 
 import pytest
 
+from bot.store import Database
+from bot.store.tenants import ensure_tenant
+from handlers.legal.entries import EntryStore
+
 from handlers.legal.case_dates import lists, next_date
 from handlers.legal.cards import edit_field
 from handlers.legal.models import HearingRecord
@@ -66,3 +70,13 @@ def test_a_list_for_a_coming_day_still_yields_to_a_hearing_recorded_after_it_was
     heard = _record("hearing", date(2026, 12, 9), date(2027, 1, 6), sent, "h2")
     found = next_date([earlier, listing, heard])
     assert found is not None and found.day == date(2027, 1, 6)
+
+
+def test_asked_as_of_a_day_a_list_sent_by_then_for_a_later_day_is_known(database: Database) -> None:
+    ensure_tenant(database, "t")
+    store = EntryStore(database)
+    sent = datetime(2026, 12, 8, 14, tzinfo=timezone.utc)
+    store.save("t", _record("listing", date(2026, 12, 11), date(2026, 12, 11), sent, "l1"), "clerk")
+    store.save("t", _record("hearing", date(2026, 11, 20), date(2026, 12, 10), sent, "h1"), "clerk")
+    assert [r.document_id for r in store.of_case("t", "os-231-2024", as_of=date(2026, 12, 9))] == ["h1", "l1"]
+    assert [r.document_id for r in store.of_case("t", "os-231-2024", as_of=date(2026, 12, 7))] == ["h1"]
