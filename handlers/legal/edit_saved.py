@@ -13,6 +13,7 @@ from bot.services.i18n import show_date
 from handlers.legal.corrections import edit_payload
 from handlers.legal.dates import find_dates
 from handlers.legal.entries import EntryStore
+from handlers.legal.examples import example_case
 from handlers.legal.models import HearingRecord
 from handlers.legal.register import CaseRegister, number_spans
 from memory.asof import IST
@@ -47,7 +48,7 @@ def _named_day(args: str, today: date) -> date | None:
 def edit_command(turn: Turn, spec: CardSpec, entries: EntryStore, register: CaseRegister, args: str) -> Reply:
     """`/edit CASE DATE`: the saved entry of that case on that date, opened for correction."""
     if not args.strip():
-        return Reply(text=turn.t("legal.edit_usage"))
+        return Reply(text=turn.t("legal.edit_usage", case=example_case(turn.lang, register)))
     mention = register.first(args)
     if mention is None:
         return Reply(text=turn.t("legal.edit_no_case", name=args.strip()))

@@ -87,7 +87,10 @@ async def test_help_and_usage_name_the_practices_own_cases_and_cases_writes_a_ti
     shown = await _say(practice, "/help")
     assert not DEMO_WORDS.search(shown), shown
     assert "/history Thirumala cheque" in shown or "/history O.P. 61/2026" in shown, shown
-    for command in ("/ask", "/history", "/timeline"):
+    numbers = {n for c in CASES for n in c.numbers}
+    assert all(n in numbers for n in re.findall(r"\b[A-Z]{1,4}\.?\s?[A-Z]?\.?\s?(?:No\.\s*)?\d+\s*/\s*\d{4}", shown)), \
+        "every case number /help writes is one of the practice's"
+    for command in ("/ask", "/history", "/timeline", "/edit"):
         usage = await _say(practice, command)
         assert not DEMO_WORDS.search(usage) and ("Thirumala cheque" in usage or "61/2026" in usage), usage
     listed = await _say(practice, "/cases")
