@@ -123,7 +123,8 @@ def edit_dose(reader: FieldReader, visit: Visit, norm: str) -> dict[str, Any]:
         raise ValueError("agri.edit_bad_dose")
     for advice in visit.products:
         if advice.product_id in targets and dose is not None:
-            over, label = above_label(dose, reader.book.products[advice.product_id], visit.crop)
+            product = reader.book.products[advice.product_id]
+            over, label = above_label(dose, product, visit.crop_for(product))
             advice = advice.model_copy(update={"dose": dose.text(), "label_dose": label, "above_label": over})
         elif advice.product_id in targets or norm in CLEAR:
             advice = advice.model_copy(update={"dose": None, "label_dose": None, "above_label": False})
@@ -146,7 +147,8 @@ def recheck_doses(reader: FieldReader, visit: Visit) -> Visit:
     for advice in visit.products:
         dose = parse_dose(advice.dose or "")
         if dose is not None:
-            over, label = above_label(dose, reader.book.products[advice.product_id], visit.crop)
+            product = reader.book.products[advice.product_id]
+            over, label = above_label(dose, product, visit.crop_for(product))
             advice = advice.model_copy(update={"label_dose": label, "above_label": over})
         products.append(advice)
     return visit.model_copy(update={"products": products})

@@ -161,7 +161,7 @@ class VisitCard(_Shared, CardSpec):
         village = village_line(book, lang, new) if new is not None else book.village_name(visit.village, lang)
         severity = (f"{_t(lang, f'severity_{visit.severity}')}" if visit.severity else "") + (
             f" ({visit.severity_pct}%)" if visit.severity_pct is not None else "")
-        problems = ", ".join(book.issue_name(p, lang) for p in visit.problems)
+        problems = book.problems_seen(visit.problems, visit.problem_crops, visit.crop, lang)
         rows = [
             _t(lang, "visit_card_title", extractor=_t(lang, f"extractor_{payload.get('extractor', 'rules')}")),
             f"{self.field_label(lang, 'farmer')}: {self._dash(farmer)}",

@@ -158,7 +158,7 @@ class Composer:
         if not seen:
             return None
         solved = {o.visit_id for o in self.own.outcomes if o.result == "controlled"}
-        return None if seen[-1].visit_id in solved else (seen[-1].crop, seen[-1].problems)
+        return None if seen[-1].visit_id in solved else (seen[-1].crop, seen[-1].problems_on(seen[-1].crop))
 
     def _for_current_problems(self, blocked: set[str], scores: dict[str, float]) -> list[str]:
         """Return catalogue products labelled for the crop and the problems the farmer has now, ordered by what
@@ -178,7 +178,7 @@ class Composer:
     def _problems_on(self, crop: str) -> list[str]:
         """The problems memory has seen on one of the farmer's crops: his own visits and outcomes (latest first),
         then visits nearby of the same crop."""
-        own = [p for v in reversed(self.own.visits) if v.crop == crop for p in (v.problems or [v.issue]) if p]
+        own = [p for v in reversed(self.own.visits) for p in v.problems_on(crop)]
         done = [o.issue for o in reversed(self.own.outcomes) if o.crop == crop and o.issue]
         near = [v.issue for v in reversed(self.similar.visits) if v.crop == crop and v.issue]
         return list(dict.fromkeys(own + done + near))

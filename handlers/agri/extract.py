@@ -7,7 +7,7 @@ from itertools import pairwise
 
 from handlers.agri.doses import above_label, find_doses
 from handlers.agri.identity import FarmerIdentity, Resolution
-from handlers.agri.models import Advice, Farmer, Outcome, Visit
+from handlers.agri.models import Advice, Farmer, Outcome, Visit, crop_advised
 from handlers.agri.reactions import NOT_DONE, advice_from, farmer_cues, refused
 from handlers.agri.register import FieldBook
 from handlers.agri.results import product_source, result_of
@@ -22,6 +22,8 @@ _PERCENT = re.compile(r"(\d{1,3})\s*(?:%|percent|per cent|శాతం|shatam|sa
 _FARMER_ID = re.compile(r"(?<![a-z0-9])f(\d{3})(?![0-9])")
 _PRODUCT_ID = re.compile(r"(?<![a-z0-9])p(\d{3})(?![0-9])")
 _MAX_NOTE = 400
+# The clauses a note gives each crop's problems in: "chilli has thrips, cotton has pink bollworm".
+_CROP_CLAUSE = re.compile(r"[.!?।\n;,]|\s(?:but|kani|kaani|కానీ)\s")
 _OTHERS_RESULT = re.compile(r"result|yield|plot|field|polam|photo|video|ఫలితం|దిగుబడి|పొలం|ఫోటో|వీడియో")
 
 
@@ -250,6 +252,7 @@ class FieldReader:
             (h.key for h in hits if h.category == "severity"), None)
         stage = next((h.key for h in hits if h.category == "stage"), None)
         day = self._day(norm, hits, today)
+        problem_crops = self._problem_crops(norm, hits, farmer, crop, problems)
         return Visit(
             id=visit_id(farmer_id, day, norm),
             date=day,
@@ -259,9 +262,10 @@ class FieldReader:
             crop=crop,
             stage=stage,  # type: ignore[arg-type]
             problems=problems,
+            problem_crops=problem_crops,
             severity=severity,  # type: ignore[arg-type]
             severity_pct=pct,
-            products=(products := self._dosed(norm, self._advice(norm, hits), crop)),
+            products=(products := self._dosed(norm, self._advice(norm, hits), crop, problem_crops)),
             objection_unnamed=None if products else self._objection_alone(norm, hits),
             neighbour_evidence=self._neighbour_result(norm, hits, farmer_id),
             next_step=self._next_step(text),
@@ -280,9 +284,28 @@ class FieldReader:
                 return True
         return False
 
-    def _dosed(self, norm: str, advice: list[Advice], crop: str | None) -> list[Advice]:
+    def _problem_crops(self, norm: str, hits: list[Hit], farmer: Farmer | None, crop: str | None,
+                       problems: list[str]) -> dict[str, str]:
+        """Each problem said in a clause naming one other crop of the farmer than the visit's ("chilli has thrips,
+        cotton has pink bollworm"; "mirchi lo tamara, patti lo gulabi purugu") -> that crop."""
+        crops = [h for h in hits if h.category == "crop" and (farmer is None or h.key in farmer.crops)]
+        if len({h.key for h in crops}) < 2:
+            return {}
+        found: dict[str, str] = {}
+        for hit in hits:
+            if hit.category != "issue" or hit.key not in problems or hit.key in found:
+                continue
+            low = max((m.end() for m in _CROP_CLAUSE.finditer(norm) if m.end() <= hit.start), default=0)
+            high = min((m.start() for m in _CROP_CLAUSE.finditer(norm) if m.start() >= hit.end), default=len(norm))
+            named = {c.key for c in crops if low <= c.start < high}
+            if len(named) == 1:
+                found[hit.key] = named.pop()
+        return {p: c for p, c in found.items() if c != crop}
+
+    def _dosed(self, norm: str, advice: list[Advice], crop: str | None,
+               problem_crops: dict[str, str] | None = None) -> list[Advice]:
         """Attach each dose the note gives to the product named just before it (else just after), checked
-        against the label dose for the crop."""
+        against the label dose for the crop it was advised for."""
         products = self._product_hits(norm, self.terms.find(norm))
         doses: dict[str, Advice] = {a.product_id: a for a in advice}
         for dose in find_doses(norm):
@@ -294,7 +317,8 @@ class FieldReader:
             target_id = target.key if target else None
             if target_id is None or target_id not in doses or doses[target_id].dose is not None:
                 continue
-            over, label = above_label(dose, self.book.products[target_id], crop)
+            product = self.book.products[target_id]
+            over, label = above_label(dose, product, crop_advised(product, crop, problem_crops or {}))
             doses[target_id] = doses[target_id].model_copy(update={"dose": dose.text(), "label_dose": label,
                                                              "above_label": over})
         return [doses[a.product_id] for a in advice]

@@ -30,6 +30,12 @@ class VisitFact:
     """Every problem seen on the visit, the main one first."""
     postponed: list[str] = field(default_factory=list)
     """Products the farmer will take later ("next week konta")."""
+    problem_crops: dict[str, str] = field(default_factory=dict)
+    """A problem seen on another of the farmer's crops than `crop` -> that crop."""
+
+    def problems_on(self, crop: str) -> list[str]:
+        """The problems this visit saw on one crop."""
+        return [p for p in (self.problems or [self.issue]) if p and self.problem_crops.get(p, self.crop) == crop]
 
 
 @dataclass(frozen=True)
@@ -84,6 +90,7 @@ def read_facts(memories: list[Recalled]) -> Facts:
                 objections=objections, neighbour=meta.get("neighbour") == "yes",
                 problems=_ids(meta.get("problems")) or _ids(meta.get("issue")),
                 postponed=_ids(meta.get("postponed")),
+                problem_crops=dict(pair.split("=", 1) for pair in _ids(meta.get("problem_crops")) if "=" in pair),
             ))
         else:
             facts.outcomes.append(OutcomeFact(**common, result=meta.get("result", ""),

@@ -41,6 +41,14 @@ class Product(BaseModel):
         return f"Rs {self.price_rs:,} per {self.pack_size}"
 
 
+def crop_advised(product: Product, crop: str | None, problem_crops: dict[str, str]) -> str | None:
+    """The crop a product was advised for on a visit to `crop` whose other crops had these problems: the visit's
+    crop when the product's label covers it, else the crop of a problem the product is labelled for."""
+    if crop in product.dosage:
+        return crop
+    return next((c for p, c in problem_crops.items() if p in product.problems and c in product.dosage), crop)
+
+
 class Crop(BaseModel):
     """A crop the tenant's register names: its words extend the built-in lexicon, its names are shown."""
 
@@ -134,6 +142,9 @@ class Visit(BaseModel):
     """The main problem: always the first of `problems`."""
     problems: list[str] = Field(default_factory=list)
     """Every problem seen on the visit, the main one first."""
+    problem_crops: dict[str, str] = Field(default_factory=dict)
+    """A problem seen on another of the farmer's crops than `crop` -> that crop ("chilli has thrips, cotton has
+    pink bollworm": pink-bollworm -> cotton); a problem not here was seen on `crop`."""
     severity: Severity | None = None
     severity_pct: int | None = Field(default=None, ge=0, le=100)
     products: list[Advice] = Field(default_factory=list)
@@ -154,6 +165,15 @@ class Visit(BaseModel):
         if self.problems and self.issue != self.problems[0]:
             self.issue = self.problems[0]
         return self
+
+    def crop_of(self, problem: str) -> str | None:
+        """The crop a problem of this visit was seen on."""
+        return self.problem_crops.get(problem, self.crop)
+
+    def crop_for(self, product: Product) -> str | None:
+        """The crop a product was advised for: the visit's crop when its label covers it, else the crop of a
+        problem of the visit it is labelled for ("Pinkout for the cotton" on a chilli visit)."""
+        return crop_advised(product, self.crop, {p: c for p, c in self.problem_crops.items() if p in self.problems})
 
     @property
     def reaction(self) -> Reaction | None:

@@ -58,18 +58,19 @@ def visit_narrative(book: FieldBook, visit: Visit, with_note: bool = True) -> st
     if visit.issue:
         extent = f", about {visit.severity_pct}% of plants affected" if visit.severity_pct is not None else ""
         severity = f" ({visit.severity})" if visit.severity else ""
-        parts.append(f"Problem: {book.issue_name(visit.issue)}{severity}{extent}.")
+        parts.append(f"Problem: {book.problems_seen([visit.issue], visit.problem_crops, visit.crop)}{severity}{extent}.")
         if len(visit.problems) > 1:
-            parts.append(f"Also seen: {', '.join(book.issue_name(p) for p in visit.problems[1:])}.")
+            parts.append(f"Also seen: {book.problems_seen(visit.problems[1:], visit.problem_crops, visit.crop)}.")
     if visit.objection_unnamed and not visit.products:
         parts.append(f"No product advised; farmer objected: {_OBJECTION_TEXT[visit.objection_unnamed]}.")
     for advice in visit.products:
-        parts.append(f"Advised {_product_phrase(book, advice.product_id, crop)}.")
+        advised_for = visit.crop_for(book.products[advice.product_id]) or crop
+        parts.append(f"Advised {_product_phrase(book, advice.product_id, advised_for)}.")
         if advice.dose:
             parts.append(f"Dose given by the officer: {advice.dose}.")
         if advice.above_label:
             parts.append(f"WARNING: that dose is above the label dose ({advice.label_dose} for "
-                         f"{book.crop_name(crop)}).")
+                         f"{book.crop_name(advised_for)}).")
         if advice.objection:
             parts.append(f"Farmer objected: {_OBJECTION_TEXT[advice.objection]}.")
         if advice.reaction == "accepted":
@@ -105,6 +106,7 @@ def visit_metadata(visit: Visit) -> dict[str, str]:
         "officer_id": visit.officer_id,
         "issue": visit.issue or "",
         "problems": ",".join(visit.problems),
+        "problem_crops": ",".join(f"{p}={c}" for p, c in visit.problem_crops.items() if p in visit.problems),
         "doses": ",".join(f"{a.product_id}={a.dose}" for a in visit.products if a.dose),
         "above_label": ",".join(a.product_id for a in visit.products if a.above_label),
         "severity": visit.severity or "",

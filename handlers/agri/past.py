@@ -18,7 +18,7 @@ def last_visit_lines(book: FieldBook, farmer_id: str, visits: list[SavedVisit], 
         f"{book.products[a.product_id].name if a.product_id in book.products else a.product_id}"
         f" ({text(lang, f'agri.reaction_{a.reaction}')}{', ' + a.dose if a.dose else ''})"
         for a in visit.products) or text(lang, "agri.nothing_advised")
-    seen = ", ".join(book.issue_name(p, lang) for p in visit.problems) or "-"
+    seen = book.problems_seen(visit.problems, visit.problem_crops, visit.crop, lang) or "-"
     lines = [text(lang, "agri.past_last_visit", farmer=name, date=show_date(lang, visit.date),
                   crop=book.crop_name(visit.crop, lang) or "-", seen=seen, advised=advised, count=len(visits))]
     after = [o.outcome for o in outcomes if o.outcome.visit_id == visit.id or o.outcome.date >= visit.date]

@@ -177,6 +177,17 @@ class FieldBook:
             return issue_id or ""
         return issue.name_te if lang == "te" else issue.name
 
+    def problems_seen(self, problems: list[str], problem_crops: dict[str, str], crop: str | None,
+                      lang: str = "en") -> str:
+        """The problems of a visit as shown to a person, each seen on another crop than the visit's with that crop:
+        "thrips, pink bollworm (cotton)"."""
+        def one(problem: str) -> str:
+            other = problem_crops.get(problem)
+            name = self.issue_name(problem, lang)
+            return f"{name} ({self.crop_name(other, lang)})" if other and other != crop else name
+
+        return ", ".join(one(p) for p in problems)
+
     def farmer_name(self, farmer_id: str | None, lang: str = "en") -> str:
         farmer = self.farmers.get(farmer_id or "")
         if farmer is None:
