@@ -87,3 +87,18 @@ async def test_a_deleted_entry_leaves_record_and_memory(office: Office) -> None:
     assert book.store.get("demo", "web:seabreeze:2026-11-09") is None
     assert await memory_date(office, book, "web:seabreeze:2026-11-09") is None
     assert book.store.get("demo", "web:seabreeze:2026-10-05") is not None
+
+
+async def test_the_cause_list_page_shows_what_is_due_that_day(office: Office) -> None:
+    book = CaseBook(office.app.services, "demo")
+    case = office.app.packs["legal"].register_for("demo").get("gorle")  # type: ignore[attr-defined]
+    assert case is not None
+    step = HearingRecord(document_id="web:gorle:step", case_id="gorle", kind="step", hearing_date=date(2026, 12, 3),
+                         due_date=date(2026, 12, 10), source_file="office note", author="Aditya",
+                         text="Written statement to be filed by 10/12.", summary="Written statement to be filed by 10/12.",
+                         uploaded_at=datetime(2026, 12, 3, 12, 0, tzinfo=UTC))
+    await book.file([(step, case)], by="aditya")
+    async with office.signed_in("asha") as client:
+        shown = (await client.get("/office/legal/?day=2026-12-10")).text
+        assert 'id="due"' in shown and "Written statement to be filed" in shown and 'data-case="gorle"' in shown
+        assert 'id="due"' not in (await client.get("/office/legal/?day=2026-12-03")).text
