@@ -24,8 +24,9 @@ from handlers.ap.models import (
 )
 
 DEFAULT_POLICY = Path(__file__).resolve().parent / "data" / "default_policy.json"
-_LOOKALIKES = str.maketrans("OIL", "011")
-"""Letters a scan reads for digits and back; a PO number is compared with them folded."""
+_LOOKALIKES = str.maketrans("OILSB", "01158")
+"""Letters a scan reads for digits and back (O/0, I/1/l, S/5, B/8); a PO number is compared with them folded
+when it is not in the register as printed."""
 
 
 def _po_key(number: str) -> str:
@@ -96,7 +97,10 @@ class Ledger:
     def __init__(self, data: LedgerData) -> None:
         self.data = data
         self._vendors = {v.vendor_id: v for v in data.vendors}
-        self._pos = {_po_key(p.po_number): p for p in data.purchase_orders}
+        self._pos = {normalise_number(p.po_number): p for p in data.purchase_orders}
+        self._folded: dict[str, list[PurchaseOrder]] = {}
+        for po in data.purchase_orders:
+            self._folded.setdefault(_po_key(po.po_number), []).append(po)
 
     @classmethod
     def load(cls, root: Path) -> "Ledger":
@@ -130,12 +134,21 @@ class Ledger:
         return VendorMatch(vendor=None, by="none")
 
     def purchase_order(self, po_number: str | None, vendor_id: str | None = None) -> PurchaseOrder | None:
-        """The PO by its number printed any way (`KAI/PO/0114` is `KAI-PO-0114`, a scan's `P0` is `PO`).
+        """The PO by its number printed any way (`KAI/PO/0114` is `KAI-PO-0114`), or as a scan misreads it
+        (`P0`, `2O26`, `O14S`) when exactly one of the register's POs (of this vendor, if it has one that fits)
+        reads the same with the look-alikes folded.
 
-        Only that number: a PO one character off is another document, never swapped in (see nearest_pos)."""
+        Only that number: a PO one character off, or a misreading that fits two POs, is no PO; none is ever
+        swapped in (see nearest_pos)."""
         if not po_number:
             return None
-        return self._pos.get(_po_key(po_number))
+        exact = self._pos.get(normalise_number(po_number))
+        if exact is not None:
+            return exact
+        fits = self._folded.get(_po_key(po_number), [])
+        own = [p for p in fits if p.vendor_id == vendor_id]
+        fits = own or fits
+        return fits[0] if len(fits) == 1 else None
 
     def nearest_pos(self, po_number: str | None, vendor_id: str | None, count: int = 3) -> list[str]:
         """The vendor's POs whose numbers are nearest the one printed, to name when it is not found: the clerk

@@ -68,3 +68,24 @@ async def test_a_vendor_not_in_the_master_names_the_nearest_but_is_not_taken_for
     said = evidence("en", flag)
     assert "is not in the vendor master" in said and "Ravi Steel & Components (V001)" in said and "none taken" in said
     assert "PO_NOT_FOUND" in [f.code for f in decision.flags], "a stranger has no PO, even one of a look-alike"
+
+
+async def test_a_po_misread_by_a_scan_is_the_one_po_it_folds_to(ledger: Ledger, policy: Policy) -> None:
+    """O/0, I/1/l, S/5 and B/8 read for each other are folded, only when one PO of the register fits."""
+    for misread in ("P0-2026-0145", "PO-2O26-O14S", "P0-2026-0I4S", "PO-2O26-Ol45"):
+        invoice, decision = await decided(bill(misread), ledger, policy)
+        identity = ledger.identify(invoice)
+        match = three_way_match(invoice, ledger, policy.tolerances, identity.vendor.vendor_id if identity.vendor else None)
+        assert match.po_number == "PO-2026-0145" and decision.status == "APPROVE", (misread, decision.flags)
+
+
+async def test_a_misreading_two_pos_fit_is_not_found_with_both_named(ledger: Ledger, policy: Policy) -> None:
+    [po] = [p for p in ledger.data.purchase_orders if p.po_number == "PO-2026-0145"]
+    twins = [po.model_copy(update={"po_number": "PO-2026-S145"}), po.model_copy(update={"po_number": "PO-2026-5145"})]
+    data = ledger.data.model_copy(update={"purchase_orders": [*ledger.data.purchase_orders, *twins]})
+    both = Ledger(data)
+    assert both.purchase_order("PO-2026-S145", "V001") is not None  # as printed: that one
+    _, decision = await decided(bill("PO-2026-5I45"), both, policy)
+    flag = next(f for f in decision.flags if f.code == "PO_NOT_FOUND")
+    said = evidence("en", flag)
+    assert "PO-2026-S145" in said and "PO-2026-5145" in said and "None of them was matched" in said
