@@ -8,11 +8,15 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from rapidfuzz import fuzz
+
 from bot.services.registers.codes import as_written, safe_key
 from bot.services.registers.kinds import (
     Cells,
     Column,
     RegisterKind,
+    Registers,
+    Resolved,
     join_list,
     number_text,
     split_list,
@@ -38,6 +42,7 @@ from handlers.ap.models import (
     POLine,
     PurchaseOrder,
     Vendor,
+    normalise_name,
 )
 
 PACK = "ap"
@@ -71,13 +76,18 @@ def _written_code(written: str, vendor_id: str) -> str:
 
 
 def _vendor(cells: Cells) -> Vendor:
-    name = cells.get("name", "")
+    # Tally keeps the ledger's own name beside the party's: either names the vendor, the other is another name.
+    ledger_name = cells.get("ledger_name", "").strip()
+    name = cells.get("name", "").strip() or ledger_name
+    if not name:
+        raise ValueError("missing Vendor Name")
+    also = [ledger_name] if ledger_name and normalise_name(ledger_name) != normalise_name(name) else []
     vendor_id = vendor_key(cells.get("vendor_id") or name)
     account = {"account_number": cells.get("account_number", ""), "ifsc": cells.get("ifsc") or None,
                "bank_name": cells.get("bank_name") or None, "account_name": cells.get("account_name") or None}
     return Vendor.model_validate(dict(
         vendor_id=vendor_id, code=_written_code(cells.get("vendor_id", ""), vendor_id), name=name,
-        aliases=split_list(cells.get("aliases")),
+        aliases=list(dict.fromkeys([*split_list(cells.get("aliases")), *also])),
         gstin=cells.get("gstin", "").replace(" ", "").upper(), bank_account=BankDetails.model_validate(account),
         verified_contact=Contact(name=cells.get("contact_name", ""), role=cells.get("contact_role", ""),
                                  phone=cells.get("contact_phone", ""), email=cells.get("contact_email", "")),
@@ -93,6 +103,55 @@ def _vendor_cells(vendor: Vendor) -> Cells:
             "contact_name": contact.name, "contact_role": contact.role, "contact_phone": contact.phone,
             "contact_email": contact.email,
             "onboarded_on": vendor.onboarded_on.isoformat() if vendor.onboarded_on else ""}
+
+
+_LEGAL_FORM = re.compile(r"\b(?:private|pvt|limited|ltd|llp|co|company|inc|m s)\b")
+
+
+def _bare_name(name: str) -> str:
+    """A vendor's name without its legal form ("Kaveri Electricals Pvt. Ltd." is "kaveri electricals")."""
+    return " ".join(_LEGAL_FORM.sub(" ", normalise_name(name)).split())
+
+
+def _vendor_named(written: str, registers: Registers) -> tuple[str | None, list[str]]:
+    """The vendor a row names by its code, GSTIN, name, ledger name or another name (exactly one), else None
+    with the names a clerk may have meant."""
+    vendors = registers.get("vendors", {})
+    if vendor_key(written) in vendors:
+        return vendor_key(written), []
+    folded, bare = normalise_name(written), _bare_name(written)
+    by_code = [k for k, r in vendors.items() if normalise_name(str(r.data.get("code") or "")) == folded
+               or str(r.data.get("gstin", "")).upper() == written.strip().upper()]
+    by_name = [k for k, r in vendors.items()
+               if folded in {normalise_name(n) for n in [r.data.get("name", ""), *r.data.get("aliases", [])]}]
+    by_bare = [k for k, r in vendors.items()
+               if bare and bare in {_bare_name(n) for n in [r.data.get("name", ""), *r.data.get("aliases", [])]}]
+    for found in (by_code, by_name, by_bare):
+        if len(found) == 1:
+            return found[0], []
+        if len(found) > 1:
+            return None, [str(vendors[k].data.get("name", k)) for k in found]
+    near = sorted(vendors.values(), key=lambda r: -fuzz.token_set_ratio(bare, _bare_name(r.data.get("name", ""))))
+    return None, [str(r.data.get("name", "")) for r in near[:3]
+                  if fuzz.token_set_ratio(bare, _bare_name(r.data.get("name", ""))) >= 60]
+
+
+def _resolve_vendor(record: PurchaseOrder | PastInvoice, cells: Cells, registers: Registers) -> Resolved:
+    """A PO or payment row names its vendor as the office does (Tally's Party Name, the ledger name, a code):
+    it is that vendor of the master, or the row is refused saying so in words."""
+    written = (cells.get("vendor_id") or "").strip()
+    if not written or record.vendor_id in registers.get("vendors", {}):
+        return Resolved(record)
+    found, meant = _vendor_named(written, registers)
+    if found is not None:
+        return Resolved(record.model_copy(update={"vendor_id": found}))
+    if len(meant) > 1 and normalise_name(written) in {normalise_name(m) for m in meant}:
+        return Resolved(record, problem=f"“{written}” names more than one vendor in the vendor register "
+                                        f"({', '.join(meant)}): write the vendor's code instead")
+    hint = f" (nearest: {', '.join(meant)})" if meant else ""
+    return Resolved(record, problem=f"no vendor “{written}” in the vendor register by code, name, ledger name or "
+                                    f"other names{hint}: add the vendor there first, or write its code as the "
+                                    "register has it")
 
 
 def _po(cells: Cells) -> PurchaseOrder:
@@ -196,8 +255,9 @@ KINDS: dict[str, RegisterKind] = {k.name: k for k in (
           _buyer, lambda b: {"name": b.name, "gstin": b.gstin or ""}, lambda b: ("buyer", b.name), "buyer"),
     _kind("vendors", Vendor, (
         Column("vendor_id", "Vendor ID", _VENDOR_ID),
-        Column("name", "Vendor Name", ("ledger name", "party name", "name", "display name", "company name",
-                                       "supplier name", "vendor"), required=True),
+        Column("name", "Vendor Name", ("party name", "name", "display name", "company name", "supplier name",
+                                       "vendor", "mailing name")),
+        Column("ledger_name", "Ledger Name", ("ledger", "account name in books")),
         Column("aliases", "Also Called", ("aliases", "alias", "other names", "trade name")),
         Column("gstin", "GSTIN", ("gstin/uin", "gst identification number (gstin)", "gst number", "gst no",
                                   "gstin uin", "gst identification number"), required=True),
@@ -230,7 +290,7 @@ KINDS: dict[str, RegisterKind] = {k.name: k for k in (
         Column("unit", "Unit", ("uom", "usage unit", "units")),
         Column("unit_price", "Rate", ("unit price", "item price", "price", "rate per unit"), required=True),
     ), _po, _po_cells, lambda p: (p.po_number.upper(), p.po_number), "purchase_orders",
-        lines_field="lines", refers=lambda p: [("vendors", p.vendor_id)]),
+        lines_field="lines", refers=lambda p: [("vendors", p.vendor_id)], resolve=_resolve_vendor),
     _kind("goods-receipts", GoodsReceipt, (
         Column("grn_number", "GRN Number", ("grn no", "receipt note no", "receipt number", "voucher no", "mrn no",
                                             "mrn number", "material receipt note no",
@@ -260,7 +320,7 @@ KINDS: dict[str, RegisterKind] = {k.name: k for k in (
           for f in _EXCEPTION),
     ), _payment, _payment_cells, lambda p: (f"{p.vendor_id}:{''.join(p.invoice_number.upper().split())}",
                                             f"{p.vendor_id} {p.invoice_number}"), "invoices",
-        refers=lambda p: [("vendors", p.vendor_id)], after_apply=queue_vendor_memories),
+        refers=lambda p: [("vendors", p.vendor_id)], after_apply=queue_vendor_memories, resolve=_resolve_vendor),
     _kind("policy", Policy, (), _policy, _no_cells, lambda _p: ("policy", "policy"), None),
 )}
 SEED_FILES = [("buyer", "ap/vendors.json"), ("vendors", "ap/vendors.json"),

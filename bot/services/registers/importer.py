@@ -210,6 +210,9 @@ def plan_import(database: Database, kinds: dict[str, RegisterKind], kind: Regist
     final: dict[str, int] = {}
     for key, (row, record, label) in chosen.items():
         resolved = kind.resolve(record, cells_of.get(key, {}), _with(registers, plan.created))
+        if resolved.problem is not None:
+            report.rejected.append(Rejected(row=row, reason=resolved.problem))
+            continue
         record = resolved.record
         # Resolving may find the row is a record the tenant has under another key (a village by its name).
         key, label = kind.key_of(record)

@@ -44,6 +44,8 @@ class Resolved:
 
     record: Any
     created: list[Created] = field(default_factory=list)
+    problem: str | None = None
+    """Why the row cannot be taken, in the register's words (a vendor named that no row of the master has)."""
 
 
 def _as_is(record: Any, _cells: Cells, _registers: Registers) -> Resolved:
