@@ -89,11 +89,12 @@ class RowReading:
             self.unread("reaction", self.cells["reaction"])
         notes = normalise(self.cells.get("notes", ""))
         said = [h for h in self.reader.terms.find(notes) if h.category in ("reaction", "objection")]
-        reaction = reaction or next((h.key for h in said if h.category == "reaction"), None)  # type: ignore[assignment]
-        objection = objection or next((h.key for h in said if h.category == "objection"), None)  # type: ignore[assignment]
+        reaction = reaction or next((h.key for h in said if h.category == "reaction"), None)
+        objection = objection or next((h.key for h in said if h.category == "objection"), None)
         if reaction is None and objection is not None:
             reaction = "rejected"
-        return reaction, objection  # type: ignore[return-value]
+        # "already has it" is taken as the card's Products edit takes it: the advice is followed.
+        return ("accepted" if reaction == "own" else reaction), objection  # type: ignore[return-value]
 
     def advice(self) -> list[Advice]:
         written = self.cells.get("products", "")

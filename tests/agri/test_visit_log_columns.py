@@ -132,3 +132,20 @@ def test_a_visit_imported_before_under_its_contents_key_is_replaced_not_doubled(
     assert kept.visit.id != earlier.id and kept.visit.products[0].product_id == "P007"
     again = import_visit_log(db, book, TENANT, path, apply=True, bank_id="b")
     assert (len(again.unchanged), again.removed) == (1, [])
+
+
+def test_every_reaction_word_the_reader_knows_imports(db: Database, book: FieldBook, tmp_path: Path) -> None:
+    """A reaction the reader has a word for ("already has stock" is the farmer's own stock) is a reaction the
+    saved visit can hold: no row of a log breaks the import."""
+    from datetime import date, timedelta
+
+    from handlers.agri.lexicon import load_lexicon
+
+    words = [w for group in load_lexicon().reactions.values() for w in group if "," not in w]
+    lines = [f"{date(2026, 1, 1) + timedelta(days=n):%d-%m-%Y},Raju Yadav,cotton,Proclaim,{word}"
+             for n, word in enumerate(words)]
+    path = _log(tmp_path, "Date,Farmer,Crop,Products,Reaction\n" + "\n".join(lines) + "\n")
+    report = import_visit_log(db, book, TENANT, path, apply=True, bank_id="b")
+    assert len(report.added) == len(words) and not report.rejected, report.render()
+    saved = VisitRecords(db).visits(TENANT)  # read back: every reaction is one a visit may hold
+    assert {a.reaction for s in saved for a in s.visit.products} <= {"accepted", "postponed", "rejected", "undecided"}
