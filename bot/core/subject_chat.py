@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.core.messages import Button, Reply
+from bot.services.i18n import in_number
 from bot.core.subject_ops import SubjectRequests, canonical, counts
 from bot.core.pack import Pack, Services, Turn
 from memory.subjects import HeldItem, Subject
@@ -87,7 +88,7 @@ def preview_text(turn: Turn, subject: Subject, held: list[HeldItem]) -> str:
     lines = [turn.t("subjects.preview_header", kind=subject.kind, subject_id=subject.subject_id)]
     for key, count in sorted(counts([i for i in held if i.kept_because is None]).items()):
         store, what = key.split(":", 1)
-        lines.append(turn.t("subjects.preview_line", store=store, count=count, what=what))
+        lines.append(turn.t("subjects.preview_line", store=store, count=count, what=in_number(count, what)))
     kept: dict[tuple[str, str], int] = {}
     for item in held:
         if item.kept_because is not None:

@@ -8,6 +8,7 @@ audited in the database (counts, never content).
 from datetime import UTC, datetime
 from typing import Any
 
+from bot.services.i18n import counted, in_number
 from bot.store.subject_audit import AuditEntry, Outcome, SubjectAudit
 from bot.core.subject_match import SubjectTerms
 from bot.store.subject_stores import (
@@ -70,14 +71,14 @@ def describe(subject: Subject, held: list[HeldItem]) -> str:
         store, kind = key.split(":", 1)
         days = sorted({i.day.isoformat() for i in erased if f"{i.store}:{i.kind}" == key and i.day})
         dated = f" (dated {', '.join(days[:8])}{', ...' if len(days) > 8 else ''})" if days else ""
-        lines.append(f"  {store}: {count} {kind}(s){dated}")
+        lines.append(f"  {store}: {count} {in_number(count, kind)}{dated}")
     kept = [i for i in held if i.kept_because is not None]
     if kept:
         lines.append("Kept (exported, not erased):")
         reasons: dict[tuple[str, str], int] = {}
         for item in kept:
             reasons[(item.store, item.kept_because or "")] = reasons.get((item.store, item.kept_because or ""), 0) + 1
-        lines += [f"  {store}: {n} item(s), because {why}" for (store, why), n in reasons.items()]
+        lines += [f"  {store}: {counted(n, 'item', 'items')}, because {why}" for (store, why), n in reasons.items()]
     return "\n".join(lines)
 
 

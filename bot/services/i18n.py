@@ -48,6 +48,25 @@ def counted(count: int, one: str, many: str) -> str:
     return format(_Count(count), f"{one}|{many}")
 
 
+def in_number(count: int, phrase: str) -> str:
+    """An English noun phrase in the number a count asks ("pending follow-up" -> "pending follow-ups", "sent reply
+    (its lines only)" -> "sent replies (its lines only)"); a phrase that does not end in a singular noun (already
+    plural, or a participle such as "waiting to be stored") is left as it is."""
+    head, bracket, rest = phrase.partition(" (")
+    words = head.split(" ")
+    last = words[-1]
+    if count == 1 or not last.replace("-", "").isascii() or not last.replace("-", "").isalpha() \
+            or last.endswith(("s", "ed")):
+        return phrase
+    if last.endswith("y") and last[-2:-1] not in ("a", "e", "i", "o", "u"):
+        words[-1] = last[:-1] + "ies"
+    elif last.endswith(("x", "z", "ch", "sh")):
+        words[-1] = last + "es"
+    else:
+        words[-1] = last + "s"
+    return " ".join(words) + bracket + rest
+
+
 def placeholders(template: str) -> set[str]:
     return {field for _, field, _, _ in string.Formatter().parse(template) if field}
 

@@ -12,7 +12,7 @@ import pytest
 
 from bot.core.app import App
 from bot.core.messages import Incoming
-from bot.services.i18n import catalogue, counted, text
+from bot.services.i18n import catalogue, counted, in_number, text
 from bot.settings import Settings
 from bot.store.people import load_people
 from bot.store.people_table import import_people_table
@@ -43,6 +43,11 @@ def test_counts_take_their_noun_in_the_right_number() -> None:
         "Memory is working on 1 background operation: retain."
     assert text("te", "legal.month_header", case="X", month="మే 2026", count=2).endswith("2 విచారణలు.")
     assert (counted(1, "entry", "entries"), counted(0, "entry", "entries")) == ("1 entry", "0 entries")
+    assert [in_number(2, k) for k in ("hearing entry", "pending follow-up", "sent reply (its lines only)",
+                                      "waiting to be stored", "card messages", "box")] == [
+        "hearing entries", "pending follow-ups", "sent replies (its lines only)", "waiting to be stored",
+        "card messages", "boxes"]
+    assert in_number(1, "hearing entry") == "hearing entry"
 
 
 @pytest.mark.parametrize("lang", ["en", "te"])
