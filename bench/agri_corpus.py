@@ -152,7 +152,9 @@ def score(book: FieldBook | None = None, batch: str = "1-2") -> dict[str, FieldS
     for row in _rows(notes_file):
         officer = book.officers[row["officer"]]
         visit = reader.read_visit(row["text"], officer.id, date.fromisoformat(row["today"]), officer.territories)
-        for field, (ok, got) in _note_checks(visit, row["expect"], fold).items():
+        # The crop as the author wrote it ("bengal gram") is the register's crop ("bengal-gram"): compare keys.
+        expect = {**row["expect"], "crop": book.crop_of(row["expect"]["crop"]) if row["expect"]["crop"] else None}
+        for field, (ok, got) in _note_checks(visit, expect, fold).items():
             scores[field].total += 1
             scores[field].right += ok
             if not ok:

@@ -245,8 +245,10 @@ class FieldReader:
         crops = [h.key for h in hits if h.category == "crop"]
         if farmer is not None:
             crops = [c for c in crops if c in farmer.crops] or crops
-        crop = crops[0] if crops else (farmer.crops[0] if farmer and len(farmer.crops) == 1 else None)
         problems = list(dict.fromkeys(h.key for h in hits if h.category == "issue" and not absent(norm, h.start, h.end)))
+        crop = crops[0] if crops else (farmer.crops[0] if farmer and len(farmer.crops) == 1 else None)
+        if crop is None and farmer is not None:
+            crop = self._crop_of_problems(farmer, problems, hits)
         pct = self.percent(norm)
         severity = severity_of(pct) if pct is not None else next(
             (h.key for h in hits if h.category == "severity"), None)
@@ -283,6 +285,16 @@ class FieldReader:
             if "shown" in said and ("neighbour" in said or (other and _OTHERS_RESULT.search(norm[a:b]))):
                 return True
         return False
+
+    def _crop_of_problems(self, farmer: Farmer, problems: list[str], hits: list[Hit]) -> str | None:
+        """A note naming no crop, of a farmer with several: the one crop of his the problems seen occur on (pink
+        bollworm: his cotton, not his redgram), else the one crop of his the products named are labelled for."""
+        for options in ([set(self.book.issues[p].crops) for p in problems if p in self.book.issues],
+                        [set(self.book.products[h.key].dosage) for h in hits if h.category == "product"]):
+            fits = [c for c in farmer.crops if options and all(c in o for o in options)]
+            if len(fits) == 1:
+                return fits[0]
+        return None
 
     def _problem_crops(self, norm: str, hits: list[Hit], farmer: Farmer | None, crop: str | None,
                        problems: list[str]) -> dict[str, str]:

@@ -58,10 +58,27 @@ def _extend(base: dict[str, list[str]], own: dict[str, list[str]]) -> dict[str, 
     return merged
 
 
+def _with_builtin_words(own: dict[str, list[str]], base: dict[str, list[str]]) -> dict[str, list[str]]:
+    """A register's group that shares a word with one built-in group under another key ("gulabi-purugu" named
+    "pink bollworm") is that group: it takes the built-in words too ("గులాబీ పురుగు", "pbw"), when it is the only
+    register group sharing a word with it."""
+    folded = {key: {fold_word(w) for w in words} for key, words in own.items()}
+    merged = {key: list(words) for key, words in own.items()}
+    for key, words in base.items():
+        if key in own:
+            continue
+        said = {fold_word(w) for w in words}
+        sharing = [k for k, mine in folded.items() if mine & said]
+        if len(sharing) == 1:
+            merged[sharing[0]] = list(dict.fromkeys([*merged[sharing[0]], *words]))
+    return merged
+
+
 def tenant_lexicon(base: Lexicon, crops: list[Crop], issues: list[Issue]) -> Lexicon:
     """The built-in lexicon with the register's crops and issues (names in both scripts, aliases) added."""
     own_crops = {c.id: _words_of(c.id, c.name, c.name_te, c.aliases) for c in crops}
-    own_issues = {i.id: _words_of(i.id, i.name, i.name_te, i.aliases) for i in issues}
+    own_issues = _with_builtin_words({i.id: _words_of(i.id, i.name, i.name_te, i.aliases) for i in issues},
+                                     base.issues)
     return base.model_copy(update={"crops": _extend(base.crops, own_crops),
                                    "issues": _extend(base.issues, own_issues)})
 
