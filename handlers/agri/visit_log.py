@@ -50,14 +50,23 @@ class LogRow(BaseModel):
     not_understood: dict[str, list[str]] = {}
 
 
+# Fields a log may spread over two columns ("Products Recommended" and "Product Given", "Remarks" and "Notes"):
+# both are read. A visit has one date, farmer, officer, village and crop: the first such column is.
+_JOINED = {"problem", "products", "dose", "reaction", "objection", "outcome", "next_step", "notes"}
+
+
 def log_cells(row: SourceRow) -> tuple[Cells, dict[str, str]]:
     """The row's cells by field, and the header each field was read from (as the sheet writes it)."""
     cells: Cells = {}
     headers: dict[str, str] = {}
     for header, value in row.cells.items():
         field = column_of(header)
-        if field is not None and value.strip() and field not in cells:
+        if field is None or not value.strip():
+            continue
+        if field not in cells:
             cells[field], headers[field] = value.strip(), header
+        elif field in _JOINED and value.strip() not in cells[field]:
+            cells[field] = f"{cells[field]}; {value.strip()}"
     return cells, headers
 
 

@@ -149,3 +149,14 @@ def test_every_reaction_word_the_reader_knows_imports(db: Database, book: FieldB
     assert len(report.added) == len(words) and not report.rejected, report.render()
     saved = VisitRecords(db).visits(TENANT)  # read back: every reaction is one a visit may hold
     assert {a.reaction for s in saved for a in s.visit.products} <= {"accepted", "postponed", "rejected", "undecided"}
+
+
+def test_two_columns_of_one_kind_are_both_read(db: Database, book: FieldBook, tmp_path: Path) -> None:
+    """A log with Products Recommended and Product Given (or Remarks and Notes) loses neither column."""
+    path = _log(tmp_path, "Date,Farmer,Crop,Products Recommended,Product Given,Remarks,Notes\n"
+                          "05-06-2026,Raju Yadav,cotton,Proclaim,Coragen,called twice,field near canal\n")
+    report = import_visit_log(db, book, TENANT, path, apply=True, bank_id="b")
+    assert report.ignored_columns == [], report.render()
+    [saved] = VisitRecords(db).visits(TENANT)
+    assert [a.product_id for a in saved.visit.products] == ["P007", "P004"]
+    assert saved.visit.note == "called twice; field near canal"
