@@ -15,16 +15,25 @@ RowsAbout = Callable[[Records, str], list[tuple[str, str]]]
 """(records of a tenant, subject id) -> the (kind, key) rows about that subject."""
 
 
+Written = Callable[[str, StoredRecord, Records], dict[str, str]]
+"""(kind, row, records of the tenant) -> the row as the register writes it, by its headers."""
+
+
 class RegisterSubjectStore:
-    def __init__(self, name: str, kind: SubjectKind, registers: RegisterStore, rows_about: RowsAbout) -> None:
+    def __init__(self, name: str, kind: SubjectKind, registers: RegisterStore, rows_about: RowsAbout,
+                 written: Written | None = None) -> None:
         self.name, self._kind, self._registers, self._rows_about = name, kind, registers, rows_about
+        self._written = written
+
+    def _records(self, subject: Subject) -> tuple[Records, list[tuple[str, StoredRecord]]]:
+        if subject.kind != self._kind:
+            return {}, []
+        records = self._registers.records(subject.tenant)
+        return records, [(kind, records[kind][key]) for kind, key in self._rows_about(records, subject.subject_id)
+                         if key in records.get(kind, {})]
 
     def _rows(self, subject: Subject) -> list[tuple[str, StoredRecord]]:
-        if subject.kind != self._kind:
-            return []
-        records = self._registers.records(subject.tenant)
-        return [(kind, records[kind][key]) for kind, key in self._rows_about(records, subject.subject_id)
-                if key in records.get(kind, {})]
+        return self._records(subject)[1]
 
     async def list_held(self, subject: Subject) -> list[HeldItem]:
         return [HeldItem(store=self.name, key=f"{kind}:{record.key}", kind=f"{kind} row")
@@ -32,8 +41,13 @@ class RegisterSubjectStore:
 
     async def export(self, subject: Subject) -> dict[str, Any]:
         exported: dict[str, list[dict[str, Any]]] = {}
-        for kind, record in self._rows(subject):
-            exported.setdefault(kind, []).append({"key": record.key, "label": record.label, "data": record.data})
+        records, rows = self._records(subject)
+        for kind, record in rows:
+            row: dict[str, Any] = {"key": record.key, "label": record.label, "data": record.data}
+            if self._written is not None:
+                # The row as the office wrote it (its village by name or code, not the internal key).
+                row["as_written"] = self._written(kind, record, records)
+            exported.setdefault(kind, []).append(row)
         return exported
 
     async def delete(self, subject: Subject) -> list[HeldItem]:

@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from bot.store.registers import RegisterStore
+from bot.store.registers import RegisterStore, StoredRecord
 from bot.core.subject_match import SubjectTerms, fold
 from handlers.agri.identity import HONORIFICS
 from bot.store.subject_registers import (
@@ -55,8 +55,17 @@ def find_farmers(registers: RegisterStore, tenant: str, query: str) -> list[tupl
     return find_rows(_farmers(registers, tenant), query, _ids, _names)
 
 
+def _written(kind: str, record: StoredRecord, records: Records) -> dict[str, str]:
+    from handlers.agri.registers import KINDS
+
+    register = KINDS[kind]
+    cells = register.cells_written(register.model.model_validate(record.data), records)
+    headers = {c.field: c.header for c in register.columns}
+    return {headers[f]: v for f, v in cells.items() if f in headers and v}
+
+
 def farmer_store(registers: RegisterStore) -> RegisterSubjectStore:
-    return RegisterSubjectStore("agri registers", "farmer", registers, farmer_rows)
+    return RegisterSubjectStore("agri registers", "farmer", registers, farmer_rows, _written)
 
 
 class VisitRecordStore:

@@ -178,3 +178,24 @@ def test_an_export_gives_the_register_as_it_was_written(database: Database, tmp_
     for kind in ("villages", "farmers", "officers"):
         again = import_file(database, KINDS, kind, "kisan", tmp_path / f"{kind}-out.csv")
         assert (again.added, again.updated, again.rejected) == ([], [], []), again.render()
+
+
+async def test_a_farmers_own_export_gives_his_register_row_as_written(database: Database, tmp_path: Path) -> None:
+    """Chat /export farmer: the register row comes with the row as the office wrote it (village by its name,
+    an empty Telugu name left out), beside the stored data."""
+    from handlers.agri.registers import FieldBooks
+    from handlers.agri.subjects import farmer_store
+    from memory.subjects import Subject
+
+    villages = tmp_path / "villages.csv"
+    villages.write_text("Village\nNew Kothapet\n", encoding="utf-8")
+    farmers = tmp_path / "farmers.csv"
+    farmers.write_text("Farmer Code,Farmer Name,Village,Crops\nKD-7,Gopi Naik,New Kothapet,Cotton\n", encoding="utf-8")
+    for kind, path in (("villages", villages), ("farmers", farmers)):
+        assert not import_file(database, KINDS, kind, "kisan", path, apply=True).rejected
+    store = farmer_store(FieldBooks(database).store)
+    exported = await store.export(Subject(tenant="kisan", kind="farmer", subject_id="KD-7"))
+    [row] = exported["farmers"]
+    assert row["data"]["name_te"] == ""
+    assert row["as_written"] == {"Farmer ID": "KD-7", "Farmer Name": "Gopi Naik", "Village": "New Kothapet",
+                                 "Crops": "cotton"}
