@@ -38,6 +38,8 @@ _REASONS = (("price", re.compile(r"(?<![a-z])(?:price|prices|rate|rates|dhara|da
                                         r"స్టాక్|దొరి|దొరక")))
 # "not now" is later: "ippudu konanu", "ఇప్పుడు కొనను" defer rather than refuse ("ippudu emi veyanu" refuses).
 _NOW = re.compile(r"(?:(?<![a-z])(?:now|ippudu|ipudu|ippatiki|for now)|ఇప్పుడు|ఇప్పటికి)\s+$")
+# English says it after the verb: "won't spray now", "not buying it for now".
+_NOW_AFTER = re.compile(r"^\s*(?:it\s+|them\s+)?(?:now|for\s+now|right\s+now|just\s+now)(?![a-z])")
 # A cue said of an earlier season or spray is history, not the answer to this advice: "Pegasus mundu kottadu",
 # "last time vesina", "ఇంతకు ముందు వాడలేదు".
 _PAST = re.compile(r"(?<![a-z])(?:mundu|last\s+(?:time|year|season|sari|saari)|previous\s+(?:time|year|season)|"
@@ -154,7 +156,8 @@ def reaction_of(text: str, cue: Hit, reason: bool = False) -> str:
     if key == "accepted" and cue.category == "reaction" and (
             _DEFER.search(text[outer_low:high]) or (reason and _NEXT_SPAN.search(text[low:high]))):
         return "postponed"
-    if key == "rejected" and _NOW.search(before) and not _NEED.search(text[cue.start:cue.end]):
+    now_after = _NOW_AFTER.match(text[cue.end:cue.end + 24])
+    if key == "rejected" and (_NOW.search(before) or now_after) and not _NEED.search(text[cue.start:cue.end]):
         return "postponed"
     return key
 

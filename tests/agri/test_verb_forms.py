@@ -132,3 +132,11 @@ def test_an_outcome_with_a_negated_verb_applied_nothing_and_the_pest_as_it_was_i
     outcome = READER.read_outcome(f"{said.format(p=product.name)}, {result}.", subject, "O101", TODAY)
     assert product.id not in outcome.products, said
     assert outcome.result == "no_effect", result
+
+
+@settings(max_examples=20, deadline=None)
+@given(product=st.sampled_from(_PRODUCTS),
+       said=st.sampled_from(["He won't buy it now.", "She will not spray it right now.", "He is not buying for now."]))
+def test_an_english_refusal_for_now_is_a_put_off(product, said) -> None:  # type: ignore[no-untyped-def]
+    assert _advice(product, said).reaction == "postponed", said
+    assert _advice(product, "He doesn't need it now.").reaction == "rejected"
