@@ -40,6 +40,7 @@ def render_report(lang: str, report: DecisionReport) -> str:
                           action=text(lang, f"ap.did_{note.action}"),
                           status=text(lang, f"ap.status_{note.agent_status}"), on=show_date(lang, note.on),
                           reason=note.reason))
+    lines += _replaces_lines(lang, report)
     lines.append(text(lang, "ap.card_recommendation", recommendation=report.recommendation))
     lines.append(ledger_line(lang, report))
     if report.retained:
@@ -47,6 +48,17 @@ def render_report(lang: str, report: DecisionReport) -> str:
     elif report.retain_queued:
         lines.append(text(lang, "ap.card_retain_queued"))
     return "\n".join(lines)
+
+
+def _replaces_lines(lang: str, report: DecisionReport) -> list[str]:
+    """The earlier invoice a replacement names: superseded by it (or, in a preview, to be), or not found."""
+    if report.replaces is None:
+        return []
+    if report.replaces_unknown is not None:
+        return [text(lang, "ap.card_replaces_unknown", number=report.replaces,
+                     candidates=", ".join(report.replaces_unknown) or "-")]
+    key = "ap.card_replaces_preview" if report.preview else "ap.card_replaces"
+    return [text(lang, key, number=report.replaces, state=state_label(lang, report.replaces_state or "decided"))]
 
 
 def state_label(lang: str, state: str) -> str:

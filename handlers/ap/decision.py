@@ -92,6 +92,13 @@ class DecisionReport(BaseModel):
     ledger_outcome: str | None = None
     """new, unchanged, redecided, corrected (replaced the earlier version) or closed (already paid/rejected)."""
     ledger_before: LedgerNote | None = None
+    replaces: str | None = None
+    """The invoice of the same vendor this one replaces: as the ledger has it (superseded when recorded), or as
+    printed when the ledger has no such open invoice (then `replaces_unknown` names the nearest)."""
+    replaces_state: str | None = None
+    """Its state before: what a recorded replacement superseded, or (in a preview) what it would."""
+    replaces_unknown: list[str] | None = None
+    """When the invoice names one it replaces that is no open invoice of the vendor: the nearest numbers."""
     copy_of: str | None = None
     """The recorded invoice this document is a copy of (same vendor, the number folded, same facts and result,
     still open): decided as its duplicate, and nothing recorded for it."""

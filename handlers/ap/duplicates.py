@@ -11,7 +11,7 @@ from handlers.ap.ledgerview import LedgerEntry, normalise_number
 from handlers.ap.models import Invoice, Policy
 
 HUNDRED = Decimal(100)
-_PRECEDENCE = {"paid": 0, "approved": 1, "held": 2, "review": 2, "decided": 2, "rejected": 3}
+_PRECEDENCE = {"paid": 0, "approved": 1, "held": 2, "review": 2, "decided": 2, "rejected": 3, "superseded": 3}
 
 
 def exact_duplicate(invoice: Invoice, vendor_id: str, view: list[LedgerEntry]) -> LedgerEntry | None:
@@ -32,7 +32,7 @@ def near_duplicates(invoice: Invoice, vendor_id: str, view: list[LedgerEntry], p
     slack_pct = policy.duplicate_amount_pct
     found = [
         e for e in view
-        if e.vendor_id == vendor_id and e.number_key != key and e.status != "rejected"
+        if e.vendor_id == vendor_id and e.number_key != key and e.status not in ("rejected", "superseded")
         and abs(e.total - invoice.total) <= max(policy.tolerances.total_abs, e.total * slack_pct / HUNDRED)
         and abs((e.invoice_date - invoice.invoice_date).days) <= policy.duplicate_window_days
     ]

@@ -21,7 +21,7 @@ from handlers.ap.llmparse import parse_with_model
 from handlers.ap.models import Buyer, Invoice, InvoiceSource
 from handlers.ap.notes import AdjustmentNote, read_note
 from handlers.ap.readcheck import holds_together, reading_score
-from handlers.ap.textparse import document_kind, parse_invoice_text
+from handlers.ap.textparse import document_kind, parse_invoice_text, replaced_invoice
 
 Method = Literal["json", "deterministic", "llm"]
 RefusalReason = Literal["not_invoice", "missing_fields", "unreadable", "invalid_json", "invalid_invoice"]
@@ -97,7 +97,8 @@ def _deterministic(text: str, buyer: Buyer, source: InvoiceSource) -> IntakeResu
     if parsed.missing:
         return IntakeResult(refusal=Refusal(reason="missing_fields", values={"fields": ", ".join(parsed.missing)}))
     try:
-        invoice = Invoice.model_validate({**parsed.fields, "source": source})
+        invoice = Invoice.model_validate({**parsed.fields, "source": source,
+                                          "replaces": replaced_invoice(text, parsed.fields.get("invoice_number"))})
     except ValidationError as exc:
         return IntakeResult(refusal=Refusal(reason="invalid_invoice", values={"fields": _validation_summary(exc)}))
     return IntakeResult(invoice=invoice, method="deterministic")
@@ -119,7 +120,8 @@ async def from_text(text: str, source: InvoiceSource, buyer: Buyer, chat: ChatMo
         return await off_loop(_deterministic, text, buyer, source, seconds=READ_SECONDS, what="reading the invoice")
     read = await parse_with_model(chat, text, buyer, source)
     if read.invoice is not None:
-        return IntakeResult(invoice=read.invoice, method="llm")
+        replaces = replaced_invoice(text, read.invoice.invoice_number)  # from the text itself, never the model's
+        return IntakeResult(invoice=read.invoice.model_copy(update={"replaces": replaces}), method="llm")
     if read.not_invoice_reason is not None:
         values = {"kind": "model", "detail": read.not_invoice_reason}
         return IntakeResult(refusal=Refusal(reason="not_invoice", values=values))

@@ -41,6 +41,8 @@ def state_sentence(record: RecordedEntry) -> str:
                  if two and two == entry.paid_to_account else "the account on file")
         return (f"PAID on {paid_on} to the account ending {suffix(entry.paid_to_account or '')} ({whose}), "
                 f"marked by {by}.{_maker_sentence(record)}")
+    if state == "superseded":
+        return f"SUPERSEDED on {on} by {by}: {record.state_reason or 'replaced by a later invoice'}."
     if state == "decided":
         return (f"DECIDED by the agent ({record.agent_status}), recorded by {by} on {on}; no clerk action yet."
                 f"{_maker_sentence(record)}")

@@ -37,6 +37,8 @@ from handlers.ap.ledgerview import (
 )
 from handlers.ap.reason_asks import ReasonAsks
 from handlers.ap.lifecycle import (
+    CLOSED,
+    OPEN,
     STATE_OF_ACTION,
     ActResult,
     ClerkAction,
@@ -283,7 +285,7 @@ class DecisionBook(ReasonAsks):
                 return ActResult(outcome="ambiguous", candidates=[r.vendor_id for r in rows])
             row = rows[0]
             before = _recorded(row)
-            if row.status in ("paid", "rejected"):
+            if row.status in CLOSED:
                 return ActResult(outcome="closed", record=before, before_state=row.status)
             if run is not None and (run[0] != row.agent_status or run[1] not in (None, row.content_key)):
                 return ActResult(outcome="stale", record=before, before_state=row.status)
@@ -317,6 +319,27 @@ class DecisionBook(ReasonAsks):
             found = session.get(EntryRow, row.id)
             assert found is not None
             return ActResult(outcome="moved", record=_recorded(found), before_state=before.state)
+
+    def supersede(self, tenant: str, vendor_id: str, number_key: str, by_user: str, reason: str) -> RecordedEntry | None:
+        """Close an open invoice a replacement invoice named: superseded (never paid), with who and why logged;
+        None when it is no longer open (paid or rejected meanwhile: the replacement is then a bill of its own)."""
+        with self.database.session() as session:
+            row = self._row(session, tenant, vendor_id, number_key)
+            if row is None or row.status not in OPEN:
+                return None
+            result = session.execute(update(EntryRow).where(EntryRow.id == row.id, EntryRow.status == row.status)
+                                     .values(status="superseded", state_by=by_user, state_at=_now(),
+                                             state_reason=reason, clerk_action=None, **_NO_APPROVERS))
+            if rowcount(result) != 1:
+                return None
+            session.add(ActionRow(tenant_id=tenant, run_id=row.decision_id, vendor_id=row.vendor_id,
+                                  invoice_number=row.invoice_number, action="superseded",
+                                  agent_status=row.agent_status, by_user=by_user, at=_now(), reason=reason))
+            session.flush()
+            session.expire_all()
+            found = session.get(EntryRow, row.id)
+            assert found is not None
+            return _recorded(found)
 
     @staticmethod
     def _ask_approval(session: Session, tenant: str, row: EntryRow, by_user: str, reason: str) -> ActResult:

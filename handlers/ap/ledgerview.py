@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
 from handlers.ap.models import Invoice, PastInvoice
 
-EntryStatus = Literal["decided", "held", "review", "approved", "paid", "rejected"]
+EntryStatus = Literal["decided", "held", "review", "approved", "paid", "rejected", "superseded"]
 """decided: a decision was given and nobody acted since; held, review, approved: a clerk's move; paid; rejected
 (handlers/ap/lifecycle.py says which follows which)."""
 

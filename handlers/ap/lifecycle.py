@@ -17,12 +17,13 @@ from pydantic import BaseModel, Field
 
 from handlers.ap.ledgerview import LedgerEntry
 
-State = Literal["decided", "held", "review", "approved", "paid", "rejected"]
+State = Literal["decided", "held", "review", "approved", "paid", "rejected", "superseded"]
 ClerkAction = Literal["approve", "hold", "review", "reject"]
 Redecision = Literal["new", "unchanged", "redecided", "corrected", "closed"]
 
 OPEN: tuple[State, ...] = ("decided", "held", "review", "approved")
-CLOSED: tuple[State, ...] = ("paid", "rejected")
+CLOSED: tuple[State, ...] = ("paid", "rejected", "superseded")
+"""Superseded: a replacement invoice of the same vendor named it; the replacement is the one to pay."""
 STATE_OF_ACTION: dict[ClerkAction, State] = {"approve": "approved", "hold": "held", "review": "review",
                                              "reject": "rejected"}
 AGREEING: dict[str, ClerkAction] = {"APPROVE": "approve", "PAYMENT_BLOCKED": "hold", "EXCEPTION": "hold",

@@ -137,7 +137,7 @@ def _billed_before(receipts: list[GoodsReceipt], vendor_id: str, invoice: Invoic
     key = normalise_number(invoice.invoice_number)
     found: dict[int, list[tuple[str, Decimal]]] = {}
     for entry in view:
-        if entry.vendor_id != vendor_id or entry.number_key == key or entry.status == "rejected":
+        if entry.vendor_id != vendor_id or entry.number_key == key or entry.status in ("rejected", "superseded"):
             continue
         for billed in entry.billed:
             if billed.grn_number in grns:

@@ -82,6 +82,9 @@ class Invoice(BaseModel):
     """A contact printed on the invoice. Never used to verify anything: the invoice is what is being checked."""
     notes: str | None = Field(default=None, max_length=2000)
     source: InvoiceSource = "json"
+    replaces: str | None = Field(default=None, max_length=40)
+    """The number of an earlier invoice of the same vendor this one replaces ("revised invoice", "in place of
+    invoice X"), as printed: that one is superseded, this one is no second bill of its receipt."""
 
     @field_validator("vendor_gstin", "buyer_gstin")
     @classmethod

@@ -10,6 +10,7 @@ import secrets
 from datetime import timedelta
 
 from pydantic import BaseModel
+from rapidfuzz.distance import Levenshtein
 
 from handlers.ap import narratives
 from handlers.ap.audit import Action, AuditLog
@@ -117,8 +118,11 @@ class Decider:
              use_memory=request.use_memory, user=request.user_id)
         step("VENDOR_IDENTIFIED", by=identity.by, known=vendor is not None,
              gstin_conflict=identity.gstin_conflict)
-        # The invoice's own open entry is not an earlier invoice: deciding it again is a move, not its duplicate.
-        earlier = [e for e in self.view.entries(request.tenant) if not _own_open_entry(e, vendor_id, invoice)]
+        # The invoice's own open entry is not an earlier invoice: deciding it again is a move, not its duplicate;
+        # nor is the open invoice a replacement names (it is superseded, its goods billed by this one instead).
+        replaced = self._replaced(request.tenant, vendor_id, invoice)
+        earlier = [e for e in self.view.entries(request.tenant) if not _own_open_entry(e, vendor_id, invoice)
+                   and not (replaced is not None and _own_open_entry(e, vendor_id, replaced.entry.invoice_number))]
         match = three_way_match(invoice, self.ledger, self.policy.tolerances, vendor.vendor_id if vendor else None,
                                 earlier)
         step("MATCH_DONE", status=match.status, po=match.po_number, grns=match.grn_numbers,
@@ -142,6 +146,12 @@ class Decider:
         report = report.model_copy(update={"content_key": content_key(invoice), "preview": not recording})
         if copy is not None:
             report = report.model_copy(update={"copy_of": copy.entry.invoice_number})
+        if replaced is not None:
+            report = report.model_copy(update={"replaces": replaced.entry.invoice_number,
+                                               "replaces_state": replaced.state})
+        elif invoice.replaces:
+            report = report.model_copy(update={"replaces": invoice.replaces, "replaces_unknown": self._nearest_numbers(
+                request.tenant, vendor_id, invoice.replaces)})
         if recording and copy is not None:
             step("LEDGER_RECORDED", outcome="copy", state=copy.state, before=copy.state)
             report = report.model_copy(update={
@@ -152,6 +162,8 @@ class Decider:
         elif recording:
             assert self.book is not None
             report = await self._record(trail, invoice, vendor_id, decision, match, report, request)
+            if replaced is not None:
+                await self._supersede(trail, replaced, invoice, request)
             report = report.model_copy(update={"overrides": self._earlier_overrides(request.tenant, vendor_id)})
             self.audit.save_run(run_id, bank, request.user_id, report.model_dump(mode="json"))
         log.info("ap run %s: %s at %.2f (memory %s%s)", run_id, report.status, report.confidence,
@@ -188,6 +200,32 @@ class Decider:
         trail.step(kept.step, document_id=kept.document_id, state=done.record.state)
         return report.model_copy(update={"retained": kept.retained, "retain_queued": kept.queued,
                                          "memory_document_id": kept.document_id})
+
+    def _replaced(self, tenant: str, vendor_id: str, invoice: Invoice) -> RecordedEntry | None:
+        """The open invoice of this vendor a replacement invoice names (never itself), if the ledger has it."""
+        if self.book is None or not invoice.replaces \
+                or normalise_number(invoice.replaces) == normalise_number(invoice.invoice_number):
+            return None
+        named = self.book.recorded(tenant, vendor_id, invoice.replaces)
+        return named if named is not None and named.state in OPEN else None
+
+    def _nearest_numbers(self, tenant: str, vendor_id: str, number: str) -> list[str]:
+        own = [e.invoice_number for e in self.view.entries(tenant) if e.vendor_id == vendor_id]
+        key = normalise_number(number)
+        return sorted(dict.fromkeys(own), key=lambda n: Levenshtein.distance(normalise_number(n), key))[:3]
+
+    async def _supersede(self, trail: Trail, replaced: RecordedEntry, invoice: Invoice,
+                         request: DecideRequest) -> None:
+        """The recorded replacement closes the invoice it names as superseded, and its memory says so."""
+        assert self.book is not None
+        closed = self.book.supersede(request.tenant, replaced.entry.vendor_id, replaced.entry.number_key,
+                                     request.user_id, f"replaced by invoice {invoice.invoice_number} "
+                                                      "(a replacement invoice naming it)")
+        trail.step("LEDGER_SUPERSEDED", superseded=replaced.entry.invoice_number, before=replaced.state,
+                   done=closed is not None)
+        if closed is not None:
+            kept = await retain_record(self.services, trail.bank_id, closed)
+            trail.step(kept.step, document_id=kept.document_id, state=closed.state)
 
     def _copy_of(self, tenant: str, vendor_id: str, invoice: Invoice, status: str) -> RecordedEntry | None:
         """The invoice's own open entry when this document brings nothing new (same facts, same result): a copy
@@ -245,9 +283,10 @@ def _audit_memory(trail: Trail, vendor_memory: VendorMemory) -> None:
         trail.step("MEMORY_RECALLED", kept=[m.document_id for m in vendor_memory.kept], dropped=vendor_memory.dropped)
 
 
-def _own_open_entry(entry: LedgerEntry, vendor_id: str, invoice: Invoice) -> bool:
+def _own_open_entry(entry: LedgerEntry, vendor_id: str, invoice: Invoice | str) -> bool:
     """The recorded, still open entry of this same invoice (same vendor, same number folded)."""
-    return (entry.vendor_id == vendor_id and entry.number_key == normalise_number(invoice.invoice_number)
+    number = invoice if isinstance(invoice, str) else invoice.invoice_number
+    return (entry.vendor_id == vendor_id and entry.number_key == normalise_number(number)
             and entry.decision_id is not None and entry.status in OPEN)
 
 
@@ -255,6 +294,7 @@ def content_key(invoice: Invoice) -> str:
     """A digest of what the invoice says: another one under the same number is a corrected invoice."""
     fields = invoice.model_dump(mode="json", exclude={"source", "notes", "contact", "vendor_name", "invoice_number"})
     fields["number"] = normalise_number(invoice.invoice_number)  # the same number printed another way is the same
-    if fields.get("buyer_gstin") is None:
-        fields.pop("buyer_gstin", None)  # digests of invoices read before the buyer was read stay as they were
+    for added in ("buyer_gstin", "replaces"):
+        if fields.get(added) is None:
+            fields.pop(added, None)  # digests of invoices read before the field was read stay as they were
     return ids.content_digest(json.dumps(fields, sort_keys=True), 16)

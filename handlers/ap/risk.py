@@ -134,7 +134,7 @@ def _duplicate(policy: Policy, invoice: Invoice, vendor: Vendor, view: list[Ledg
     """The same invoice again blocks payment; a look-alike under another number goes to a person."""
     earlier = exact_duplicate(invoice, vendor.vendor_id, view)
     if earlier is not None:
-        variant = {"paid": "paid", "rejected": "rejected"}.get(earlier.status, "decided")
+        variant = {"paid": "paid", "rejected": "rejected", "superseded": "superseded"}.get(earlier.status, "decided")
         return [_flag(policy, "DUPLICATE_INVOICE", "PAYMENT_BLOCKED", variant, number=earlier.invoice_number,
                       name=vendor.name, on=earlier.when.isoformat(), amount=format_inr(earlier.total),
                       status=earlier.status, decision=earlier.decision_id or "-")]

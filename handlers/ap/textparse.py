@@ -27,11 +27,11 @@ from handlers.ap.textfigures import (
 from handlers.ap.textfreight import freight_rows
 from handlers.ap.textitems import labelled_items
 from handlers.ap.textparties import party_gstins
-from handlers.ap.textlabels import bank_details, bare_number, find_labels, read_head
+from handlers.ap.textlabels import bank_details, bare_number, find_labels, identifier, read_head
 from handlers.ap.texttable import UNITS, is_header, item_heading, read_row, right_figure
 from handlers.ap.textvalues import take_tax_out, value_columns
 
-__all__ = ["TextParse", "document_kind", "parse_date", "parse_invoice_text"]
+__all__ = ["TextParse", "document_kind", "parse_date", "parse_invoice_text", "replaced_invoice"]
 
 _HEAD_LINES = 6
 _OTHER_KINDS: list[tuple[str, re.Pattern[str]]] = [
@@ -59,6 +59,28 @@ AGAINST_INVOICE = re.compile(
     r"(?:our\s+|your\s+)?(?:tax\s+)?(?:invoice|inv|bill)\.?\s*(?:no\b\.?|#|number)?\s*[:\-]?\s*(.+)", re.IGNORECASE)
 """The invoice a credit or debit note adjusts ("Against Invoice No: X", "Ref. Invoice: X")."""
 _NOTE_KINDS = ("credit_note", "debit_note")
+_REPLACES = re.compile(
+    r"\b(?:replac(?:es|ing)|(?:issued\s+)?in\s+(?:place|lieu)\s+of|supersed(?:es|ing)|cancels?\s+and\s+replaces?"
+    r"|(?:revised|corrected|amended|replacement)\s+(?:invoice\s+)?(?:of|for|against|to)|revision\s+of)\s+"
+    r"(?:our\s+|your\s+|the\s+)?(?:earlier\s+|original\s+|previous\s+|old\s+)?(?:tax\s+)?(?:invoice|inv|bill)\.?"
+    r"\s*(?:no\b\.?|#|number)?\s*[:\-]?\s*(.+)", re.IGNORECASE)
+"""The earlier invoice a replacement names ("This invoice replaces Invoice No X", "in place of invoice X")."""
+_REVISED = re.compile(r"\b(?:revised|replacement|corrected|amended)\s+(?:tax\s+)?invoice\b", re.IGNORECASE)
+_ORIGINAL = re.compile(r"\b(?:original|earlier|previous|old|ref(?:erence)?\.?)\s+(?:tax\s+)?(?:invoice|inv|bill)\.?"
+                       r"\s*(?:no\b\.?|#|number)?\s*[:\-]?\s*(.+)", re.IGNORECASE)
+"""On a document titled a revised invoice: the number of the one it revises ("Original Invoice No: X")."""
+
+
+def replaced_invoice(text: str, own_number: str | None) -> str | None:
+    """The earlier invoice this one says it replaces, as printed; never its own number."""
+    revised = bool(_REVISED.search(text))
+    for line in text.splitlines():
+        for pattern in (_REPLACES, *((_ORIGINAL,) if revised else ())):
+            match = pattern.search(line)
+            found = identifier(match.group(1)) if match else None
+            if found and (own_number is None or found.upper() != own_number.upper()):
+                return found
+    return None
 _FIELD_LABEL = re.compile(r"\b(no\b\.?|number|#|date|dt\b|ref\b)", re.IGNORECASE)
 _GSTIN = re.compile(GSTIN_PATTERN.strip("^$").join([r"\b(", r")\b"]))
 _VENDOR = re.compile(r"^\s*(?:supplier|vendor|seller|sold\s+by|from|billed\s+by|consignor)(?:\s+name)?\s*[:-]\s*(.+)$",

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from handlers.ap.pack import APPack
 
 NAME = "ap"
-STATES = ("held", "review", "decided", "approved", "paid", "rejected")
+STATES = ("held", "review", "decided", "approved", "paid", "rejected", "superseded")
 MOVES = {"hold": "hold", "release": "review", "review": "review", "approve": "approve", "reject": "reject"}
 """The page's buttons and the clerk action each one is (releasing a hold sends the invoice to review)."""
 

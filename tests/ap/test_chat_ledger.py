@@ -291,3 +291,62 @@ async def test_importing_payments_queues_vendor_memory_once(office: Office) -> N
     assert after == before
     [updated] = [d for d in await office.app.services.memory.list_documents(office.bank) if d.document_id == history]
     assert updated.metadata[facts.PAYMENT_COUNT] == "12"
+
+
+def text_bill(number: str, more: str = "", rate: str = "2,400.00", amount: str = "24,000.00") -> str:
+    return "\n".join([
+        "TAX INVOICE", "Lakshmi Bearings Pvt Ltd", f"GSTIN: {LB_GSTIN}", f"Invoice No: {number}", "Date: 05/11/2026",
+        "Buyer's Order No: NP/PO/41", f"Billed to: Nandi Pumps Pvt Ltd, GSTIN: {BUYER}", *([more] if more else []),
+        "Sl  Description          Qty   Rate       Amount", f"1   Ball bearing 6205    10    {rate}   {amount}",
+        f"Total {amount}", f"A/c No: {LB_ACCOUNT}  IFSC: HDFC0001234"])
+
+
+@pytest.mark.parametrize("says", ["This invoice replaces Invoice No {n} (rate corrected).",
+                                  "Revised invoice issued in place of our invoice no. {n}"])
+async def test_a_replacement_invoice_supersedes_the_one_it_names(office: Office, says: str) -> None:
+    [first] = await office.say(text_bill("LB/26-27/201"))
+    assert first.text.startswith("APPROVE"), first.text
+    # The vendor's replacement for the same goods names the first (its number printed another way).
+    replacement = text_bill("LB/26-27/205", says.format(n="LB-26-27-201"))
+    preview = await office.pack.decide((await _read(office, replacement)), office.tenant)
+    assert preview.status == "APPROVE" and preview.replaces == "LB/26-27/201" and preview.preview
+    assert office.recorded("LB/26-27/201").state == "decided"  # a preview supersedes nothing
+    [card] = await office.say(replacement)
+    assert card.text.startswith("APPROVE") and "RECEIPT_ALREADY_BILLED" not in card.text, card.text
+    assert "Replaces invoice LB/26-27/201" in card.text
+    earlier = office.recorded("LB/26-27/201")
+    assert earlier.state == "superseded" and "LB/26-27/205" in (earlier.state_reason or "")
+    assert [a.invoice_number for a in office.pack.book.actions(office.tenant, office.lb, action="superseded")] == [
+        "LB/26-27/201"]
+    assert (await office.document("LB/26-27/201"))[facts.STATE] == "superseded"
+    paid = await office.pack.pay(office.tenant, "LB/26-27/201", None, date(2026, 12, 5), "kavya")
+    assert paid.outcome == "not_approved"  # the superseded one is never paid
+    assert (await office.pack.pay(office.tenant, "LB/26-27/205", None, date(2026, 12, 5), "kavya")).outcome == "paid"
+
+
+async def test_a_second_bill_of_the_same_goods_naming_no_invoice_is_still_flagged(office: Office) -> None:
+    await office.say(text_bill("LB/26-27/211"))
+    [card] = await office.say(text_bill("LB/26-27/212", "Replaces invoice no LB/26-27/299"))
+    assert "RECEIPT_ALREADY_BILLED" in card.text and "LB/26-27/211" in card.text
+    assert "replaces invoice LB/26-27/299, which is not an open invoice" in card.text
+    assert office.recorded("LB/26-27/211").state == "decided"
+
+
+async def _read(office: Office, body: str) -> Invoice:
+    from handlers.ap.intake import from_text
+
+    read = await from_text(body, "text", office.pack.ledger_for(office.tenant).data.buyer, None)
+    assert read.invoice is not None, read.refusal
+    return read.invoice
+
+
+def test_the_invoice_a_replacement_names_is_read_however_it_is_said() -> None:
+    from handlers.ap.textparse import replaced_invoice
+
+    own = "KE/1050/26-27"
+    for says in ("This invoice replaces Invoice No KE/1042/26-27 dated 02-11-2026",
+                 "REVISED INVOICE\nOriginal Invoice No: KE/1042/26-27", "Issued in place of our invoice no. KE/1042/26-27",
+                 "Supersedes Inv No: KE/1042/26-27", "This cancels and replaces bill no KE/1042/26-27"):
+        assert replaced_invoice(says, own) == "KE/1042/26-27", says
+    assert replaced_invoice("TAX INVOICE\nInvoice No: KE/1050/26-27\nRef Invoice No KE/1042/26-27", own) is None
+    assert replaced_invoice("This invoice replaces Invoice No KE/1050/26-27", own) is None
