@@ -47,10 +47,13 @@ _TE_NO = re.compile(rf"(?<![{_TE}]){_TE_ROOTS}{_TE_MIDDLE}లేదు(?![{_TE}]
 _LATIN_WAIT = re.compile(r"(?<![a-z])aa?g(?:u|a)(?:dam|dham|tha|ta|tanu|thanu|tham|tam|ali|andi|taru|tadu)(?![a-z])")
 _TE_WAIT = re.compile(rf"(?<![{_TE}])ఆగ(?:ుదాం|ుతా|ుతాను|ుతాం|ుతారు|ుతాడు|ాలి|ండి)(?![{_TE}])")
 _EN_VERB = r"(?:buy|get|take|pick\s+(?:it\s+|them\s+)?up|collect|bring|fetch|order|spray|apply|use|try|purchase)"
-_EN_YES = re.compile(r"(?:(?<![a-z])(?:will|shall|going\s+to|gonna|plans?\s+to|ready\s+to|promised\s+to)|'ll)\s+"
+# Said by the officer of himself ("I will bring it next visit", "we collected samples"), it is not the answer.
+_NOT_MINE = r"(?<!\bi\s)(?<!\bwe\s)"
+_EN_YES = re.compile(rf"(?:{_NOT_MINE}(?<![a-z])(?:will|shall|going\s+to|gonna|plans?\s+to|ready\s+to|promised\s+to)|"
+                     r"(?<!\bi)(?<!\bwe)'ll)\s+"
                      rf"(?:\w+ly\s+)?{_EN_VERB}(?![a-z])(?!\s+back)|"
-                     r"(?<![a-z])(?:picked\s+(?:it\s+|them\s+)?up|collected|brought|fetched|ordered|"
-                     r"got\s+(?=it\b|them\b|both\b|one\b|two\b|three\b|a\b|an\b|the\b|some\b|\d))")
+                     rf"{_NOT_MINE}(?<![a-z])(?:picked\s+(?:it\s+|them\s+)?up|collected|brought|fetched|ordered|"
+                     r"got\s+(?=it\b|them\b|both\b|one\b|two\b|three\b|\d))")
 _EN_NO = re.compile(r"(?<![a-z])(?:won't|wont|will\s+not|not\s+going\s+to|refused\s+to|(?:does|did)\s*n[o']?t\s+want\s+to|"
                     r"did\s+not|didn't|didnt|has\s+not|hasn't|have\s+not|haven't|not\s+yet)\s+(?:\w+ly\s+)?"
                     rf"{_EN_VERB}(?![a-z])")

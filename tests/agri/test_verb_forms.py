@@ -140,3 +140,11 @@ def test_an_outcome_with_a_negated_verb_applied_nothing_and_the_pest_as_it_was_i
 def test_an_english_refusal_for_now_is_a_put_off(product, said) -> None:  # type: ignore[no-untyped-def]
     assert _advice(product, said).reaction == "postponed", said
     assert _advice(product, "He doesn't need it now.").reaction == "rejected"
+
+
+@settings(max_examples=20, deadline=None)
+@given(product=st.sampled_from(_PRODUCTS),
+       said=st.sampled_from(["I will bring it on the next visit.", "I'll get it from the depot.",
+                             "We collected leaf samples.", "The crop got a fungal attack last week."]))
+def test_the_officers_own_getting_or_a_crop_that_got_something_is_no_answer(product, said) -> None:  # type: ignore[no-untyped-def]
+    assert _advice(product, said).reaction == "undecided", said
