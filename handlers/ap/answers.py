@@ -169,7 +169,7 @@ def period_words(lang: str, period: Period) -> str:
 
 
 def _name(vendor: Vendor) -> dict[str, str]:
-    return {"vendor": vendor.name, "id": vendor.vendor_id}
+    return {"vendor": vendor.name, "id": vendor.written_id}
 
 
 def paid_answer(lang: str, ledger: Ledger, records: list[RecordedEntry], vendor: Vendor, period: Period) -> str:
@@ -225,10 +225,10 @@ def unknown_vendor(lang: str, ledger: Ledger, ask: Ask, found: VendorFound) -> s
     if not ask.vendor_words:
         return text(lang, "ap.ask_which_vendor_none")
     if found.candidates:
-        names = ", ".join(f"{v.name} ({v.vendor_id})" for v in found.candidates)
+        names = ", ".join(f"{v.name} ({v.written_id})" for v in found.candidates)
         return text(lang, "ap.ask_which_vendor", asked=ask.vendor_text, candidates=names)
     nearest = ledger.nearest_vendors(ask.vendor_text)
-    near = ", ".join(f"{v.name} ({v.vendor_id})" for v in nearest) or "-"
+    near = ", ".join(f"{v.name} ({v.written_id})" for v in nearest) or "-"
     return text(lang, "ap.ask_unknown_vendor", asked=ask.vendor_text, nearest=near)
 
 

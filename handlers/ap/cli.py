@@ -187,9 +187,16 @@ async def _ledger(args: argparse.Namespace, settings: Settings, with_app: WithAp
     tenant = args.tenant or settings.default_tenant
 
     async def body(app: "App") -> int:
-        recorded = _pack(app).book.recorded_entries(tenant)
+        pack = _pack(app)
+        recorded = pack.book.recorded_entries(tenant)
+        ledger = pack.ledger_for(tenant)
+
+        def written(vendor_id: str) -> str:  # the code as the vendor register writes it (SUP/0012)
+            found = ledger.vendor(vendor_id)
+            return found.written_id if found else vendor_id
+
         if args.json:
-            _print_json([{**r.entry.model_dump(mode="json"), "state": r.state, "agent_status": r.agent_status,
+            _print_json([{**r.entry.model_dump(mode="json"), "vendor_code": written(r.entry.vendor_id), "state": r.state, "agent_status": r.agent_status,
                           "decided_by": r.decided_by, "state_by": r.state_by, "state_at": r.state_at.isoformat(),
                           "state_reason": r.state_reason, "invoice_account": r.invoice_account,
                           "confirmed_by": r.confirmed_by, "approval_asked_by": r.maker_by,
@@ -204,7 +211,7 @@ async def _ledger(args: argparse.Namespace, settings: Settings, with_app: WithAp
             why = f' "{r.state_reason}"' if r.state_reason else ""
             why += _approvers(r)
             paid = f" to {e.paid_to_account} on {e.paid_on.isoformat()}" if e.paid_on else ""
-            print(f"{r.state_at:%Y-%m-%d %H:%M} {e.vendor_id} {e.invoice_number} {e.total:f} {r.state.upper()}{paid} "
+            print(f"{r.state_at:%Y-%m-%d %H:%M} {written(e.vendor_id)} {e.invoice_number} {e.total:f} {r.state.upper()}{paid} "
                   f"by {r.state_by}{why} (agent {r.agent_status}, decided by {r.decided_by}, run {e.decision_id})")
         return 0
 

@@ -44,6 +44,17 @@ def instruction_in(texts: list[str]) -> tuple[str, str] | None:
         flat = " ".join(text.split())
         for family, pattern in FAMILIES.items():
             if hit := pattern.search(flat):
-                start = max(0, hit.start() - 20)
-                return family, flat[start:hit.end() + 40][:120]
+                return family, _quote(flat, hit.start(), hit.end())
     return None
+
+
+def _quote(flat: str, start: int, end: int, before: int = 20, after: int = 40, limit: int = 120) -> str:
+    """The words around a hit, whole words only (a cut marked "…"), never a word cut in half."""
+    left = max(0, start - before)
+    while 0 < left < start and not flat[left - 1].isspace():
+        left += 1  # into the next whole word
+    right = min(len(flat), max(end + after, end), left + max(limit, end - left))
+    while end < right < len(flat) and not flat[right].isspace():
+        right -= 1  # back to the end of a whole word
+    quoted = flat[left:right].strip()
+    return ("…" if left > 0 else "") + quoted + ("…" if right < len(flat) else "")

@@ -122,7 +122,14 @@ class Contact(BaseModel):
     email: str = ""
 
     def show(self) -> str:
-        return f"{self.name} ({self.role}, {self.phone})"
+        """The contact as a sentence names them: "Ramana (Accounts, 98480 11111)"; only what is on file."""
+        details = ", ".join(part for part in (self.role.strip(), self.phone.strip()) if part)
+        name = self.name.strip()
+        if name:
+            return f"{name} ({details})" if details else name
+        if details or self.email.strip():
+            return ", ".join(part for part in (details, self.email.strip()) if part)
+        return "the vendor's contact (none is on file: add one to the vendor register)"
 
 
 class Vendor(BaseModel):

@@ -41,7 +41,7 @@ def vendor_history_memory(vendor: Vendor, history: VendorHistory) -> MemoryItem:
                f"(median {format_inr(history.amount_median)}).") if history.amount_min is not None \
         and history.amount_max is not None and history.amount_median is not None else ""
     content = (
-        f"{vendor.name} (vendor {vendor.vendor_id}, GSTIN {vendor.gstin}) has completed {history.payment_count} "
+        f"{vendor.name} (vendor {vendor.written_id}, GSTIN {vendor.gstin}) has completed {history.payment_count} "
         f"payments since {show_date('en', first) if first else '-'}, the latest on {show_date('en', last)}; the last "
         f"{history.clean_payments_to_current_account} went to the bank account ending {history.account_suffix} "
         f"({vendor.bank_account.bank_name or 'bank on file'}), with {changes}.{amounts} Verified contact on file: "

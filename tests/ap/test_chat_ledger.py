@@ -205,6 +205,7 @@ async def test_the_account_two_people_approved_is_the_one_paid_and_both_stay_nam
     assert await ap_cli_run(office, "ap", "ledger", "--tenant", office.tenant) == 0
     [line] = [ln for ln in capsys.readouterr().out.splitlines() if number in ln]
     assert f"PAID to {LB_DROPPED}" in line and "approved by arjun as the second person" in line
+    assert f" {LB} {number} " in line  # the vendor's code as the register writes it, not LB-01
     assert "kavya" in line and "waiting" not in line
     metadata = await office.document(number)
     assert metadata[facts.STATE] == "paid" and metadata[facts.MAKER_BY] == "kavya"
@@ -236,17 +237,17 @@ async def test_hold_and_review_over_the_agent_ask_why_in_chat_and_on_the_cli(off
 
 async def test_vendor_questions_are_answered_from_the_ledger(office: Office) -> None:
     [paid] = await office.say("what did we pay Lakshmi Bearings last month?")
-    assert f"We paid Lakshmi Bearings Pvt Ltd ({office.lb})" in paid.text and "2 payment(s)" in paid.text, paid.text
+    assert f"We paid Lakshmi Bearings Pvt Ltd ({LB})" in paid.text and "2 payment(s)" in paid.text, paid.text
     assert f"₹{int(office.last_month):,}" in paid.text, paid.text
     assert "LB/25-26/109" in paid.text and "LB/25-26/110" in paid.text and "LB/25-26/108" not in paid.text
     assert "From vendor memory" in paid.text and "[vendor history" in paid.text
     [unknown] = await office.say("what did we pay Lakshmi Traders last month?")
-    assert "No vendor named “Lakshmi Traders”" in unknown.text and f"Lakshmi Bearings Pvt Ltd ({office.lb})" in unknown.text
+    assert "No vendor named “Lakshmi Traders”" in unknown.text and f"Lakshmi Bearings Pvt Ltd ({LB})" in unknown.text
     assert "We paid" not in unknown.text and "memory" not in unknown.text
     [never] = await office.say("how much have we paid Sri Ram Agencies so far?")
-    assert never.text == f"We have never paid Sri Ram Agencies ({office.sr}): no payment to them is in the ledger."
+    assert never.text == f"We have never paid Sri Ram Agencies ({SR}): no payment to them is in the ledger."
     [calm] = await office.say("any problems with vendor Sri Ram?")
-    assert f"Sri Ram Agencies ({office.sr}): never paid. No invoice" in calm.text
+    assert f"Sri Ram Agencies ({SR}): never paid. No invoice" in calm.text
     await office.say(bill("LB/26-27/187", "NP/PO/41", "BRG-6205", LB_DROPPED))
     [trouble] = await office.say("any problems with LB/01?")  # the code as the office writes it
     assert "LB/26-27/187" in trouble.text and "FIRST_BANK_CHANGE" in trouble.text and "11 payment(s)" in trouble.text
