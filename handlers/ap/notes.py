@@ -58,7 +58,7 @@ def read_note(text: str, kind: NoteKind, buyer_gstin: str | None) -> AdjustmentN
         number = fields.get("invoice_number")
     # The note's own date: the first one printed outside the line naming the invoice (that one's date is the
     # invoice's).
-    own = next((found for line in text.splitlines() if not _AGAINST.search(line) and (found := parse_date(line))),
+    own = next((dated for line in text.splitlines() if not _AGAINST.search(line) and (dated := parse_date(line))),
                None)
     return AdjustmentNote(kind=kind, number=number, note_date=own or fields.get("invoice_date"),
                           vendor_name=fields.get("vendor_name"), vendor_gstin=fields.get("vendor_gstin"),
