@@ -243,7 +243,12 @@ async def _paid(args: argparse.Namespace, settings: Settings, with_app: WithApp)
                   "status": text("en", f"ap.state_{state}") if state else "-",
                   "account": (result.entry.paid_to_account or "-") if result.entry else "-",
                   "asked": (record.invoice_account or "-") if record else "-"}
-        print(text("en", f"ap.paid_{result.outcome}", **values),
+        two = record.two_person_account if record else None
+        key = "paid_two" if result.outcome == "paid" and record and two and two == values["account"] else \
+            f"paid_{result.outcome}"
+        if record is not None:
+            values.update(maker=record.maker_by or "-", checker=record.checker_by or "-")
+        print(text("en", f"ap.{key}", **values),
               file=sys.stdout if result.outcome == "paid" else sys.stderr)
         return 0 if result.outcome == "paid" else 1
 
