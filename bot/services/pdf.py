@@ -60,7 +60,8 @@ def read_pdf(path: Path, limits: ReadLimits, languages: str = "eng+tel", keep_ro
         raise stop.rejected from None
     except LimitReachedError as exc:
         raise DocumentRejected("the PDF unpacks to far more data than its size suggests (a PDF bomb?)") from exc
-    except (PyPdfError, ValueError, KeyError, OSError, RecursionError, AttributeError, TypeError) as exc:
+    except (PyPdfError, ValueError, KeyError, OSError, RecursionError, AttributeError, TypeError,
+            NotImplementedError) as exc:  # pypdf raises NotImplementedError for an unknown stream filter
         raise DocumentRejected("the PDF could not be parsed") from exc
     scanned = [number for number, text in enumerate(layer, start=1) if not text.strip()]
     if len(scanned) > limits.max_scanned_pages:

@@ -40,7 +40,8 @@ def section(ctx: WebContext) -> Section:
     async def page(request: Request) -> Response:
         who = auth.viewer(ctx, request, NAME)
         done = request.query_params.get("done")
-        return overview(request, who, notice=who.t("web.privacy_erased", count=request.query_params.get("n", "0"))
+        erased = _count(request.query_params.get("n", "0"))
+        return overview(request, who, notice=who.t("web.privacy_erased", count=erased)
                         if done == "erased" else None)
 
     def subject_from(who: Viewer, kind: str, query: str) -> Subject | str:
@@ -110,3 +111,8 @@ def _grouped(held: list[HeldItem], erased: bool) -> list[tuple[str, str, int, st
             note = "; ".join(sorted({i.kept_because or "" for i in same}))
         rows.append((store, what, count, note))
     return rows
+
+
+def _count(value: str) -> int:
+    """The erased count carried back in the redirect's query; anything else than a number reads as 0."""
+    return int(value) if value.isdigit() else 0

@@ -87,7 +87,7 @@ def test_import_puts_a_registry_file_into_the_tenant(home: Settings, tmp_path: P
         {"user_id": "ravi-k", "name": "Ravi Kumar", "role": "clerk", "pack": "ap", "tenant": "ignored",
          "whatsapp_numbers": ["+919811100000"]}]}), encoding="utf-8")
     code, out, _ = smriti(home, capsys, "people", "import", "--tenant", "dhan-books", str(path))
-    assert code == 0 and "1 people" in out
+    assert code == 0 and "1 person added" in out
     database = open_database(home)
     try:
         [ravi] = load_people(database)
