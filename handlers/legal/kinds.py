@@ -12,7 +12,7 @@ import re
 from datetime import date, timedelta
 
 from bot.services.addressed import addresses_the_reader
-from handlers.legal.dates import find_dates
+from handlers.legal.dates import FoundDate, find_dates
 from handlers.legal.hearing import confidence, uploaded_day
 from handlers.legal.models import ProposedEntry, Upload, UploadKind
 from handlers.legal.register import CaseRegister, number_spans
@@ -95,12 +95,49 @@ def is_step(text: str, has_next_date: bool) -> bool:
 
 
 _FAR = timedelta(days=366)
+# The verb of the act a step records, just before its date: "counter filed on 12.11.2026", "served on the
+# respondent on ...", "vakalat dated 05.12.2026". A date after "by", "before" or "within" is a deadline.
+_ACT_VERB = re.compile(
+    r"\b(?:filed|presented|submitted|lodged|instituted|registered|executed|issued|sent|dispatched|delivered|"
+    r"served|received|deposited|paid|returned|produced|collected|obtained|applied|made\s+ready|signed|dated|"
+    r"done|effected)\b", re.I)
+_ACT_TAIL = re.compile(r"[^.;:]{0,40}?(?:\bon|\bdated|\bdt\.?)?(?:\s+this)?(?:\s+the)?[\s:,\-]*", re.I)
+# "to be filed on", "must be served": the day it must be done by, not the day it was done.
+_TO_BE = re.compile(r"\b(?:to|shall|must|should|will|yet\s+to|directed\s+to)(?:\s+be)?\s*$|\bdue\b[^.;]*$",
+                    re.I)
+_BY = re.compile(r"\b(?:by|before|within|till|until|not\s+later\s+than)\b(?!\s+(?:courier|post|hand|rpad|"
+                 r"registered|speed|e-?mail|the\s+(?:court|office|clerk|counsel)))", re.I)
+
+
+def _is_act(text: str, found: FoundDate) -> bool:
+    """Whether a date is the day something was done ("filed on", "served on ... on"), not a deadline: the verb
+    nearest before it is an act's, not said as one still to be done, and no "by" or "before" stands between."""
+    window = text[max(0, found.start - 64):found.start]
+    for verb in reversed(list(_ACT_VERB.finditer(window))):
+        tail = window[verb.end():]
+        if _ACT_TAIL.fullmatch(tail):
+            return not _BY.search(tail) and not _TO_BE.search(window[max(0, verb.start() - 24):verb.start()])
+    return False
+
+
+def act_day(text: str, uploaded: date) -> date | None:
+    """The day a step says its act was done ("counter filed on 12.11.2026", "served on 2nd December"): the first
+    such date on or before the upload; None when the step writes none (it is then dated as it came)."""
+    for found in find_dates(text, number_spans(text)):
+        if found.relative or found.role not in ("other", "plain") or not _is_act(text, found):
+            continue
+        value = found.on(uploaded)
+        if value is not None and value <= uploaded:
+            return value
+    return None
 
 
 def due_date(text: str, day: date) -> date | None:
     """The day a step is due: the first date it writes after its own day ("reply to be filed before
     10-12-2026", "written statement due by 15/12", "within two weeks"); a year-less one is the next such day."""
     for found in find_dates(text, number_spans(text), today=day):
+        if not found.relative and _is_act(text, found):
+            continue  # "paid on 1st Dec": the day it was done, never its deadline
         value = found.on(day, after=True)
         if value is not None and value > day and (found.year is not None or value - day <= _FAR):
             return value

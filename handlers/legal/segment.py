@@ -21,9 +21,9 @@ from handlers.legal.hearing import (
     guess_date,
     uploaded_day,
 )
-from handlers.legal.kinds import document_kind, document_title, due_date, is_cause_list, is_step, listing_entries
+from handlers.legal.kinds import act_day, document_kind, document_title, due_date, is_cause_list, is_step, listing_entries
 from handlers.legal.markers import ends_with_marker
-from handlers.legal.models import ProposedEntry, Upload, UploadKind
+from handlers.legal.models import GUESSED_SOURCES, ProposedEntry, Upload, UploadKind
 from handlers.legal.register import CaseMention, CaseRegister, number_spans
 
 __all__ = ["guess_date", "merge_same_hearing", "segment", "upload_kind"]
@@ -415,7 +415,19 @@ def segment(text: str, register: CaseRegister, upload: Upload) -> list[ProposedE
     entries = _entries(read, register, upload, kind)
     # An office note of a filing, a service or a deadline, with no court sitting in it: a step, not a hearing,
     # due on the day its deadline says.
-    return merge_same_hearing([e.model_copy(update={"kind": "step", "doubt": None,
-                                                    "due_date": due_date(e.text, e.hearing_date)})
+    return merge_same_hearing([_as_step(e, upload)
                                if kind != "order_sheet" and is_step(e.text, e.next_date is not None) else e
                                for e in entries])
+
+
+def _as_step(entry: ProposedEntry, upload: Upload) -> ProposedEntry:
+    """A step is dated by the act it records ("counter filed on 12.11.2026"), not the day it was sent, when the
+    entry has no day of its own; its due date is counted from that day."""
+    day, source = entry.hearing_date, entry.date_source
+    if source in GUESSED_SOURCES and (acted := act_day(entry.text, uploaded_day(upload))) is not None:
+        day, source = acted, "text"
+    value = entry.confidence
+    if source != entry.date_source and entry.case_id is not None:  # the same weight for how the case was named
+        value = round(value * confidence(source, "number") / confidence(entry.date_source, "number"), 3)
+    return entry.model_copy(update={"kind": "step", "doubt": None, "hearing_date": day, "date_source": source,
+                                    "confidence": value, "due_date": due_date(entry.text, day)})

@@ -1,0 +1,39 @@
+"""A step is dated by the act it records ("counter filed on 12.11.2026", "summons served on the accused on ...",
+"vakalat ... dated ..."), not by the day it was sent; its due date is counted from that day and stays apart from
+it (walk5al 45, 83: a report filed on 5 Dec and sent on 6 Dec was a step of 6 Dec, due two weeks after the 6th)."""
+
+from datetime import date
+
+import pytest
+
+from handlers.legal.segment import segment
+from tests.legal.kinds_corpus import REGISTER, upload
+
+
+@pytest.mark.parametrize(("note", "case_id", "done", "due"), [
+    ("Mothe appeal: counter filed on 12.11.2026 by the respondents. Rejoinder within 10 days.",
+     "as-112-2023", date(2026, 11, 12), date(2026, 11, 22)),
+    ("O.S. 231/2024 - surveyor's report presented on 3rd December 2026; objections to be filed before 18.12.2026.",
+     "os-231-2024", date(2026, 12, 3), date(2026, 12, 18)),
+    ("Nandigama writ: copy of the petition served upon the Government Pleader on 30/11/2026 in office.",
+     "wp-1234-2026", date(2026, 11, 30), None),
+    ("Memo of appearance for accused in C.C. 77/2025 sent by courier, dated 01.12.2026.",
+     "cc-77-2025", date(2026, 12, 1), None),
+    ("Durga cheque case - process fee deposited on 2/12. Reply due 21.12.2026.",
+     "cc-77-2025", date(2026, 12, 2), date(2026, 12, 21)),
+])
+def test_a_step_is_dated_by_the_day_it_says_its_act_was_done(note: str, case_id: str, done: date,
+                                                               due: date | None) -> None:
+    [entry] = segment(note, REGISTER, upload("2026-12-06T11:30"))
+    assert (entry.case_id, entry.kind, entry.hearing_date, entry.next_date, entry.due_date) == (
+        case_id, "step", done, None, due), note
+    assert not entry.guessed, note
+
+
+@pytest.mark.parametrize("note", [
+    "Pendyala suit: reply to be filed by 01.12.2026, not yet done; client to send papers.",
+    "Mothe appeal - written statement to be filed on 02.12.2026 in office.",
+])
+def test_a_deadline_already_past_is_not_the_day_a_step_was_done(note: str) -> None:
+    [entry] = segment(note, REGISTER, upload("2026-12-06T11:30"))
+    assert entry.kind == "step" and entry.hearing_date == date(2026, 12, 6) and entry.guessed, note
