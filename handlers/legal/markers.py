@@ -69,6 +69,9 @@ _LABEL_BEFORE = [
 _PRONOUNCED_BEFORE = [
     r"\b(?:pronounced|delivered)(?:,?\s+(?:in\s+(?:the\s+)?open\s+court|by\s+me)){0,2}(?:[\s,]+(?:on|this))?(?:\s+this)?",
     r"\bdated\s+this", r"\bdate\s+of\s+(?:order|judge?ment|pronouncement)\s*:?",
+    # "Given under my hand and the seal of the court, this the 28th day of ...": a decree's or order's own date.
+    r"\bgiven\s+under\s+my\s+hand(?:\s+and\s+(?:the\s+)?seal(?:\s+of\s+(?:the|this)\s+court)?)?,?\s+(?:on\s+)?this",
+    r"(?:^|[,;]\s*)(?:on\s+)?this\s+the",
     r"\b(?:proceedings|daily\s+order|docket\s+order)\s+(?:dated|dt\.?|of|on)\s*:?",  # the sitting's own record
 ]
 # "adjourned to the 3rd of February", "adjourned to Monday, 4 January 2027"
@@ -101,7 +104,7 @@ _LINE_END = re.compile(
 
 
 # A line cut after a preposition ("... DEFENCE ARGUMENTS ON") goes on in the next one, whatever it starts with.
-_OPEN_END = re.compile(r"\b(?:on|to|till|until|by|from|dated|dt\.?|of|the|for)\s*[:\-]?\s*$", re.I)
+_OPEN_END = re.compile(r"\b(?:on|to|till|until|by|from|dated|dt\.?|of|the|for|this)\s*[:\-]?\s*$", re.I)
 
 
 def _window(text: str, start: int) -> str:
@@ -141,8 +144,9 @@ def role_of(text: str, start: int, end: int) -> str:
 
 
 def ends_with_marker(line: str) -> bool:
-    """Return True when a line ends with "N.D.", "call on", "filed on"...: a date on the next line belongs to it."""
+    """Return True when a line ends with "N.D.", "call on", "filed on", "pronounced ... on this"...: a date on
+    the next line belongs to it."""
     tail = line[-LOOKBEHIND:]
-    if _OPEN_END.search(tail):
+    if _OPEN_END.search(tail) or _PRONOUNCED.search(tail):
         return True
     return bool(_LINE_END.search(" " + tail)) and not _AFTER_AT_END.search(tail)
