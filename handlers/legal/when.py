@@ -6,29 +6,46 @@ from datetime import date, timedelta
 
 from handlers.legal.dates import parse_day
 
-_WEEK = re.compile(r"\b(this|next|coming|last|previous)\s+week\b", re.I)
+_T = r"\u0C00-\u0C7F"  # Telugu letters and signs: \b does not see a word's edge after a vowel sign
+_THIS = r"this|ee|ఈ"
+_NEXT = r"next|coming|vach+h?e|vachhe|vacche|raboye|వచ్చే|రాబోయే"
+_LAST = r"last|previous|poyina|gatha|గత|పోయిన"
+_WEEK = re.compile(rf"(?<![\w{_T}])({_THIS}|{_NEXT}|{_LAST})\s+(?:week|vaa?ram|వారం|వారము)(?![\w{_T}])", re.I)
 _LISTING = re.compile(
     r"\b(?:listed|cause\s*-?\s*list|board|posted|coming\s+up|due|deadlines?|on\s+the\s+list|any\s+matters?|what\s+matters|"
-    r"which\s+(?:cases|matters)|what(?:'s|\s+is|\s+do\s+we\s+have|\s+have\s+we\s+got)\s+(?:on|up|there|listed))\b",
-    re.I)
+    r"which\s+(?:cases|matters)|what(?:'s|\s+is|\s+do\s+we\s+have|\s+have\s+we\s+got)\s+(?:on|up|there|listed))\b|"
+    rf"(?<![\w{_T}])(?:లిస్ట్|లిస్టు|జాబితా|కాజ్\s*లిస్ట్|వాయిదాలు|వాయిదా\s+ఉన్న|ఏ\s+కేసులు|ఏమి\s+కేసులు|ఏం\s+కేసులు|"
+    r"list\s+ayy?|emi\s+(?:list|cases|kesulu)|ye\s+kesulu|vaayidalu)", re.I)
+_NEXT_DAY = re.compile(rf"(?<![\w{_T}])(?:{_NEXT})\s+$", re.I)
 _DAY_NAMES = re.compile(r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b", re.I)
 _DAYS_NAMES = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 MAX_DAYS = 14
 
 
+def working_week(today: date) -> date:
+    """The Monday of the week a lawyer means by "this week": the current one, or on a Sunday (no court sits
+    and the week is over) the one starting tomorrow."""
+    return today + timedelta(days=1) if today.weekday() == 6 else today - timedelta(days=today.weekday())
+
+
 def week(text: str, today: date) -> list[date] | None:
-    """The days of the week the words name: this week from today to Sunday, next week Monday to Sunday."""
+    """The court days (Monday to Saturday) of the week the words name: this week from today on (on a Sunday,
+    the coming week); the coming week the first one starting after today; next week the one after this week;
+    last week the one before it."""
     found = _WEEK.search(text)
     if found is None:
         return None
-    monday = today - timedelta(days=today.weekday())
+    monday = working_week(today)
     said = found.group(1).lower()
-    if said == "this":
-        start, end = today, monday + timedelta(days=6)
-    elif said in ("next", "coming"):
-        start, end = monday + timedelta(days=7), monday + timedelta(days=13)
+    if re.fullmatch(_THIS, said, re.I):
+        start = max(today, monday)
+    elif said == "coming":
+        start = monday if monday > today else monday + timedelta(days=7)
+    elif re.fullmatch(_NEXT, said, re.I):
+        start = monday + timedelta(days=7)
     else:
-        start, end = monday - timedelta(days=7), monday - timedelta(days=1)
+        start = monday - timedelta(days=7)
+    end = start - timedelta(days=start.weekday()) + timedelta(days=5)
     return [start + timedelta(days=n) for n in range((end - start).days + 1)]
 
 

@@ -66,8 +66,8 @@ def test_a_person_sets_or_clears_a_steps_due_day_on_its_card() -> None:
 @pytest.mark.hindsight
 async def test_a_typed_deadline_comes_back_on_its_day(app: App) -> None:
     today = app.services.clock().astimezone(IST).date()
-    due = today + timedelta(days=1)
-    week = "this week" if today.weekday() < 6 else "next week"
+    due = today + timedelta(days=2 if today.weekday() == 5 else 1)  # a court day: the week is Monday to Saturday
+    week = "next week" if today.weekday() == 5 else "this week"  # on a Sunday "this week" is the coming one
     replies = await app.conversation.handle(say(
         "aditya", f"Gorle partition: counter copy served on us in office. Reply to be filed before {due:%d-%m-%Y}."))
     [card] = [r for r in replies if r.card_id]
