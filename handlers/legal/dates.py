@@ -16,7 +16,7 @@ from pydantic import BaseModel
 
 from handlers.legal.markers import ends_with_marker, role_of
 
-__all__ = ["MONTHS", "FoundDate", "announces_next", "ends_with_marker", "file_name_date", "find_dates", "leading_date",
+__all__ = ["MONTHS", "FoundDate", "announces_next", "ends_with_marker", "file_name_date", "find_dates", "find_weekday", "leading_date",
            "next_date_in", "parse_day"]
 
 MONTHS = {
@@ -64,9 +64,32 @@ _RELATIVE_DAYS = {"day before yesterday": -2, "yesterday": -1, "today": 0, "to-d
 
 # "on Monday", "last Friday" (a weekday with no date beside it) name a day counted from the upload too.
 _WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-_WEEKDAY = re.compile(r"(?<![\w])(on|last|next|this|coming)\s+(" + "|".join(_WEEKDAYS) + r")\b(?!\s*[,(]?\s*\d)",
-                      re.I)
-_BARE_WEEKDAY = re.compile(r"^\s*(" + "|".join(_WEEKDAYS) + r")\s*$", re.I)
+# The days of the week in Telugu, in its script and typed in Latin letters as said (spellings vary: somavaram,
+# somvaram, sOmavaaramu; Thursday is also lakshmivaram or bestavaram), and in the Hindi forms clerks use.
+_TELUGU_WEEKDAYS = ["సోమ", "మంగళ", "బుధ", "(?:గురు|లక్ష్మి|బేస్త)", "శుక్ర", "శని", "(?:ఆది|రవి)"]
+_LATIN_WEEKDAYS = [r"s[oa]ma?", r"mangal(?:a)?", r"budh(?:a)?", r"(?:guru|lakshmi|laxmi|besta|brihaspati|bruhaspati)",
+                   r"s?h?ukra?", r"s?h?ani", r"(?:aa?di|ravi|it)"]
+_TE = r"\u0C00-\u0C7F"
+_WEEKDAY_WORD = re.compile(
+    rf"(?<![\w{_TE}])(?:(" + "|".join(_WEEKDAYS) + r")\b|"
+    + "".join(rf"({stem})వార(?:ం|ము|ాన|ాన్ని|ం\s?నాడు)?(?![{_TE}])|" for stem in _TELUGU_WEEKDAYS)
+    + "|".join(rf"({stem})\s?va+a?r(?:a+m|a+mu|u|am\s?naadu|am\s?nadu)?\b" for stem in _LATIN_WEEKDAYS) + ")",
+    re.I)
+
+# "on Monday", "last somavaram": a weekday with no date beside it.
+_WEEKDAY = re.compile(r"(?<![\w])(on|last|next|this|coming)\s+(" + re.sub(r"\((?!\?)", "(?:", _WEEKDAY_WORD.pattern)
+                      + r")(?!\s*[,(]?\s*\d)", re.I)
+
+
+def find_weekday(text: str) -> tuple[int, int] | None:
+    """The first day of the week named in the text, in English or Telugu (script or Latin letters): its index
+    (Monday 0) and where it starts; None when it names none."""
+    found = _WEEKDAY_WORD.search(text)
+    if found is None:
+        return None
+    group = next(i for i, value in enumerate(found.groups()) if value is not None)
+    index = _WEEKDAYS.index(found.group(1).lower()) if group == 0 else (group - 1) % 7
+    return index, found.start()
 
 
 class FoundDate(BaseModel):
@@ -276,7 +299,7 @@ def _weekdays(text: str, today: date) -> list[FoundDate]:
     next-date marker ("posted on Monday"), the first one after the upload."""
     found: list[FoundDate] = []
     for match in _WEEKDAY.finditer(text):
-        wanted = _WEEKDAYS.index(match.group(2).lower())
+        wanted = find_weekday(match.group(2))[0]  # type: ignore[index]
         role = role_of(text, match.start(), match.end())
         said = match.group(1).lower()
         if said in ("next", "coming", "this"):
@@ -351,9 +374,9 @@ def parse_day(value: str, reference: date | None = None, after: bool = False, ne
     now = today or reference or date.today()
     # A day and month typed alone ("7.12", "7-12") is a date in a date field, whatever the separator.
     value = re.sub(r"^(\d{1,2})\s?[.\-]\s?(\d{1,2})$", r"\1/\2", value)
-    bare = _BARE_WEEKDAY.match(value)
-    if bare is not None:  # "Monday" alone: the coming one (today if it is one)
-        return now + timedelta(days=(_WEEKDAYS.index(bare.group(1).lower()) - now.weekday()) % 7)
+    named = find_weekday(value)
+    if named is not None and _WEEKDAY_WORD.fullmatch(value):  # "Monday" alone: the coming one (today if it is)
+        return now + timedelta(days=(named[0] - now.weekday()) % 7)
     found = find_dates(value, today=now)
     if not found:
         raise ValueError("not a date")

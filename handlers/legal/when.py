@@ -4,7 +4,7 @@
 import re
 from datetime import date, timedelta
 
-from handlers.legal.dates import parse_day
+from handlers.legal.dates import find_weekday, parse_day
 
 _T = r"\u0C00-\u0C7F"  # Telugu letters and signs: \b does not see a word's edge after a vowel sign
 _THIS = r"this|ee|ఈ"
@@ -17,8 +17,6 @@ _LISTING = re.compile(
     rf"(?<![\w{_T}])(?:లిస్ట్|లిస్టు|జాబితా|కాజ్\s*లిస్ట్|వాయిదాలు|వాయిదా\s+ఉన్న|ఏ\s+కేసులు|ఏమి\s+కేసులు|ఏం\s+కేసులు|"
     r"list\s+ayy?|emi\s+(?:list|cases|kesulu)|ye\s+kesulu|vaayidalu)", re.I)
 _NEXT_DAY = re.compile(rf"(?<![\w{_T}])(?:{_NEXT})\s+$", re.I)
-_DAY_NAMES = re.compile(r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b", re.I)
-_DAYS_NAMES = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 MAX_DAYS = 14
 
 
@@ -54,10 +52,13 @@ def days_named(text: str, today: date) -> list[date] | None:
     span = week(text, today)
     if span is not None:
         return span
-    named = _DAY_NAMES.search(text)
-    if named is not None and not re.search(r"\b(?:next|last|this|coming)\s+\w+day\b", text, re.I):
-        wanted = _DAYS_NAMES.index(named.group(1).lower())
-        return [today + timedelta(days=(wanted - today.weekday()) % 7)]
+    named = find_weekday(text)
+    if named is not None:
+        wanted, start = named
+        if _NEXT_DAY.search(text[:start]):  # "next Monday", "vachche somavaram": the first one after today
+            return [today + timedelta(days=(wanted - today.weekday() - 1) % 7 + 1)]
+        if not re.search(r"\b(?:last|this)\s+$", text[:start], re.I):  # "Monday", "on somavaram": the coming one
+            return [today + timedelta(days=(wanted - today.weekday()) % 7)]
     try:
         return [parse_day(text, today, nearest=True)]
     except ValueError:
