@@ -1,6 +1,7 @@
 """The legal pack: uploads become confirmed hearing entries; questions are answered by hearing date."""
 
 import hashlib
+import re
 import logging
 import secrets
 from collections.abc import Iterable
@@ -57,6 +58,26 @@ from bot.core.subject_match import SubjectTerms
 log = logging.getLogger(__name__)
 
 _REMEMBER_WORDS = ("please remember ", "remember that ", "remember: ", "remember ")
+# "/remember general: ..." keeps a line about no case, said so by the person (never by default).
+_GENERAL = re.compile(r"^\s*(?:general|no\s+case|office|practice|సాధారణం|కేసు\s+లేదు)\s*[:\-–—]\s*", re.I)
+
+
+def remembered_case(register: CaseRegister, said: str) -> CaseRecord | list[CaseRecord]:
+    """The case a line to remember is about, named as a note or a question names it (its number, name, or a
+    party's own name anywhere: "client Yadagiri says ..."); else the cases to ask between (the ones it names,
+    or the nearest by name)."""
+    mentions = register.mentions(said)
+    named = list(dict.fromkeys(m.case_id for m in mentions))
+    numbered = list(dict.fromkeys(m.case_id for m in mentions if m.by == "number"))
+    if len(named) > 1 and len(numbered) == 1:
+        named = numbered  # "O.S. 118/2024: Ramesh says ...": the number names the case, a name may be a person
+    if named:
+        cases = [c for c in (register.get(i) for i in named) if c is not None]
+        return cases[0] if len(cases) == 1 else cases
+    party = register.asked_about(said)
+    if party is not None and (case := register.get(party.case_id)) is not None:
+        return case
+    return register.near(said)
 
 
 def typed_step(entry: ProposedEntry) -> ProposedEntry:
@@ -296,8 +317,19 @@ class LegalPack(Pack):
         said = said.strip()
         if not said:
             return Reply(text=turn.t("legal.remember_usage"))
-        mention = register.only(said)
-        case = register.get(mention.case_id) if mention else None
+        general = _GENERAL.match(said)
+        case: CaseRecord | None = None
+        if general is not None:  # said to be about no case: kept as the practice's own note
+            said = said[general.end():].strip()
+            if not said:
+                return Reply(text=turn.t("legal.remember_usage"))
+        else:
+            named = remembered_case(register, said)
+            if not isinstance(named, CaseRecord):
+                return Reply(text=turn.t("legal.remember_which_case", cases="\n".join(
+                    f"• {c.label} ({', '.join(c.numbers) or c.case_id})" for c in named),
+                    example=example_case(turn.lang, register)))
+            case = named
         record = chat_record(said, turn.incoming.received_at, turn.user.name, turn.user.user_id, case)
         outcome = await CaseBook(self.services, turn.user.tenant).file([(record, case)], by=turn.user.user_id)
         key = "legal.remembered" if outcome.fully_stored else "legal.remembered_queued"
