@@ -28,6 +28,7 @@ from bot.settings import Settings
 from memory import MemoryLayerError
 
 from handlers.ap.lifecycle import OPEN, RecordedEntry
+from handlers.ap.people import PersonFound, refusal_values
 
 if TYPE_CHECKING:
     from bot.core.app import App
@@ -64,7 +65,8 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]", 
     decide.add_argument("--json", action="store_true", help="print the decision as JSON")
     decide.add_argument("--tenant", default=None)
     decide.add_argument("--lang", choices=LANGUAGES, default="en")
-    decide.add_argument("--as", dest="by", default="cli", help="who records it (with --record)")
+    decide.add_argument("--as", dest="by", default=None,
+                        help="who records it (with --record): a person of the tenant, by id or name")
     decide.set_defaults(handler=lambda args, settings: _decide(args, settings, with_app))
 
     audit = actions.add_parser("audit", help="show the audit trail, optionally for one invoice")
@@ -87,7 +89,8 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]", 
     paid.add_argument("--account", default=None,
                       help="pay to this account, typed in full: the one on file, or the one the invoice asked for "
                            "once two people approved it over the bank-account block")
-    paid.add_argument("--as", dest="by", default="cli", help="who marks it paid")
+    paid.add_argument("--as", dest="by", required=True,
+                      help="who marks it paid: a person of the tenant's AP team, by id or name")
     paid.set_defaults(handler=lambda args, settings: _paid(args, settings, with_app))
 
     for action, help_text in (("approve", "approve a recorded invoice (over the agent: give --reason; over a "
@@ -98,7 +101,8 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]", 
                               ("reject", "reject a recorded invoice (give --reason)")):
         move = actions.add_parser(action, help=help_text)
         move.add_argument("invoice")
-        move.add_argument("--as", dest="by", required=True, help="who does it (a named person)")
+        move.add_argument("--as", dest="by", required=True,
+                          help="who does it: a person of the tenant's AP team, by id or name")
         move.add_argument("--reason", default=None)
         move.add_argument("--vendor", default=None)
         move.add_argument("--tenant", default=None)
@@ -127,6 +131,13 @@ async def _decide(args: argparse.Namespace, settings: Settings, with_app: WithAp
 
     async def body(app: "App") -> int:
         pack = _pack(app)
+        if args.record:  # a recorded decision is by a person of the tenant, kept by their id
+            who = pack.person(tenant, args.by or "")
+            if who.person is None or who.problem is not None:
+                print(_who_refused(who, args.by or "", tenant), file=sys.stderr)
+                return EXIT_REFUSED
+            args.by = who.person.user_id
+        args.by = args.by or "preview"  # a preview records no one
         result = await intake.from_file(path, mimetypes.guess_type(path.name)[0], app.services.reader,
                                         pack.ledger_for(tenant).data.buyer, app.services.chat)
         if result.note is not None:
@@ -231,12 +242,20 @@ def _approvers(r: RecordedEntry) -> str:
     return f"{asked}, waiting for a second person" if r.state in OPEN else ""
 
 
+def _who_refused(who: "PersonFound", written: str, tenant: str) -> str:
+    key = "who_missing" if not written.strip() else who.problem or "who_unknown"
+    return text("en", f"ap.{key}", tenant=tenant, **refusal_values(who, written))
+
+
 async def _paid(args: argparse.Namespace, settings: Settings, with_app: WithApp) -> int:
     tenant = args.tenant or settings.default_tenant
 
     async def body(app: "App") -> int:
         paid_on = args.on or app.services.clock().date()
         result = await _pack(app).pay(tenant, args.invoice, args.vendor, paid_on, args.by, args.account)
+        if result.who is not None and result.outcome.startswith("who_"):
+            print(_who_refused(result.who, args.by, tenant), file=sys.stderr)
+            return 1
         record = result.record
         state = record.state if record else (result.entry.status if result.entry else None)
         values = {"number": args.invoice, "tenant": tenant, "vendors": ", ".join(result.candidates),
@@ -260,6 +279,9 @@ async def _act(args: argparse.Namespace, settings: Settings, with_app: WithApp, 
 
     async def body(app: "App") -> int:
         moved = await _pack(app).act(tenant, args.invoice, args.vendor, action, args.by, args.reason)  # type: ignore[arg-type]
+        if moved.who is not None and moved.outcome.startswith("who_"):
+            print(_who_refused(moved.who, args.by, tenant), file=sys.stderr)
+            return 1
         record = moved.record
         values = {"number": args.invoice, "tenant": tenant, "vendors": ", ".join(moved.candidates),
                   "action": text("en", f"ap.action_{action}"),

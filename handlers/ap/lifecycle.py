@@ -16,6 +16,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from handlers.ap.ledgerview import LedgerEntry
+from handlers.ap.people import PersonFound
 
 State = Literal["decided", "held", "review", "approved", "paid", "rejected", "superseded"]
 ClerkAction = Literal["approve", "hold", "review", "reject"]
@@ -90,10 +91,12 @@ class Decided(BaseModel):
     before: RecordedEntry | None = None
 
 
+WhoRefused = Literal["who_unknown", "who_ambiguous", "who_not_allowed"]
+"""The name given for who does it is no person of the tenant, fits several, or is no one who moves invoices."""
 ActOutcome = Literal["moved", "same", "closed", "stale", "reason_needed", "not_found", "ambiguous",
-                     "second_needed", "same_person"]
+                     "second_needed", "same_person", WhoRefused]
 """second_needed: the approval over a bank block is asked for (the maker's); same_person: the maker cannot
-also be the checker."""
+also be the checker (the same person id, however the name was typed)."""
 
 
 class ActResult(BaseModel):
@@ -101,10 +104,11 @@ class ActResult(BaseModel):
     record: RecordedEntry | None = None
     before_state: str | None = None
     candidates: list[str] = []
+    who: PersonFound | None = None
 
 
 PayOutcome = Literal["paid", "not_found", "ambiguous", "already_paid", "not_approved", "account_unverified",
-                     "no_account"]
+                     "no_account", WhoRefused]
 
 
 class PayResult(BaseModel):
@@ -112,6 +116,7 @@ class PayResult(BaseModel):
     entry: LedgerEntry | None = None
     record: RecordedEntry | None = None
     candidates: list[str] = []
+    who: PersonFound | None = None
 
 
 def overrides(agent_status: str, action: ClerkAction) -> bool:

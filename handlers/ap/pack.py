@@ -31,6 +31,7 @@ from handlers.ap.money import masked
 from handlers.ap.payments import account_record
 from handlers.ap.money import format_inr
 from handlers.ap.notes import AdjustmentNote, record_note
+from handlers.ap.people import PersonFound, find_person
 from handlers.ap.pipeline import PACK, Decider, DecideRequest
 from bot.store.registers import RegisterStore
 from bot.core.subject_match import SubjectTerms
@@ -125,9 +126,18 @@ class APPack(Pack):
         for record in self.book.recorded_entries(tenant):
             yield invoice_memory(record)
 
+    def person(self, tenant: str, written: str) -> PersonFound:
+        """The person of the tenant a name given for who does it names (by id or name), if they move invoices."""
+        return find_person(self.services.registry.users_of(tenant), written)
+
     async def act(self, tenant: str, invoice_number: str, vendor_id: str | None, action: ClerkAction, by_user: str,
                   reason: str | None = None) -> ActResult:
-        """A clerk's move outside chat (`smriti ap approve|hold|review|reject`): ledger, log, then memory."""
+        """A clerk's move outside chat (`smriti ap approve|hold|review|reject`): ledger, log, then memory. It is by
+        a person of the tenant who moves invoices, recorded by their id (one person is never two approvers)."""
+        who = self.person(tenant, by_user)
+        if who.problem is not None or who.person is None:
+            return ActResult(outcome=who.problem or "who_unknown", who=who)
+        by_user = who.person.user_id
         moved = self.book.act(tenant, invoice_number, vendor_id, action, by_user, reason)
         if moved.outcome == "second_needed" and moved.record is not None:
             await retain_record(self.services, self.services.bank_of(tenant, self.name), moved.record)
@@ -144,7 +154,12 @@ class APPack(Pack):
 
     async def pay(self, tenant: str, invoice_number: str, vendor_id: str | None, paid_on: date, by_user: str,
                   account: str | None = None) -> PayResult:
-        """Mark an invoice paid: to the master's account, or to the one the clerk confirmed in full."""
+        """Mark an invoice paid: to the master's account, or to the one the clerk confirmed in full; by a person
+        of the tenant who moves invoices, recorded by their id."""
+        who = self.person(tenant, by_user)
+        if who.problem is not None or who.person is None:
+            return PayResult(outcome=who.problem or "who_unknown", who=who)
+        by_user = who.person.user_id
         ledger = self.ledger_for(tenant)
 
         def master(vendor: str) -> str | None:

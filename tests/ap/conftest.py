@@ -6,6 +6,8 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.core.app import App
+from bot.core.registry import User
+from bot.store.people import add_person
 from bot.settings import Settings
 from handlers.ap.pack import APPack, seed_bank
 from handlers.ap.ledger import Ledger
@@ -34,6 +36,9 @@ async def tenant(pack: APPack) -> str:
     """A tenant of its own with the AP seeds retained, so tests never see each other's decisions."""
     name = f"ap{uuid.uuid4().hex[:8]}"
     await pack.load_seeds(name)
+    # Its AP clerk, whom `--as anita` names on the command line (people ids are one per tenant).
+    add_person(pack.services.database, User(user_id=f"{name}-anita", name="Anita Sharma", role="clerk", pack="ap",
+                                            tenant=name))
     return name
 
 

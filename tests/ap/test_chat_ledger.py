@@ -22,8 +22,9 @@ import pytest
 
 from bot.cli.registers import all_kinds
 from bot.core.app import App
+from bot.store.people import import_people
 from bot.core.messages import Reply
-from bot.core.registry import Registry
+from bot.core.registry import Registry, User
 from bot.services.registers.importer import import_file
 from bot.settings import Settings
 from handlers import INSTALLED
@@ -132,6 +133,7 @@ async def office(settings: Settings, tmp_path: Path) -> AsyncIterator[Office]:
              for i, name in enumerate(("kavya", "arjun"))]
     (tmp_path / "users.json").write_text(json.dumps({"users": users}), encoding="utf-8")
     app = await App.start(settings, pack_names=["ap"], registry=Registry.load(tmp_path / "users.json"))
+    import_people(app.services.database, [User.model_validate(u) for u in users])  # whom `smriti ap --as` names
     pack = app.packs["ap"]
     assert isinstance(pack, APPack)
     sheets, last_month = write_sheets(tmp_path, app.services.clock().date())
@@ -193,15 +195,15 @@ async def test_the_account_two_people_approved_is_the_one_paid_and_both_stay_nam
     assert second.outcome == "moved" and second.record is not None
     assert second.record.two_person_account == LB_DROPPED
     # Another account typed than the two approved (and not the master's) pays nothing.
-    wrong = await office.pack.pay(office.tenant, number, None, date(2026, 12, 5), "ravi", "50100223344999")
+    wrong = await office.pack.pay(office.tenant, number, None, date(2026, 12, 5), "arjun", "50100223344999")
     assert wrong.outcome == "account_unverified"
     assert await ap_cli_run(office, "ap", "paid", number, "--tenant", office.tenant, "--on", "05-12-2026",
-                            "--as", "ravi") == 0
+                            "--as", "Kavya") == 0
     said = capsys.readouterr().out
     assert f"to account {LB_DROPPED}, the account kavya and arjun approved" in said, said
     record = office.recorded(number)
     assert record.state == "paid" and record.entry.paid_to_account == LB_DROPPED
-    assert (record.maker_by, record.checker_by, record.state_by) == ("kavya", "arjun", "ravi")
+    assert (record.maker_by, record.checker_by, record.state_by) == ("kavya", "arjun", "kavya")
     [state] = await office.say(f"what is the state of invoice {number}?")
     assert "kavya asked to approve" in state.text and "arjun approved it as the second person" in state.text
     assert "waits" not in state.text and "Paid on" in state.text and LB_DROPPED in state.text

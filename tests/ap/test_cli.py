@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 
 from bot.core.app import App
+from bot.core.registry import User
+from bot.store.people import add_person
 from bot.cli.smriti import build_parser
 from bot.settings import Settings
 from handlers.ap import cli as ap_cli
@@ -63,7 +65,7 @@ async def test_decide_json_with_and_without_memory(settings: Settings, demo: str
 async def test_decide_a_pdf_prints_the_card_and_audit_shows_the_steps(
         settings: Settings, demo: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     pdf = make_pdf(tmp_path / "abc.pdf", invoice_lines(load_sample("abc_repeat_mismatch")))
-    assert await run(settings, "ap", "decide", str(pdf), "--tenant", demo, "--record") == 0
+    assert await run(settings, "ap", "decide", str(pdf), "--tenant", demo, "--record", "--as", "anita") == 0
     out = capsys.readouterr().out
     assert out.startswith("EXCEPTION") and "Request a corrected invoice from ABC Technologies" in out
     assert await run(settings, "ap", "audit", "--invoice", "ABC/26-27/007", "--tenant", demo) == 0
@@ -90,10 +92,11 @@ async def test_decide_is_a_preview_unless_recorded_then_ledger_lists_and_paid_ma
         assert json.loads(capsys.readouterr().out)["status"] == "APPROVE"
     assert await run(settings, "ap", "ledger", "--tenant", demo) == 0
     assert capsys.readouterr().out.startswith(f"Nothing recorded yet for {demo}")
-    assert await run(settings, "ap", "paid", "RSC/26-27/0009", "--tenant", demo) == 1
+    assert await run(settings, "ap", "paid", "RSC/26-27/0009", "--tenant", demo, "--as", "anita") == 1
     assert "No recorded decision" in capsys.readouterr().err
 
-    assert await run(settings, "ap", "decide", file, "--json", "--no-memory", "--record", "--tenant", demo) == 0
+    assert await run(settings, "ap", "decide", file, "--json", "--no-memory", "--record", "--tenant", demo,
+                     "--as", "anita") == 0
     recorded = json.loads(capsys.readouterr().out)
     assert recorded["status"] == "APPROVE"
     assert await run(settings, "ap", "decide", file, "--json", "--no-memory", "--tenant", demo) == 0
@@ -106,9 +109,10 @@ async def test_decide_is_a_preview_unless_recorded_then_ledger_lists_and_paid_ma
     assert entry["invoice_number"] == "RSC/26-27/0009" and entry["status"] == "decided" == entry["state"]
     assert entry["decision_id"] == recorded["run_id"] and entry["agent_status"] == "APPROVE"
 
-    assert await run(settings, "ap", "paid", "rsc/26-27/9", "--tenant", demo, "--on", "2026-04-30") == 0
+    assert await run(settings, "ap", "paid", "rsc/26-27/9", "--tenant", demo, "--on", "2026-04-30",
+                     "--as", "Anita Sharma") == 0
     assert "Marked paid" in capsys.readouterr().out
-    assert await run(settings, "ap", "paid", "RSC/26-27/0009", "--tenant", demo) == 1
+    assert await run(settings, "ap", "paid", "RSC/26-27/0009", "--tenant", demo, "--as", "anita") == 1
     assert "already marked paid" in capsys.readouterr().err
     assert await run(settings, "ap", "ledger", "--tenant", demo) == 0
     listed = capsys.readouterr().out
@@ -120,27 +124,29 @@ async def test_decide_is_a_preview_unless_recorded_then_ledger_lists_and_paid_ma
 def test_the_smriti_parser_has_ledger_and_paid() -> None:
     args = build_parser().parse_args(["ap", "decide", "inv.json", "--record"])
     assert args.record
-    args = build_parser().parse_args(["ap", "paid", "INV-9", "--tenant", "t1", "--vendor", "V001", "--on", "2026-05-01"])
+    args = build_parser().parse_args(["ap", "paid", "INV-9", "--tenant", "t1", "--vendor", "V001", "--on", "2026-05-01",
+                                      "--as", "anita"])
     assert args.ap_action == "paid" and args.vendor == "V001" and str(args.on) == "2026-05-01"
     assert build_parser().parse_args(["ap", "ledger", "--tenant", "t1"]).ap_action == "ledger"
 
 
 def test_paid_on_takes_the_date_as_the_office_writes_it() -> None:
     for written in ("04-12-2026", "4/12/2026", "2026-12-04", "04.12.2026"):
-        args = build_parser().parse_args(["ap", "paid", "INV-9", "--on", written])
+        args = build_parser().parse_args(["ap", "paid", "INV-9", "--on", written, "--as", "anita"])
         assert str(args.on) == "2026-12-04", written
     with pytest.raises(SystemExit):
-        build_parser().parse_args(["ap", "paid", "INV-9", "--on", "next week"])
+        build_parser().parse_args(["ap", "paid", "INV-9", "--on", "next week", "--as", "anita"])
 
 
 async def test_every_clerk_action_from_the_cli_moves_the_invoice_and_says_so(
         settings: Settings, demo: str, capsys: pytest.CaptureFixture[str]) -> None:
     """hold -> review -> reject through `smriti ap`: each prints its move in words (reject once crashed)."""
     file = str(SAMPLES / "ravi_clean.json")
-    assert await run(settings, "ap", "decide", file, "--json", "--no-memory", "--record", "--tenant", demo) == 0
+    assert await run(settings, "ap", "decide", file, "--json", "--no-memory", "--record", "--tenant", demo,
+                     "--as", "anita") == 0
     capsys.readouterr()
     for action, state in (("hold", "hold"), ("review", "review"), ("reject", "reject")):
-        code = await run(settings, "ap", action, "RSC/26-27/0009", "--tenant", demo, "--as", "clerk",
+        code = await run(settings, "ap", action, "RSC/26-27/0009", "--tenant", demo, "--as", "anita",
                          "--reason", "walk: goods returned")
         out = capsys.readouterr()
         assert code == 0, out.err
@@ -161,7 +167,8 @@ async def test_a_preview_writes_no_audit_line_not_even_a_refusal(
     assert await run(settings, "ap", "decide", str(letter), "--tenant", tenant) == ap_cli.EXIT_REFUSED
     assert "not an invoice" in capsys.readouterr().err
     assert _refusals(pack, tenant, settings) == []
-    assert await run(settings, "ap", "decide", str(letter), "--tenant", tenant, "--record") == ap_cli.EXIT_REFUSED
+    assert await run(settings, "ap", "decide", str(letter), "--tenant", tenant, "--record",
+                     "--as", "anita") == ap_cli.EXIT_REFUSED
     assert _refusals(pack, tenant, settings) == ["INVOICE_REFUSED"]
 
 
@@ -191,5 +198,35 @@ async def test_a_credit_note_on_the_cli_is_read_as_one_previewed_then_recorded(
     assert await run(settings, "ap", "decide", str(note), "--tenant", tenant, "--record", "--as", "anita") == 0
     assert capsys.readouterr().out.startswith("Recorded a credit note RSC/CN/26-27/004")
     [logged] = pack.book.actions(tenant, action="credit_note")
-    assert logged.invoice_number == "RSC/24-25/0236" and logged.by_user == "anita"
+    assert logged.invoice_number == "RSC/24-25/0236" and logged.by_user == f"{tenant}-anita"
     assert "dated 2026-05-03" in (logged.reason or "")
+
+
+async def test_who_does_it_on_the_cli_is_a_person_of_the_ap_team_recorded_by_id(
+        settings: Settings, pack: APPack, tenant: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--as` names a person of the tenant by id or name in any spelling; a stranger, a person of another pack or a
+    name two people share records nothing and says so in words; the ledger keeps the person's id."""
+    for person_id, name, role, of in ((f"{tenant}-kiran", "Kiran Rao", "clerk", "ap"),
+                                      (f"{tenant}-kiranm", "Kiran Mehta", "admin", "ap"),
+                                      (f"{tenant}-suresh", "Suresh Babu", "officer", "agri")):
+        add_person(pack.services.database, User(user_id=person_id, name=name, role=role, pack=of, tenant=tenant))
+    file = str(SAMPLES / "ravi_clean.json")
+    for who, says in (("ghost99", "not a person of"), ("Suresh Babu", "not on the AP team"),
+                      ("Kiran", "fits more than one person"), ("", "Say who does it")):
+        assert await run(settings, "ap", "decide", file, "--no-memory", "--record", "--tenant", tenant,
+                         *(["--as", who] if who else [])) == ap_cli.EXIT_REFUSED
+        err = capsys.readouterr().err
+        assert says in err and "Traceback" not in err, (who, err)
+    assert pack.book.recorded_entries(tenant) == []
+    assert await run(settings, "ap", "decide", file, "--no-memory", "--record", "--tenant", tenant,
+                     "--as", "MS. KIRAN RAO") == 0
+    capsys.readouterr()
+    for who in ("ghost99", "Suresh Babu", "Kiran"):
+        assert await run(settings, "ap", "hold", "RSC/26-27/0009", "--tenant", tenant, "--as", who,
+                         "--reason", "wait") == 1
+        assert await run(settings, "ap", "paid", "RSC/26-27/0009", "--tenant", tenant, "--as", who) == 1
+    [record] = pack.book.recorded_entries(tenant)
+    assert record.state == "decided" and record.decided_by == f"{tenant}-kiran"
+    assert await run(settings, "ap", "hold", "RSC/26-27/0009", "--tenant", tenant, "--as", "kiran mehta",
+                     "--reason", "wait for stores") == 0
+    assert "by " + f"{tenant}-kiranm" in capsys.readouterr().out

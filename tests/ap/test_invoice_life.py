@@ -4,7 +4,9 @@ arriving, a corrected invoice under the same number, and paying (to the master, 
 the real local Hindsight. After every step: no invoice paid twice; nothing paid without its goods received or
 an override with a reason; every payment to the master account or to the one two different people approved over
 a bank-account block (never the old master's silently, never a reading nobody approved); the memory of each
-recorded invoice says its ledger state. A preview changes no row, no log line and no memory."""
+recorded invoice says its ledger state. A preview changes no row, no log line and no memory. Every move is by a
+person of the tenant's people list, named by id or name in any spelling and recorded by their id: a name that is
+no one (or no one on the AP team) moves nothing, and one person typed two ways is never maker and checker."""
 
 import asyncio
 import tempfile
@@ -19,6 +21,8 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 
 from bot.cli.registers import all_kinds
 from bot.core.app import App
+from bot.core.registry import User
+from bot.store.people import add_person
 from bot.services.registers.importer import import_file
 from handlers import INSTALLED
 from handlers.ap import facts
@@ -37,6 +41,11 @@ MASTER = "50100223344556"
 MISREAD = "5010023344556"
 """The master account as a phone photo read it: one digit dropped."""
 INVOICES = 3
+PEOPLE = {"kavya": "Kavya Rao", "arjun": "Arjun Reddy"}
+"""The AP team (person id: name); a field officer of the same tenant ("ravi") may not move invoices."""
+SPELLINGS = {"kavya": "kavya", "KAVYA": "kavya", "Kavya Rao": "kavya", "Ms. kavya rao": "kavya", "arjun": "arjun",
+             "Arjun Reddy": "arjun", "Reddy": "arjun", "ghost99": None, "Ravi Kumar": None}
+"""How a clerk may type who does it, and the person it is (None: no one who may move an invoice)."""
 ORDERED = Decimal("10")
 RECEIVED_AT_START = (Decimal("10"), Decimal("6"), Decimal("10"))
 """Invoice 1's goods are part received at the start: the rest arrives as a step."""
@@ -81,6 +90,11 @@ class InvoiceLife(RuleBasedStateMachine):
             report = import_file(self.app.services.database, KINDS, kind, self.tenant, path, apply=True,
                                  bank_prefix=options.bank_prefix)
             assert report.applied and not report.rejected, (kind, report)
+        for person_id, name in PEOPLE.items():
+            add_person(self.app.services.database, User(user_id=person_id, name=name, role="clerk",
+                                                        pack="ap", tenant=self.tenant))
+        add_person(self.app.services.database, User(user_id="ravi", name="Ravi Kumar", role="officer",
+                                                    pack="agri", tenant=self.tenant))
         vendor = pack.ledger_for(self.tenant).vendors[0]
         self.vendor_id = vendor.vendor_id
         self.bank = self.app.services.bank_of(self.tenant, "ap")
@@ -91,6 +105,10 @@ class InvoiceLife(RuleBasedStateMachine):
         self.receipts = 0
         self.decided: list[int] = []
         """Invoices recorded at least once: the clerk's moves and payments mostly act on these."""
+
+    def person(self, written: str) -> str | None:
+        """The person id a spelling names in this tenant (None: no one who may move invoices)."""
+        return SPELLINGS[written]
 
     def run(self, work):  # type: ignore[no-untyped-def]
         return self.loop.run_until_complete(work)
@@ -174,11 +192,18 @@ class InvoiceLife(RuleBasedStateMachine):
     @precondition(lambda self: self.decided)
     @rule(k=st.integers(0, INVOICES), action=st.sampled_from(["approve", "hold", "review", "reject"]),
           reason=st.sampled_from([None, "checked with stores and the vendor on the phone"]),
-          by=st.sampled_from(["arjun", "kavya"]))
+          by=st.sampled_from(sorted(SPELLINGS)))
     def act(self, k: int, action: ClerkAction, reason: str | None, by: str) -> None:
         k = self.pick(k)
         before = self.recorded(k)
+        snapshot = self.snapshot()
         moved = self.run(self.pack.act(self.tenant, self.number(k), None, action, by, reason))
+        person = self.person(by)
+        if person is None:
+            assert moved.outcome in ("who_unknown", "who_not_allowed"), (by, moved.outcome)
+            assert self.snapshot() == snapshot, f"{by!r}, no one of the AP team, moved something"
+            return
+        by = person
         if before is None:
             assert moved.outcome == "not_found"
             return
@@ -195,11 +220,13 @@ class InvoiceLife(RuleBasedStateMachine):
                 assert before.maker_by not in (None, by), "a bank block was lifted by one person alone"
 
     @precondition(lambda self: 2 in self.decided)
-    @rule(maker=st.sampled_from(["arjun", "kavya"]))
-    def two_people_approve_the_bank_change(self, maker: str) -> None:
+    @rule(maker=st.sampled_from([s for s, p in SPELLINGS.items() if p]),
+          checker=st.sampled_from([s for s, p in SPELLINGS.items() if p]))
+    def two_people_approve_the_bank_change(self, maker: str, checker: str) -> None:
         """Invoice 2 asks (on its first version) for an account not on file: one person asks to approve it with a
-        reason, a second approves; the account they approved is then the one a payment goes to."""
-        checker = "kavya" if maker == "arjun" else "arjun"
+        reason, a second approves; the account they approved is then the one a payment goes to. The same person
+        typed another way ("kavya", "Kavya Rao") is no second person."""
+        same = self.person(maker) == self.person(checker)
         before = self.recorded(2)
         first = self.run(self.pack.act(self.tenant, self.number(2), None, "approve", maker, "vendor letter came"))
         second = self.run(self.pack.act(self.tenant, self.number(2), None, "approve", checker, "called the contact"))
@@ -209,10 +236,14 @@ class InvoiceLife(RuleBasedStateMachine):
             return
         if before.maker_by is None:
             assert first.outcome == "second_needed"
+            assert first.record is not None and first.record.maker_by == self.person(maker)
+            if same:
+                assert second.outcome == "same_person", f"{maker!r} and {checker!r} approved as two people"
         if second.outcome == "moved":
             assert second.record is not None and second.record.state == "approved"
-            asker = before.maker_by or maker
+            asker = before.maker_by or self.person(maker)
             assert second.record.maker_by == asker and second.record.checker_by not in (None, asker)
+            assert second.record.checker_by == self.person(checker)
             assert second.record.two_person_account == second.record.confirmed_account == MISREAD
 
     @precondition(lambda self: any(r < ORDERED for r in self.received))
@@ -234,11 +265,16 @@ class InvoiceLife(RuleBasedStateMachine):
         self.version[k] += 1
 
     @precondition(lambda self: self.decided)
-    @rule(k=st.integers(0, INVOICES), typed=st.sampled_from([None, MASTER, MISREAD]))
-    def pay(self, k: int, typed: str | None) -> None:
+    @rule(k=st.integers(0, INVOICES), typed=st.sampled_from([None, MASTER, MISREAD]),
+          by=st.sampled_from(["Arjun Reddy", "kavya", "ghost99", "Ravi Kumar"]))
+    def pay(self, k: int, typed: str | None, by: str) -> None:
         k = self.pick(k)
         before = self.recorded(k)
-        paid = self.run(self.pack.pay(self.tenant, self.number(k), None, date(2026, 12, 5), "arjun", typed))
+        snapshot = self.snapshot()
+        paid = self.run(self.pack.pay(self.tenant, self.number(k), None, date(2026, 12, 5), by, typed))
+        if self.person(by) is None:
+            assert paid.outcome in ("who_unknown", "who_not_allowed") and self.snapshot() == snapshot, paid.outcome
+            return
         if before is not None and before.state == "paid":
             assert paid.outcome == "already_paid"
         if paid.outcome != "paid":
@@ -266,6 +302,15 @@ class InvoiceLife(RuleBasedStateMachine):
             to = record.entry.paid_to_account
             two = record.maker_by is not None and record.checker_by is not None and record.maker_by != record.checker_by
             assert to == MASTER or (two and to == record.confirmed_account), record
+
+    @invariant()
+    def every_move_is_by_a_person_of_the_ap_team(self) -> None:
+        """Who decided, moved, asked, checked and paid is recorded by person id, never a spelling or a stranger."""
+        team = set(PEOPLE)
+        for record in self.pack.book.recorded_entries(self.tenant):
+            assert {record.decided_by, record.state_by} <= team, record
+            assert {record.maker_by, record.checker_by} - {None} <= team, record
+        assert {a.by_user for a in self.pack.book.actions(self.tenant)} <= team
 
     @invariant()
     def paid_only_with_goods_or_a_reasoned_override(self) -> None:
