@@ -102,10 +102,10 @@ async def test_every_card_of_a_note_answers_its_buttons_in_the_console(app: App)
     assert "[1] Save" in printed and "[4] Save" in printed and "[7] Save all" in printed
     await session.send("4")  # Save on the second card (cards come by date, then case: Durga, then Pendyala)
     assert len(await _memories(app, "os-231-2024")) == 1 and await _memories(app, "cc-77-2025") == {}
-    # The saved card's Edit and Delete come first, then the first card again, still open, numbered after them.
+    # The saved card's Edit and Delete take the lowest numbers free; the first card, still open, keeps its own.
     printed = "\n".join(session.printed(session.last))
-    assert "[1] Edit" in printed and "(still open) Durga cheque case" in printed and "[3] Save" in printed
-    await session.send("3")
+    assert "[4] Edit" in printed and "(still open) Durga cheque case" in printed and "[1] Save" in printed
+    await session.send("1")
     assert len(await _memories(app, "cc-77-2025")) == 1
 
 

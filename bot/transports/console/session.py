@@ -3,9 +3,10 @@
 Type text; `/voice FILE`, `/photo FILE` or `/doc FILE` to send media; a number presses a button of the latest
 answer. The buttons of every message of an answer are numbered one after another (two cards from one note: 1-3
 and 4-6), and cards of that note still open are shown again under a later answer, so each card's buttons keep
-working as they do on Telegram. The numbered buttons are kept in the state database (as a WhatsApp number's
-are), and a new chat shows the person's unsaved cards again: a restart loses no card, edit or button. Ctrl-D or
-/quit ends the chat.
+working as they do on Telegram. A button keeps its number while its card is open: pressing another card's
+button, a later answer or a restart never renumbers it (a new button takes the lowest number free). The numbered
+buttons are kept in the state database (as a WhatsApp number's are), and a new chat shows the person's unsaved
+cards again under their numbers: a restart loses no card, edit or button. Ctrl-D or /quit ends the chat.
 
 A note of several lines pasted at once is one message, as it is on Telegram: lines that are already waiting when
 one is read (a paste reaches a terminal all together; typing never does) join it. A line ending with a backslash
@@ -20,7 +21,7 @@ import uuid
 from collections.abc import Callable
 from pathlib import Path
 
-from pydantic import TypeAdapter
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from bot.core.cards import open_cards_shown
 from bot.core.conversation import Conversation
@@ -30,6 +31,22 @@ from bot.core.registry import User
 
 _MEDIA_COMMANDS: dict[str, MediaKind] = {"/voice": "voice", "/photo": "photo", "/doc": "document"}
 _BUTTONS = TypeAdapter(list[Button])
+_GAP = Button(label="", data="")
+"""A number no button holds now (its card was saved): pressing it says there is no such button."""
+
+
+class Numbered(BaseModel):
+    """A button as the console numbers it, with the card it belongs to: it keeps its number while that card is
+    open."""
+
+    number: int
+    button: Button
+    card_id: str | None = None
+    latest: bool = True
+    """Shown in the latest answer: a button of no open card (Save all, Yes/No) lives until the next answer."""
+
+
+_NUMBERED = TypeAdapter(list[Numbered])
 
 
 def console_key(user_id: str) -> str:
@@ -37,10 +54,23 @@ def console_key(user_id: str) -> str:
     return f"console:{user_id}"
 
 
-def format_reply(reply: Reply, start: int = 1) -> str:
-    """The reply as printed, its buttons numbered from `start`."""
+def _loaded(kept: str | None) -> list[Numbered]:
+    if not kept:
+        return []
+    try:
+        return _NUMBERED.validate_json(kept)
+    except ValidationError:  # kept by an older console: the latest answer's buttons, numbered from 1
+        try:
+            return [Numbered(number=n, button=b) for n, b in enumerate(_BUTTONS.validate_json(kept), start=1)]
+        except ValidationError:
+            return []
+
+
+def format_reply(reply: Reply, start: int = 1, numbers: list[int] | None = None) -> str:
+    """The reply as printed, its buttons numbered from `start` (or with the numbers given)."""
     lines = [reply.text]
-    for number, button in enumerate(reply.flat_buttons(), start=start):
+    buttons = reply.flat_buttons()
+    for number, button in zip(numbers or range(start, start + len(buttons)), buttons, strict=False):
         lines.append(f"  [{number}] {button.label}")
     if reply.image is not None:
         lines.append(f"  (image: {reply.image})")
@@ -55,8 +85,7 @@ class ConsoleSession:
     def __init__(self, conversation: Conversation, user_id: str) -> None:
         self.conversation = conversation
         self.user_id = user_id
-        kept = conversation.services.state.pref(console_key(user_id), "buttons")
-        self._buttons: list[Button] = _BUTTONS.validate_json(kept) if kept else []
+        self._numbered = _loaded(conversation.services.state.pref(console_key(user_id), "buttons"))
         self.last: list[Reply] = []
         """The latest answer, as numbered."""
         self._open: dict[str, Reply] = {}
@@ -64,24 +93,58 @@ class ConsoleSession:
 
     @property
     def buttons(self) -> list[Button]:
-        return self._buttons
+        """The buttons by number (button n at index n - 1; a number no button holds is a gap)."""
+        by_number = {e.number: e.button for e in self._numbered}
+        return [by_number.get(n, _GAP) for n in range(1, max(by_number, default=0) + 1)]
 
     @buttons.setter
     def buttons(self, buttons: list[Button]) -> None:
-        self._buttons = buttons
+        self._keep([Numbered(number=n, button=b) for n, b in enumerate(buttons, start=1)])
+
+    def _keep(self, numbered: list[Numbered]) -> None:
+        self._numbered = sorted(numbered, key=lambda e: e.number)
         self.conversation.services.state.set_pref(console_key(self.user_id), "buttons",
-                                                  _BUTTONS.dump_json(buttons).decode())
+                                                  _NUMBERED.dump_json(self._numbered).decode())
+
+    def number(self, replies: list[Reply], keep_latest: bool = False) -> None:
+        """Number the buttons of an answer: a button already numbered keeps its number while its card is open
+        (a card pressed, a later answer or a restart never renumbers another card), a new one takes the lowest
+        number free; buttons of no open card from earlier answers go (with `keep_latest`, those of the latest
+        answer stay: a restart shows no new answer)."""
+        if not any(r.buttons for r in replies):
+            return
+        open_ids = {c.card_id for c in self.conversation.services.state.open_cards(self.user_id)}
+
+        def alive(entry: Numbered) -> bool:
+            if entry.card_id is not None:
+                return entry.card_id in open_ids
+            return any(card_id in entry.button.data for card_id in open_ids) or (keep_latest and entry.latest)
+
+        kept = {e.button.data: e.model_copy(update={"latest": keep_latest and e.latest})
+                for e in self._numbered if alive(e)}
+        taken = {e.number for e in kept.values()}
+        for reply in replies:
+            card_id = reply.card_id if reply.card_id in open_ids else None
+            for button in reply.flat_buttons():
+                old = kept.get(button.data)
+                if old is not None:
+                    kept[button.data] = old.model_copy(update={"button": button, "card_id": card_id or old.card_id,
+                                                               "latest": True})
+                    continue
+                number = next(n for n in range(1, len(taken) + 2) if n not in taken)
+                taken.add(number)
+                kept[button.data] = Numbered(number=number, button=button, card_id=card_id)
+        self._keep(list(kept.values()))
 
     def resume(self) -> list[Reply]:
-        """What a new chat shows first: the person's unsaved cards with their buttons (numbered as `send` numbers
-        them) and the field an edit waits for; nothing when there are none (the kept buttons still work)."""
+        """What a new chat shows first: the person's unsaved cards with their buttons (under the numbers they
+        had) and the field an edit waits for; nothing when there are none (the kept buttons still work)."""
         conversation = self.conversation
         user = conversation.services.registry.by_id(self.user_id)
         if user is None:
             return []
         shown = open_cards_shown(conversation.services, conversation.packs, user, conversation.language_of(user))
-        if any(r.buttons for r in shown):
-            self.buttons = [b for r in shown for b in r.flat_buttons()]
+        self.number(shown, keep_latest=True)
         self.last = shown
         return shown
 
@@ -108,12 +171,11 @@ class ConsoleSession:
         """Return the Incoming for a typed line, or a short console error to print."""
         delivery = uuid.uuid4().hex
         stripped = line.strip()
-        if stripped.isdigit() and self.buttons:
-            index = int(stripped) - 1
-            if not 0 <= index < len(self.buttons):
+        if stripped.isdigit() and self._numbered:
+            pressed = next((e.button for e in self._numbered if e.number == int(stripped)), None)
+            if pressed is None or not pressed.data:
                 return f"There is no button {stripped}."
-            return Incoming(transport="console", sender=self.user_id, delivery_id=delivery,
-                            callback=self.buttons[index].data)
+            return Incoming(transport="console", sender=self.user_id, delivery_id=delivery, callback=pressed.data)
         head, _, rest = stripped.partition(" ")
         if head in _MEDIA_COMMANDS:
             path = Path(rest.strip()).expanduser()
@@ -129,17 +191,20 @@ class ConsoleSession:
         if isinstance(incoming, str):
             return [Reply(text=incoming)]
         replies = self._keep_open_cards(await self.conversation.handle(incoming))
-        if any(r.buttons for r in replies):
-            self.buttons = [b for r in replies for b in r.flat_buttons()]
+        self.number(replies)
         self.last = replies
         return replies
 
     def printed(self, replies: list[Reply]) -> list[str]:
-        """The replies as printed, their buttons numbered one after another as `send` counts them."""
+        """The replies as printed, each button under the number it was given."""
+        numbers = {e.button.data: e.number for e in self._numbered}
         out, start = [], 1
         for reply in replies:
-            out.append(format_reply(reply, start))
-            start += len(reply.flat_buttons())
+            buttons = reply.flat_buttons()
+            given = [numbers.get(b.data) for b in buttons]
+            out.append(format_reply(reply, start, [n for n in given if n is not None]
+                                    if all(n is not None for n in given) else None))
+            start += len(buttons)
         return out
 
 
@@ -157,11 +222,9 @@ class ConsoleNotifier:
     async def notify(self, user: User, replies: list[Reply], purpose: Purpose) -> bool:
         if user.user_id != self.session.user_id:
             return False
-        for reply in replies:
-            self.write(format_reply(reply))
-        with_buttons = [r for r in replies if r.buttons]
-        if with_buttons:
-            self.session.buttons = with_buttons[-1].flat_buttons()
+        self.session.number(replies)
+        for printed in self.session.printed(replies):
+            self.write(printed)
         return True
 
 
