@@ -108,7 +108,8 @@ class ActResult(BaseModel):
 
 
 PayOutcome = Literal["paid", "not_found", "ambiguous", "already_paid", "not_approved", "account_unverified",
-                     "no_account", WhoRefused]
+                     "no_account", "future_date", WhoRefused]
+"""future_date: a payment is marked on the day it was made, never on a day still to come."""
 
 
 class PayResult(BaseModel):

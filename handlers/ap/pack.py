@@ -160,6 +160,8 @@ class APPack(Pack):
         if who.problem is not None or who.person is None:
             return PayResult(outcome=who.problem or "who_unknown", who=who)
         by_user = who.person.user_id
+        if paid_on > self.services.clock().date():
+            return PayResult(outcome="future_date")
         ledger = self.ledger_for(tenant)
 
         def master(vendor: str) -> str | None:

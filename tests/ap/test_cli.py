@@ -3,6 +3,7 @@
 import argparse
 import json
 from collections.abc import Awaitable, Callable
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -230,3 +231,27 @@ async def test_who_does_it_on_the_cli_is_a_person_of_the_ap_team_recorded_by_id(
     assert await run(settings, "ap", "hold", "RSC/26-27/0009", "--tenant", tenant, "--as", "kiran mehta",
                      "--reason", "wait for stores") == 0
     assert "by " + f"{tenant}-kiranm" in capsys.readouterr().out
+
+
+async def test_a_payment_dated_after_today_is_refused_in_words(
+        settings: Settings, pack: APPack, tenant: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """A payment is marked on the day it was made: a date still to come (a typo, or a payment only planned) is
+    refused in words and the invoice stays unpaid, so 'what did we pay this month' never counts it."""
+    file = str(SAMPLES / "ravi_clean.json")
+    assert await run(settings, "ap", "decide", file, "--no-memory", "--record", "--tenant", tenant,
+                     "--as", "anita") == 0
+    capsys.readouterr()
+    today = pack.services.clock().date()
+    for ahead in (1, 40):
+        later = (today + timedelta(days=ahead)).strftime("%d-%m-%Y")
+        assert await run(settings, "ap", "paid", "RSC/26-27/0009", "--tenant", tenant, "--on", later,
+                         "--as", "anita") == 1
+        err = capsys.readouterr().err
+        assert f"the paid date {later} is after today" in err and "Nothing changed" in err, err
+        [record] = pack.book.recorded_entries(tenant)
+        assert record.state == "decided" and record.entry.paid_on is None
+    assert not pack.book.actions(tenant, action="paid")
+    assert await run(settings, "ap", "paid", "RSC/26-27/0009", "--tenant", tenant, "--on",
+                     today.strftime("%d-%m-%Y"), "--as", "anita") == 0
+    [record] = pack.book.recorded_entries(tenant)
+    assert record.state == "paid" and record.entry.paid_on == today
