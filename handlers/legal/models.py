@@ -42,6 +42,10 @@ class CaseRecord(BaseModel):
     numbers: list[str] = Field(default_factory=list)
     aliases: list[str] = Field(default_factory=list)
     court: str = ""
+    petitioner: str = ""
+    respondent: str = ""
+    """The two sides as a register with Petitioner and Respondent columns writes them (the title joins them):
+    kept so an export gives the register back with its own columns."""
     cnr: str = ""
     """The eCourts CNR number (16 characters), when the practice keeps it."""
     next_date: date | None = None

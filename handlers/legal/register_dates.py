@@ -11,7 +11,7 @@ from datetime import date, datetime, timezone
 
 from bot.store import Database
 from bot.store.tenants import ensure_tenant
-from handlers.legal.case_dates import REGISTER_SOURCE
+from handlers.legal.case_dates import REGISTER_SOURCE, next_date
 from handlers.legal.entries import EntryStore
 from handlers.legal.models import CaseRecord, HearingRecord
 from handlers.legal.records import memory_item
@@ -43,9 +43,13 @@ def file_next_dates(database: Database, tenant: str, cases: list[CaseRecord], ap
     """File the next dates of the cases an import writes; the lines say each (what a dry run would file)."""
     now = now or datetime.now(timezone.utc)
     store = EntryStore(database)
+    records = store.all(tenant)
+    # A date the court paper already gives the case (a register exported and imported again) is no new listing.
+    known = {case.case_id: found.day for case in cases
+             if (found := next_date([r for r in records if r.case_id == case.case_id])) is not None}
     listings = [(case, listing) for case in cases
                 if (listing := register_listing(case, now.astimezone(IST).date(), now)) is not None
-                and store.get(tenant, listing.document_id) is None]
+                and store.get(tenant, listing.document_id) is None and known.get(case.case_id) != case.next_date]
     lines = [f"{listing.next_date} next date of {case.code or case.title} (listing from the case register)"
              for case, listing in listings]
     if apply and listings:

@@ -16,7 +16,7 @@ from bot.store.registers import (
     StoredRecord,
     TenantCache,
 )
-from handlers.legal.models import CaseRecord
+from handlers.legal.models import CaseRecord, HearingRecord
 from handlers.legal.register import CaseRegister
 
 PACK = "legal"
@@ -62,13 +62,33 @@ def _case(cells: Cells) -> CaseRecord:
     code = as_written(cells["case_id"], "case id") if cells.get("case_id") else ""
     return CaseRecord(case_id=case_slug(written), title=title, numbers=numbers, code=code,
                       aliases=split_list(cells.get("aliases")), court=cells.get("court", ""),
+                      petitioner=(cells.get("petitioner") or "").strip(),
+                      respondent=(cells.get("respondent") or "").strip(),
                       cnr=(cells.get("cnr") or "").replace(" ", "").upper(), next_date=cells.get("next_date") or None)
 
 
 def _case_cells(case: CaseRecord) -> Cells:
     return {"case_id": case.code or case.case_id, "title": case.title, "numbers": join_list(case.numbers),
+            "petitioner": case.petitioner, "respondent": case.respondent,
             "aliases": join_list(case.aliases), "court": case.court, "cnr": case.cnr,
             "next_date": case.next_date.isoformat() if case.next_date else ""}
+
+
+def _current(database: Database, tenant: str, cases: list[CaseRecord]) -> list[CaseRecord]:
+    """The cases with the next date the practice's records now give (the latest hearing's or listing's, which a
+    register's own date yields to once court paper supersedes it): a printed register sends no one to court
+    on a stale day."""
+    from handlers.legal.case_dates import next_date
+    from handlers.legal.entries import EntryStore
+
+    by_case: dict[str, list[HearingRecord]] = {}
+    for record in EntryStore(database).all(tenant):
+        by_case.setdefault(record.case_id, []).append(record)
+    out: list[CaseRecord] = []
+    for case in cases:
+        found = next_date(by_case.get(case.case_id, []))
+        out.append(case.model_copy(update={"next_date": found.day}) if found is not None else case)
+    return out
 
 
 def _key(case: CaseRecord) -> tuple[str, str]:
@@ -92,7 +112,7 @@ CASES = RegisterKind(
         Column("next_date", "Next Date", ("ndoh", "next hearing", "next hearing date", "next date of hearing",
                                           "n d o h", "next dt", "posted to", "adjourned to", "next posting"), date=True),
     ),
-    from_cells=_case, to_cells=_case_cells, key_of=_key, files=_file_next_dates, subject=("case", lambda c: [c.case_id, c.code, *c.numbers, c.title, *c.aliases]),
+    from_cells=_case, to_cells=_case_cells, key_of=_key, files=_file_next_dates, current=_current, subject=("case", lambda c: [c.case_id, c.code, *c.numbers, c.title, *c.aliases]),
 )
 KINDS: dict[str, RegisterKind] = {CASES.name: CASES}
 SEED_FILES = [("cases", "legal/cases.json")]

@@ -28,6 +28,8 @@ def export_kind(database: Database, kind: RegisterKind, tenant: str, fmt: str, o
     registers = RegisterStore(database, *kind.tables).records(tenant)
     stored = registers.get(kind.name, {})
     records = [kind.model.model_validate(r.data) for r in stored.values()]
+    if kind.current is not None:
+        records = kind.current(database, tenant, records)
     if fmt == "json":
         dumped = [r.model_dump(mode="json") for r in records]
         document: object = {kind.json_key: dumped} if kind.json_key else (dumped[0] if dumped else {})

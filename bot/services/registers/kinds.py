@@ -97,6 +97,10 @@ class RegisterKind:
     """The cells as the register writes them, where a record keeps internal keys of other kinds (a farmer's
     village and crops): `written(record, registers)` names them by their code or name as written. Exports and
     the registers page use it; `to_cells` otherwise."""
+    current: Callable[[Any, str, list[Any]], list[Any]] | None = None
+    """The records as they stand now, for an export: `current(database, tenant, records)` puts in what the
+    pack's own records say since the import (a case's next date from the latest court paper); as stored
+    otherwise."""
 
     def cells_written(self, record: Any, registers: Registers) -> Any:
         """The record's cells for an export or a page: as the register writes them."""
