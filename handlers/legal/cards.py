@@ -114,9 +114,14 @@ def edit_field(entry: ProposedEntry, field: str, value: str, upload: Upload, lan
         moved = [moved for span in shifts(entry.text)
                  if entry.next_date is not None and span.shift.from_day(entry.hearing_date) == entry.next_date
                  and (moved := span.shift.from_day(day)) is not None]
+        # A step's due date read from its text ("objections within 2 weeks") counts from the corrected day; one a
+        # person set stays.
+        due = entry.due_date
+        if entry.kind == "step" and due is not None and due == due_date(entry.text, entry.hearing_date):
+            due = due_date(entry.text, day)
         # A person set the date: it is no longer a guess.
         return entry.model_copy(update={"hearing_date": day, "date_source": "edited", "doubt": None,
-                                        "confidence": max(entry.confidence, 0.9),
+                                        "confidence": max(entry.confidence, 0.9), "due_date": due,
                                         "next_date": moved[0] if moved else entry.next_date})
     if field == "next_date":
         # A person set the next date: it is no longer in doubt.

@@ -37,3 +37,19 @@ def test_a_step_is_dated_by_the_day_it_says_its_act_was_done(note: str, case_id:
 def test_a_deadline_already_past_is_not_the_day_a_step_was_done(note: str) -> None:
     [entry] = segment(note, REGISTER, upload("2026-12-06T11:30"))
     assert entry.kind == "step" and entry.hearing_date == date(2026, 12, 6) and entry.guessed, note
+
+
+def test_a_steps_due_date_read_from_a_span_counts_from_the_corrected_day() -> None:
+    """walk5al 46: the step's date corrected on its card, "within 2 weeks" still counted from the old day."""
+    from handlers.legal.cards import edit_field
+
+    page = upload("2026-12-06T11:30")
+    [entry] = segment("Pendyala suit - surveyor's sketch received in office. Objections within 2 weeks.", REGISTER,
+                      page)
+    assert entry.kind == "step" and entry.due_date == date(2026, 12, 20)
+    edited = edit_field(entry, "hearing_date", "05.12.2026", page)
+    assert (edited.hearing_date, edited.due_date) == (date(2026, 12, 5), date(2026, 12, 19))
+    [fixed] = segment("Pendyala suit - copy served in office. Reply to be filed before 18.12.2026.", REGISTER, page)
+    assert edit_field(fixed, "hearing_date", "04.12.2026", page).due_date == date(2026, 12, 18)
+    set_by_hand = edit_field(edited, "next_date", "30.12.2026", page)
+    assert edit_field(set_by_hand, "hearing_date", "03.12.2026", page).due_date == date(2026, 12, 30)
