@@ -8,7 +8,7 @@ from handlers.legal.dates import find_weekday, parse_day
 
 _T = r"\u0C00-\u0C7F"  # Telugu letters and signs: \b does not see a word's edge after a vowel sign
 _THIS = r"this|ee|ఈ"
-_NEXT = r"next|coming|vach+h?e|vachhe|vacche|raboye|వచ్చే|రాబోయే"
+_NEXT = r"next|coming|va(?:c|ch)+h?e+y?|raboye|వచ్చే|రాబోయే"
 _LAST = r"last|previous|poyina|gatha|గత|పోయిన"
 _WEEK = re.compile(rf"(?<![\w{_T}])({_THIS}|{_NEXT}|{_LAST})\s+(?:week|vaa?ram|వారం|వారము)(?![\w{_T}])", re.I)
 _LISTING = re.compile(
@@ -16,6 +16,10 @@ _LISTING = re.compile(
     r"which\s+(?:cases|matters)|what(?:'s|\s+is|\s+do\s+we\s+have|\s+have\s+we\s+got)\s+(?:on|up|there|listed))\b|"
     rf"(?<![\w{_T}])(?:లిస్ట్|లిస్టు|జాబితా|కాజ్\s*లిస్ట్|వాయిదాలు|వాయిదా\s+ఉన్న|ఏ\s+కేసులు|ఏమి\s+కేసులు|ఏం\s+కేసులు|"
     r"list\s+ayy?|emi\s+(?:list|cases|kesulu)|ye\s+kesulu|vaayidalu)", re.I)
+# "what is there" said of a day ("సోమవారం ఏమి ఉంది?", "repu emunnayi"): a listing question only when it names one.
+_WHATS_THERE = re.compile(rf"(?<![\w{_T}])(?:ఏమి\s*ఉంది|ఏం\s*ఉంది|ఏముంది|ఏమి\s*ఉన్నాయి|ఏమున్నాయి|ఏం\s*ఉన్నాయి|"
+                          r"emi\s*undi|em\s*undi|emundi|emi\s*unnayi|emunnayi|em\s*unnayi)(?![\w{_T}])".replace(
+                              "{_T}", _T), re.I)
 _NEXT_DAY = re.compile(rf"(?<![\w{_T}])(?:{_NEXT})\s+$", re.I)
 MAX_DAYS = 14
 
@@ -69,5 +73,6 @@ def listing_question(text: str, today: date) -> list[date] | None:
     """The days a question asks the cause list of ("what is listed next week?", "what's on tomorrow?",
     "cause list for 11/12"): today when it names none; None when it is not such a question."""
     if _LISTING.search(text) is None:
-        return None
+        named = days_named(text, today) if _WHATS_THERE.search(text) else None
+        return named[:MAX_DAYS] if named else None
     return (days_named(text, today) or [today])[:MAX_DAYS]

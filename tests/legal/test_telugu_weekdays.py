@@ -37,3 +37,12 @@ def test_a_past_telugu_weekday_in_a_question_about_a_case_is_the_last_such_day()
     asked = parse_question("what happened last mangalavaram in O.S. 231/2024?", _WEDNESDAY)
     assert (asked.intent, asked.day) == ("day", date(2027, 2, 9))
     assert days_named("vachche somavaram", _WEDNESDAY) == [date(2027, 2, 15)]
+
+
+def test_what_is_there_on_a_day_said_in_telugu_is_a_listing_question() -> None:
+    monday, sunday = date(2027, 2, 15), date(2027, 2, 14)
+    assert listing_question("సోమవారం ఏమి ఉంది?", _WEDNESDAY) == [monday]
+    assert listing_question("somavaram emi undi", _WEDNESDAY) == [monday]
+    assert listing_question("vachche vaaram emunnayi?", sunday) == [monday + timedelta(days=7 + n) for n in range(6)]
+    assert listing_question("O.S. 231/2024 lo emi undi", _WEDNESDAY) is None  # names no day: not a listing
+    assert days_named("vachche somavaram", monday) == [monday + timedelta(days=7)]
