@@ -68,7 +68,9 @@ def compose(lang: str, case: CaseRecord, question: Question, records: list[Heari
     chats = [r for r in records if r.kind == "chat_memory"]
     name = case.label
     court = [r for r in records if r.kind != "chat_memory"]
-    if not hearings and question.intent not in ("general", "next") and not (question.intent == "history" and court):
+    # A case with no hearing yet still has its steps and listings to tell by date ("what happened on 5.12?").
+    if not hearings and question.intent not in ("general", "next") and not (question.intent in ("history", "day")
+                                                                            and court):
         return LegalAnswer(answer=text(lang, "legal.no_records", case=name), case_id=case.case_id, confidence=0.0)
     if question.intent == "history":  # every court record, a case with no hearing yet its listings and steps
         timeline = _by_date([r for r in records if r.kind != "chat_memory"])

@@ -53,3 +53,20 @@ def test_a_steps_due_date_read_from_a_span_counts_from_the_corrected_day() -> No
     assert edit_field(fixed, "hearing_date", "04.12.2026", page).due_date == date(2026, 12, 18)
     set_by_hand = edit_field(edited, "next_date", "30.12.2026", page)
     assert edit_field(set_by_hand, "hearing_date", "03.12.2026", page).due_date == date(2026, 12, 30)
+
+
+def test_what_happened_on_the_day_a_step_was_done_answers_with_it() -> None:
+    """walk5al 83: a vakalat dated 05.12.2026 (sent on the 6th) was not found by "what happened on 05.12.2026"."""
+    from handlers.legal.compose import compose
+    from handlers.legal.question import parse_question
+    from handlers.legal.records import entry_record
+    from tests.legal.kinds_corpus import CASES
+
+    page = upload("2026-12-06T11:30")
+    [entry] = segment("Nandigama writ: vakalat of the 3rd respondent filed by Sri P. Ravi, Advocate, dated 04.12.2026.",
+                      REGISTER, page)
+    record = entry_record(entry, "wp-1234-2026", page)
+    case = next(c for c in CASES if c.case_id == "wp-1234-2026")
+    asked = parse_question("what happened on 04.12.2026 in W.P. 1234/2026?", date(2026, 12, 6))
+    answer = compose("en", case, asked, [record], [], date(2026, 12, 6))
+    assert "vakalat of the 3rd respondent" in answer.answer and "4 Dec 2026" in answer.answer, answer.answer
