@@ -119,7 +119,9 @@ def date_entry(text: str, spans: list[tuple[int, int]], upload: Upload, own: Day
     if listed is not None and listed > hearing:
         return Dated(hearing_date=hearing, source=source, next_date=listed)
     for found in dates:
-        if found.role == "plain" and found is not used:
+        # "allowed for today only" in an order sent days later: a relative word counted from the upload is
+        # never an unmarked next date unless it names a day still to come ("tomorrow").
+        if found.role == "plain" and found is not used and not (found.fixed is not None and found.fixed <= upload_day):
             value = _later(found, hearing, upload_day)
             if value is not None:
                 return Dated(hearing_date=hearing, source=source, next_date=value,

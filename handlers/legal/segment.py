@@ -213,7 +213,12 @@ def _blocks(lines: list[_Line]) -> list[_Block]:
         mention = line.mention
         # A numbered paragraph of an order or judgment ("2. Learned counsel seeks time") that names no case and
         # carries no date of a sitting (an earlier order's date may be cited) goes on with its matter; a numbered line naming a case is a matter of its own.
-        paragraph = line.item and mention is None and current is not None and current.case_id is not None \
+        # So does a numbered line naming only a party of the matter being read ("2. Nalla Mallaiah" in a cause
+        # title's list of respondents).
+        own_party = mention is not None and mention.by == "party" and current is not None \
+            and mention.case_id == current.case_id
+        paragraph = line.item and (mention is None or own_party) and current is not None \
+            and current.case_id is not None \
             and not any(d.role != "other" for d in find_dates(line.text, number_spans(line.text)))
         starts = (current is None or line.lead is not None or (line.item and not paragraph)
                   or (mention is not None and current.case_id is not None and mention.case_id != current.case_id)

@@ -38,3 +38,22 @@ def test_an_order_is_dated_by_its_pronouncement_wherever_the_line_breaks(closing
     entries = segment(_ORDER.format(closing=closing), REGISTER, upload("2026-12-06T10:00"))
     assert [(e.case_id, e.kind, e.hearing_date, e.next_date) for e in entries] == [
         ("os-231-2024", "hearing", date(2026, 11, 4), None)], closing
+
+
+def test_an_orders_numbered_respondents_are_its_cause_title_and_today_in_it_is_no_next_date() -> None:
+    """walk5al batch: "1. Kommineni Sarala / 2. Kommineni Ravi" under "And" split the order into a guessed entry
+    and the real one; "allowed for today only", sent days later, was read as a next date on the upload day."""
+    order = """IN THE COURT OF THE PRINCIPAL JUNIOR CIVIL JUDGE, VIKARABAD
+I.A. No. 918 of 2026 in O.S. No. 231 of 2024
+Between: Pendyala Ramesh ... Petitioner/Plaintiff
+And
+1. Kommineni Sarala
+2. Kommineni Yadamma
+3. Kommineni Sarala's son Ravi ... Respondents/Defendants
+Heard on 19.10.2026. Petition to dispense with the presence of the plaintiff allowed for today only.
+Pronounced in open court on
+the 4th day of November, 2026.
+"""
+    entries = segment(order, REGISTER, upload("2026-12-06T10:00"))
+    assert [(e.case_id, e.kind, e.hearing_date, e.next_date) for e in entries] == [
+        ("os-231-2024", "hearing", date(2026, 11, 4), None)]
