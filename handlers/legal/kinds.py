@@ -105,13 +105,21 @@ _ACT_TAIL = re.compile(r"[^.;:]{0,40}?(?:\bon|\bdated|\bdt\.?)?(?:\s+this)?(?:\s
 # "to be filed on", "must be served": the day it must be done by, not the day it was done.
 _TO_BE = re.compile(r"\b(?:to|shall|must|should|will|yet\s+to|directed\s+to)(?:\s+be)?\s*$|\bdue\b[^.;]*$",
                     re.I)
-_BY = re.compile(r"\b(?:by|before|within|till|until|not\s+later\s+than)\b(?!\s+(?:courier|post|hand|rpad|"
-                 r"registered|speed|e-?mail|the\s+(?:court|office|clerk|counsel)))", re.I)
+# A deadline's word stands just before its date: "filed by 10.12", "served on or before"; "filed by D1 on" is not.
+_BY = re.compile(r"\b(?:by|before|within|till|until|not\s+later\s+than)[\s:,\-]*$", re.I)
+# Said after the date, as Telugu says it: "03.12.2026 na file chesaru", "03.12.2026 న దాఖలు చేశారు".
+_ACT_AFTER = re.compile(
+    r"\s*(?:న|నాడు|నాడే|na|naadu|nadu|roju|రోజు|tedi|తేదీ(?:న)?)?\s*(?:\S+\s+){0,3}?"
+    r"(?:దాఖలు|ఫైల్\s*చే|సర్వ్|సర్వు|చెల్లించ|కట్టా|కట్టి|అందజేశ|అందింద|ఇచ్చా|"
+    r"file\s+(?:chesa|chesi|chesam|chesaru|chesanu|ayyindi)|serve\s+(?:chesa|chesaru|ayyindi)|"
+    r"(?:kattam|kattaamu|kattamu|kattanu|kattaru|chellincha))", re.I)
 
 
 def _is_act(text: str, found: FoundDate) -> bool:
     """Whether a date is the day something was done ("filed on", "served on ... on"), not a deadline: the verb
     nearest before it is an act's, not said as one still to be done, and no "by" or "before" stands between."""
+    if _ACT_AFTER.match(text, found.end):
+        return not _BY.search(text[max(0, found.start - 24):found.start])
     window = text[max(0, found.start - 64):found.start]
     for verb in reversed(list(_ACT_VERB.finditer(window))):
         tail = window[verb.end():]

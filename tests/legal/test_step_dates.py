@@ -70,3 +70,14 @@ def test_what_happened_on_the_day_a_step_was_done_answers_with_it() -> None:
     asked = parse_question("what happened on 04.12.2026 in W.P. 1234/2026?", date(2026, 12, 6))
     answer = compose("en", case, asked, [record], [], date(2026, 12, 6))
     assert "vakalat of the 3rd respondent" in answer.answer and "4 Dec 2026" in answer.answer, answer.answer
+
+
+@pytest.mark.parametrize(("note", "done"), [
+    ("Pendyala suit: written statement filed by D1 on 03/12/2026 in office.", date(2026, 12, 3)),
+    ("Mothe appeal: notice served by the process server on 2.12.2026 upon R2, acknowledgment received.",
+     date(2026, 12, 2)),
+    ("Pendyala suit lo counter 03.12.2026 na file chesaru, copy office lo undi.", date(2026, 12, 3)),
+])
+def test_an_act_done_by_someone_or_said_in_telugu_dates_its_step(note: str, done: date) -> None:
+    [entry] = segment(note, REGISTER, upload("2026-12-06T11:30"))
+    assert (entry.kind, entry.hearing_date, entry.next_date) == ("step", done, None), note
