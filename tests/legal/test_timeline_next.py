@@ -1,0 +1,23 @@
+"""/timeline draws one dashed "next" line: the case's next date as "when is the next date" answers it, never a
+date an older hearing set that a later hearing or cause list has superseded (walk5al 96: E.P. 19/2026 showed
+both 17 Dec, set on 27 Nov, and 8 Dec, set on 1 Dec, as live)."""
+
+from datetime import date
+
+from handlers.legal.models import HearingRecord
+from handlers.legal.timeline import upcoming
+
+
+def _record(doc: str, kind: str, day: date, nxt: date | None) -> HearingRecord:
+    return HearingRecord(document_id=doc, case_id="ep-19-2026", kind=kind, hearing_date=day, next_date=nxt,
+                         source_file="docket", author="clerk")
+
+
+def test_the_chart_draws_only_the_cases_next_date() -> None:
+    records = [_record("a", "hearing", date(2026, 11, 27), date(2026, 12, 17)),
+               _record("b", "hearing", date(2026, 12, 1), date(2026, 12, 8)),
+               _record("c", "step", date(2026, 12, 5), None)]
+    assert upcoming(records) == [date(2026, 12, 8)]
+    listed = [*records, _record("d", "listing", date(2026, 12, 4), date(2026, 12, 11))]
+    assert upcoming(listed) == [date(2026, 12, 11)]  # a cause list issued after the hearing wins
+    assert upcoming([_record("e", "hearing", date(2026, 12, 1), None)]) == []
