@@ -33,10 +33,12 @@ def _entry_line(lang: str, record: HearingRecord) -> str:
     return text(lang, "legal.entry_line", source=record.source_file, author=record.author, text=record.summary)
 
 
-def _timeline_line(lang: str, record: HearingRecord) -> str:
+def _timeline_line(lang: str, record: HearingRecord, live: str | None = None) -> str:
+    """One record of a history; `live` is the document that sets the case's next date now: a register's date
+    that court paper has since replaced is said to be superseded."""
     key = "legal.timeline_line" if record.kind == "hearing" else f"legal.{record.kind}_line"
     if record.kind == "listing" and record.upload_kind == REGISTER_KIND:
-        key = "legal.register_line"
+        key = "legal.register_line" if live is None or live == record.document_id else "legal.register_line_superseded"
     if record.kind == "step" and record.due_date is not None:
         key = "legal.step_due_line"
     listed = show_date(lang, record.next_date) if record.next_date else "-"
@@ -75,7 +77,9 @@ def compose(lang: str, case: CaseRecord, question: Question, records: list[Heari
     if question.intent == "history":  # every court record, a case with no hearing yet its listings and steps
         timeline = _by_date([r for r in records if r.kind != "chat_memory"])
         lines = [text(lang, "legal.history_header", case=name, count=len({r.hearing_date for r in hearings}))]
-        lines += [_timeline_line(lang, r) for r in timeline]
+        current = next_date(records)
+        live = current.source.document_id if current is not None else ""
+        lines += [_timeline_line(lang, r, live) for r in timeline]
         return _answer(lines + _chat_lines(lang, chats), case, timeline)
     if question.intent == "day" and question.day is not None:
         return _on_day(lang, case, question.day, records)
