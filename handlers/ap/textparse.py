@@ -103,6 +103,17 @@ def _title(line: str) -> str:
     return " ".join(_TITLE_NOISE.sub(" ", line).split()).strip(" -:*=")
 
 
+_QUOTED_NUMBER = re.compile(r"[ \t]*[:#\-][ \t]*[A-Za-z]{0,8}[/\-_.]?[A-Za-z0-9/\-_.]*\d|[ \t]+[A-Za-z]{0,8}[/\-_.]?\d")
+"""What follows a document's name when the name is a label: a number ("Purchase Order: PO/SW/26-27/042")."""
+_TITLED_INVOICE = re.compile(r"^(?:(?:tax|gst|retail|sales)\s+invoice|bill\s+of\s+supply)\b(?!\s*(?:no\b|number|#|date|dt\b"
+                             r"|ref))|^invoice\s*[-–(|]", re.IGNORECASE)
+
+
+def _titled_invoice(title: str) -> bool:
+    """A heading that begins with the invoice's name and goes on with words of its own, not a field's value."""
+    return bool(_TITLED_INVOICE.match(title))
+
+
 def document_kind(text: str) -> str:
     """Return "invoice", another document kind ("purchase_order", "proforma", ...), or "unknown".
 
@@ -118,14 +129,20 @@ def document_kind(text: str) -> str:
                 return kind
         if _INVOICE_TITLE.fullmatch(title):
             return "invoice"
+    # A heading that begins with the invoice's name ("Tax Invoice - copy re-sent", "TAX INVOICE (ORIGINAL)") is
+    # stronger evidence than another document named further down, which is then a reference to it.
+    titles = [_title(line) for line in head]
+    if any(_titled_invoice(t) for t in titles) \
+            and not any(pattern.match(t) for t in titles for _, pattern in _OTHER_KINDS):
+        return "invoice"
     joined = "\n".join(lines[:_HEAD_LINES])
     for kind, pattern in _OTHER_KINDS:
         for match in pattern.finditer(joined):
-            after = joined[match.end():match.end() + 8]
-            # "Delivery Note No." is a box on an invoice; "Credit Note No." is the note's own number when the
-            # document names the invoice it is against.
-            labelled = _FIELD_LABEL.match(after.strip(" .:")) and not (kind in _NOTE_KINDS
-                                                                        and AGAINST_INVOICE.search(text))
+            after = joined[match.end():match.end() + 24]
+            # "Delivery Note No." is a box on an invoice, "Purchase Order: PO/SW/042" the buyer's order it quotes;
+            # "Credit Note No." is the note's own number when the document names the invoice it is against.
+            labelled = (_FIELD_LABEL.match(after.strip(" .:")) or _QUOTED_NUMBER.match(after)) \
+                and not (kind in _NOTE_KINDS and AGAINST_INVOICE.search(text))
             if labelled or kind == "payment_receipt" and _INVOICE_WORD.search(joined):
                 continue
             return kind
