@@ -29,6 +29,12 @@ _LABELS: list[tuple[Field, re.Pattern[str]]] = [(name, re.compile(pattern, re.IG
     ("number", r"\binvoice\s+ref(?:erence)?\b\.?(?:\s*no\b\.?)?"),
     ("number", r"\binvoice\b(?=\s*:\s*[A-Za-z/\-]*\d)"),
     ("number", rf"\b(?:bill|voucher|doc(?:ument)?\.?)\s*{_NO}"),
+    # "Against PO/SW/26-27/043", "Against P.O. No. 4500012345", "against your order 4500012345": the order the
+    # goods were supplied against; a number that itself begins with PO keeps its letters.
+    ("po", rf"\bagainst\s+(?:(?:our|your|the)\s+)?(?:purchase\s+order|order|p\.?\s?o\.?)\s*"
+           rf"(?:{_NO}|ref(?:erence)?\b\.?)?(?=[\s:#]|$)"),
+    ("po", r"\bagainst\b(?=\s+p\.?\s?o\s*[/\-_])"),
+    ("po", r"\byour\s+ref(?:erence)?\b\.?(?:\s*no\b\.?)?"),
     ("po", rf"\bbuyer'?s?\s*(?:order|p\.?\s?o\.?)\s*(?:{_NO}|ref\b\.?)?"),
     ("po", rf"\bpurchase\s+order\s*(?:{_NO}|ref\b\.?)?"),
     ("po", rf"\bp\.?\s?[o0]{{1,2}}\.?\s*(?:{_NO}|ref(?:erence)?\b\.?)"),

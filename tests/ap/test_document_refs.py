@@ -3,10 +3,14 @@ its PO number, however the billing program words it, never a reason to take the 
 
 import pytest
 
+from handlers.ap.decision import decide
 from handlers.ap.intake import from_text
 from handlers.ap.ledger import Ledger
+from handlers.ap.match import three_way_match
 from handlers.ap.models import Policy
+from handlers.ap.risk import evaluate
 from handlers.ap.textparse import document_kind
+from handlers.ap.vendor_memory import VendorMemory
 
 
 def bill(title: str, order_line: str) -> str:
@@ -43,3 +47,26 @@ async def test_an_invoice_quoting_a_purchase_order_is_an_invoice(title: str, ord
 ])
 def test_a_purchase_order_or_a_note_is_still_what_it_says(text: str, kind: str) -> None:
     assert document_kind(text) == kind
+
+
+@pytest.mark.parametrize("order_line", [
+    "Against PO-2026-0145",
+    "Ref: against PO-2026-0145 dt 20/04/2026",
+    "Supplied against P.O. No. PO-2026-0145",
+    "Against P.O. No.: PO-2026-0145 dt 20/04/2026",
+    "Against your order PO-2026-0145",
+    "Your Order No: PO-2026-0145",
+    "Buyer's Order No.   PO-2026-0145",
+    "Order Ref: PO-2026-0145",
+    "Your Ref. PO-2026-0145",
+])
+async def test_the_order_an_invoice_is_against_is_its_po(order_line: str, ledger: Ledger, policy: Policy) -> None:
+    read = await from_text(bill("TAX INVOICE", order_line), "text", ledger.data.buyer, None)
+    assert read.invoice is not None, read.refusal
+    invoice = read.invoice
+    assert invoice.po_number == "PO-2026-0145", order_line
+    identity = ledger.identify(invoice)
+    match = three_way_match(invoice, ledger, policy.tolerances, identity.vendor.vendor_id if identity.vendor else None)
+    memory = VendorMemory(source="disabled")
+    decision = decide(evaluate(invoice, identity, match, memory, ledger, policy, buyer=ledger.data.buyer), memory, policy)
+    assert "PO_NOT_FOUND" not in [f.code for f in decision.flags]
