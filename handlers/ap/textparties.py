@@ -1,7 +1,7 @@
 """Whose GSTIN is whose on a printed invoice: the seller's, or the buyer's it is billed to.
 
 A GSTIN belongs to the party whose block it is printed in: a label on its own line ("Party GSTIN", "Buyer's
-GSTIN"), else the nearest heading above it in the same column ("Buyer (Bill to)", "Details of Receiver",
+GSTIN"), else a heading to its left on the same line, else the nearest heading above it in the same column ("Buyer (Bill to)", "Details of Receiver",
 "Supplier"). The tenant's own GSTIN is always the buyer's. Consignor and consignee (a freight bill's goods
 parties) are neither: the bill is the transporter's, billed to whoever pays it.
 """
@@ -51,6 +51,13 @@ def _block_of(lines: list[str], index: int, column: int) -> str | None:
         column = start + len(label) + 1
     if (side := _side(cell[:column - start])) is not None:
         return side
+    # "Buyer (Bill to): X Ltd, City      GSTIN 27...": the party's heading opens the line, its GSTIN is spaced off
+    # to the right; the nearest heading to the left on the same line owns it, unless another GSTIN comes between.
+    for _, left in reversed(cells[:-1]):
+        if _GSTIN.search(left.upper()):
+            break
+        if (side := _side(left)) is not None:
+            return side
     for above in range(index - 1, max(-1, index - 1 - _ABOVE), -1):
         for cell_start, text in _segments(lines[above]):
             if abs(cell_start - start) > _ALIGN:

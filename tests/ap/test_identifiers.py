@@ -135,3 +135,34 @@ def test_our_own_gstin_misread_by_a_scan_is_still_ours() -> None:
                       "1  MS Channel 100x50   6   64,800.00   3,88,800.00", "Total 4,58,784.00"])
     assert not verify(misread).ok
     assert parse_invoice_text(text, OURS).fields["buyer_gstin"] == OURS
+
+
+@pytest.mark.parametrize("party_line", [
+    "Buyer (Bill to): Mysore Castings Pvt Ltd, Mysuru, Karnataka     GSTIN {gstin}",
+    "Billed To : Mysore Castings Pvt Ltd   |   GSTIN/UIN: {gstin}",
+    "Details of Receiver: Mysore Castings, Mysuru      State: Karnataka      GSTIN {gstin}",
+    "Customer - Mysore Castings Pvt Ltd, Mysuru    GST No. {gstin}",
+])
+async def test_a_buyer_gstin_on_the_party_line_is_the_buyers(party_line: str, ledger: Ledger, policy: Policy) -> None:
+    """The buyer's heading opens the line and its GSTIN is spaced off to the right, before or after the seller's."""
+    for seller_first in (True, False):
+        head = [f"Ravi Steel & Components, Hyderabad     GSTIN: {RAVI}"]
+        party = [party_line.format(gstin=KARNATAKA_COMPANY)]
+        text = "\n".join(["TAX INVOICE", *(head + party if seller_first else party + head),
+                          "Invoice No: RSC/26-27/0033   Date: 26/04/2026", "PO No: PO-2026-0145",
+                          "1  MS Channel 100x50   6 MT   64,800.00   3,88,800.00", "Taxable Value 3,88,800.00",
+                          "CGST @ 9% 34,992.00", "SGST @ 9% 34,992.00", "Total 4,58,784.00"])
+        invoice = await read(text, ledger)
+        assert (invoice.vendor_gstin, invoice.buyer_gstin) == (RAVI, KARNATAKA_COMPANY), (party_line, seller_first)
+        flag = next(f for f in decided(invoice, ledger, policy).flags if f.code == "BUYER_GSTIN_MISMATCH")
+        assert "input tax credit at risk" in evidence("en", flag) and "Karnataka" in evidence("en", flag)
+
+
+async def test_our_gstin_on_the_party_line_is_no_mismatch(ledger: Ledger, policy: Policy) -> None:
+    text = "\n".join(["TAX INVOICE", f"Ravi Steel & Components     GSTIN: {RAVI}",
+                      f"Buyer (Bill to): Smriti Demo Industries Pvt Ltd, Hyderabad     GSTIN {OURS}",
+                      "Invoice No: RSC/26-27/0034   Date: 26/04/2026", "PO No: PO-2026-0145",
+                      "1  MS Channel 100x50   6 MT   64,800.00   3,88,800.00", "Total 4,58,784.00"])
+    invoice = await read(text, ledger)
+    assert (invoice.vendor_gstin, invoice.buyer_gstin) == (RAVI, OURS)
+    assert "BUYER_GSTIN_MISMATCH" not in [f.code for f in decided(invoice, ledger, policy).flags]
