@@ -77,6 +77,7 @@ def ledger_line(lang: str, report: DecisionReport) -> str:
                       before_status=text(lang, f"ap.status_{before.agent_status}"))
     if report.copy_of is not None:
         values["number"] = report.copy_of
+    values["changed"] = ", ".join(text(lang, f"ap.changed_{c}") for c in report.ledger_changed) or "-"
     return text(lang, f"ap.ledger_{report.ledger_outcome}", **values)
 
 

@@ -92,6 +92,8 @@ class DecisionReport(BaseModel):
     ledger_outcome: str | None = None
     """new, unchanged, redecided, corrected (replaced the earlier version) or closed (already paid/rejected)."""
     ledger_before: LedgerNote | None = None
+    ledger_changed: list[str] = Field(default_factory=list)
+    """What a changed invoice under a recorded number changed (amount, account, lines): why it was re-opened."""
     replaces: str | None = None
     """The invoice of the same vendor this one replaces: as the ledger has it (superseded when recorded), or as
     printed when the ledger has no such open invoice (then `replaces_unknown` names the nearest)."""

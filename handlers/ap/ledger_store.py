@@ -171,9 +171,11 @@ class DecisionBook(ReasonAsks):
         self.database = database
 
     def record_decision(self, tenant: str, entry: LedgerEntry, agent_status: str, by_user: str, memo: DecisionMemo,
-                        content_key: str, invoice_account: str | None) -> Decided:
+                        content_key: str, invoice_account: str | None, same_keys: tuple[str, ...] = ()) -> Decided:
         """Record a decision of this invoice: a new entry, or the same entry moved (decided again, corrected);
-        a paid or rejected entry is left as it is (the decision is then its duplicate)."""
+        a paid or rejected entry is left as it is (the decision is then its duplicate). `same_keys` are the keys
+        an entry of this same invoice may carry (content_key's, and those of entries recorded before it)."""
+        same = (None, content_key, *same_keys)
         for _ in range(3):
             with self.database.session() as session:
                 row = self._row(session, tenant, entry.vendor_id, entry.number_key)
@@ -189,11 +191,11 @@ class DecisionBook(ReasonAsks):
                     return Decided(outcome="new", record=_recorded(found))
                 before = _recorded(row)
                 state, outcome = redecided_state(row.status, row.agent_status, agent_status,
-                                                 row.content_key in (None, content_key))
+                                                 row.content_key in same)
                 if outcome == "closed":
                     return Decided(outcome="closed", record=before, before=before)
                 moved = self._redecide(session, row, entry, state, agent_status, by_user, memo, content_key,
-                                       invoice_account)
+                                       invoice_account, row.content_key in same)
                 if not moved:
                     continue
                 if outcome == "corrected":
@@ -201,7 +203,7 @@ class DecisionBook(ReasonAsks):
                         tenant_id=tenant, run_id=before.entry.decision_id or "-", vendor_id=row.vendor_id,
                         invoice_number=before.entry.invoice_number, action="superseded",
                         agent_status=before.agent_status, by_user=by_user, at=_now(),
-                        reason=f"replaced by a corrected invoice; was {before.entry.total:f} dated "
+                        reason=f"replaced by a changed invoice under its number; was {before.entry.total:f} dated "
                                f"{before.entry.invoice_date.isoformat()}, {before.state}"))
                 session.flush()
                 found = self._row(session, tenant, entry.vendor_id, entry.number_key)
@@ -223,7 +225,8 @@ class DecisionBook(ReasonAsks):
 
     @staticmethod
     def _redecide(session: Session, row: EntryRow, entry: LedgerEntry, state: str, agent_status: str,
-                  by_user: str, memo: DecisionMemo, content_key: str, invoice_account: str | None) -> bool:
+                  by_user: str, memo: DecisionMemo, content_key: str, invoice_account: str | None,
+                  same: bool) -> bool:
         at = entry.decided_at or _now()
         values: dict[str, object] = dict(
             billed=json.dumps([b.model_dump(mode="json") for b in entry.billed]), status=state,
@@ -231,7 +234,7 @@ class DecisionBook(ReasonAsks):
             content_key=content_key, memo=memo.model_dump_json())
         if state != row.status or (state == "decided" and agent_status != row.agent_status):
             values.update(state_by=by_user, state_at=at, state_reason=None, clerk_action=None, **_NO_APPROVERS)
-        if row.content_key not in (None, content_key):
+        if not same:
             # A corrected invoice: its own figures and account replace the earlier version's.
             values.update(invoice_number=entry.invoice_number, invoice_date=entry.invoice_date,
                           total=f"{entry.total:f}", po_number=entry.po_number, invoice_account=invoice_account,

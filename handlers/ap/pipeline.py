@@ -181,7 +181,7 @@ class Decider:
         entry = entry_for(invoice, vendor_id, match.billed, "decided", trail.run_id, self.services.clock())
         asked = invoice.bank.account_number if invoice.bank else None
         done = self.book.record_decision(request.tenant, entry, decision.status, request.user_id, memo,
-                                         report.content_key or "", asked)
+                                         report.content_key or "", asked, same_invoice_keys(invoice))
         trail.step("LEDGER_RECORDED", outcome=done.outcome, state=done.record.state,
                    before=done.before.state if done.before else None)
         self.book.log(request.tenant, trail.run_id, vendor_id, invoice.invoice_number, "decision", decision.status,
@@ -189,7 +189,8 @@ class Decider:
         before = done.before
         report = report.model_copy(update={
             "ledger_state": done.record.state, "ledger_outcome": done.outcome,
-            "ledger_before": None if before is None else _note_of(before)})
+            "ledger_before": None if before is None else _note_of(before),
+            "ledger_changed": changes(before, invoice) if before is not None and done.outcome == "corrected" else []})
         if not request.use_memory or done.outcome in ("unchanged", "closed"):
             trail.step("RETAIN_NOT_NEEDED", status=decision.status, use_memory=request.use_memory,
                        outcome=done.outcome)
@@ -233,9 +234,11 @@ class Decider:
         if self.book is None:
             return None
         own = self.book.recorded(tenant, vendor_id, invoice.invoice_number)
-        if own is None or own.state not in OPEN or own.agent_status != status:
+        if own is None or own.state not in OPEN or own.content_key not in (None, *same_invoice_keys(invoice)):
             return None
-        return own if own.content_key in (None, content_key(invoice)) else None
+        # The same invoice again: a copy while the facts give the same result; a clerk's approval stands whatever
+        # a copy reads (its money unchanged, it is paid once, by that approval). New facts re-decide the others.
+        return own if own.agent_status == status or own.state == "approved" else None
 
     def _earlier_overrides(self, tenant: str, vendor_id: str) -> list[OverrideNote]:
         """The clerks' latest overrides on this vendor's invoices, with their reasons, newest first."""
@@ -291,10 +294,43 @@ def _own_open_entry(entry: LedgerEntry, vendor_id: str, invoice: Invoice | str) 
 
 
 def content_key(invoice: Invoice) -> str:
-    """A digest of what the invoice says: another one under the same number is a corrected invoice."""
+    """A digest of the money the invoice asks for: its number (folded), total, lines (quantity, rate, amount) and
+    the account it asks to be paid to. A copy sent again (a reminder, a photo, the number printed another way,
+    a description or tax line read otherwise) has the same key and is the same invoice; another key under the
+    same number is a changed invoice (amount, lines or account)."""
+    lines = sorted([f"{line.quantity.normalize():f}", f"{line.unit_price.normalize():f}", f"{line.amount.normalize():f}"]
+                   for line in invoice.lines)
+    fields = {"number": normalise_number(invoice.invoice_number), "total": f"{invoice.total.normalize():f}",
+              "lines": lines, "account": _account_digits(invoice)}
+    return ids.content_digest(json.dumps(fields, sort_keys=True), 16)
+
+
+def full_content_key(invoice: Invoice) -> str:
+    """The digest of everything the invoice said, as entries recorded before content_key were keyed: such an entry
+    is the same invoice when this matches it."""
     fields = invoice.model_dump(mode="json", exclude={"source", "notes", "contact", "vendor_name", "invoice_number"})
-    fields["number"] = normalise_number(invoice.invoice_number)  # the same number printed another way is the same
+    fields["number"] = normalise_number(invoice.invoice_number)
     for added in ("buyer_gstin", "replaces"):
         if fields.get(added) is None:
-            fields.pop(added, None)  # digests of invoices read before the field was read stay as they were
+            fields.pop(added, None)
     return ids.content_digest(json.dumps(fields, sort_keys=True), 16)
+
+
+def same_invoice_keys(invoice: Invoice) -> tuple[str, str]:
+    """The keys an entry of this same invoice may carry (today's, and the one entries recorded earlier carry)."""
+    return content_key(invoice), full_content_key(invoice)
+
+
+def _account_digits(invoice: Invoice) -> str | None:
+    digits = "".join(ch for ch in invoice.bank.account_number if ch.isdigit()) if invoice.bank else ""
+    return digits or None
+
+
+def changes(before: RecordedEntry, invoice: Invoice) -> list[str]:
+    """What a changed invoice changed from its recorded entry: the amount, the account asked for, or the lines."""
+    changed = []
+    if before.entry.total != invoice.total:
+        changed.append("amount")
+    if (before.invoice_account or None) != _account_digits(invoice) and before.invoice_account is not None:
+        changed.append("account")
+    return changed or ["lines"]

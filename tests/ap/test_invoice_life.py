@@ -123,9 +123,10 @@ class InvoiceLife(RuleBasedStateMachine):
 
     def invoice(self, k: int) -> Invoice:
         """Invoice k as the vendor sends it now: the first of invoice 2 asks, on a photo, for the master
-        account with a digit dropped; a corrected version (later date) asks for the master's."""
+        account with a digit dropped; a corrected version (later date, a rate a rupee lower, within tolerance)
+        asks for the master's."""
         version = self.version[k]
-        rate = Decimal(1000 * (k + 1))
+        rate = Decimal(1000 * (k + 1) - version)
         account = MISREAD if k == 2 and version == 0 else MASTER
         return Invoice(vendor_name="Vasavi Castings", vendor_gstin=VENDOR_GSTIN, buyer_gstin=BUYER_GSTIN,
                        invoice_number=f"VC/26-27/{300 + k}", invoice_date=date(2026, 11, 2) + timedelta(days=version),
@@ -168,6 +169,10 @@ class InvoiceLife(RuleBasedStateMachine):
             assert report.ledger_outcome == "corrected" and after.state == "decided"
             assert any(a.action == "superseded" and a.invoice_number == self.number(k)
                        for a in self.pack.book.actions(self.tenant))
+        elif before.state == "approved":
+            # A clerk's approval stands on the same invoice sent again, whatever its reading now says.
+            assert report.ledger_outcome == "copy" and after.state == "approved", (before, after)
+            assert after.entry.decision_id == before.entry.decision_id
         elif after.agent_status != before.agent_status:
             assert report.ledger_outcome == "redecided" and after.state == "decided", (before, after)
         else:
@@ -177,6 +182,36 @@ class InvoiceLife(RuleBasedStateMachine):
         self.recorded_version[k] = self.version[k]
         if k == 2 and self.version[k] == 0:
             assert report.status != "APPROVE", "an account with a digit dropped is never approved by the agent"
+
+    @precondition(lambda self: self.decided)
+    @rule(k=st.integers(0, INVOICES - 1), misread=st.booleans())
+    def copy_sent_again(self, k: int, misread: bool) -> None:
+        """The vendor sends the invoice again as it stands (a reminder copy): its number printed another way, the
+        amount in words read this time, and now and then its tax misread (a tax the total does not have). It is
+        the same invoice: never a changed one, never a second entry, and an approved one stays approved."""
+        k = self.pick(k)
+        before = self.recorded(k)
+        sent = self.invoice(k)
+        copy = sent.model_copy(update={"invoice_number": f" vc 26 27 {300 + k} ", "total_in_words": sent.total,
+                                       "notes": "COPY - REMINDER", "tax": sent.total * Decimal("0.06") if misread
+                                       else sent.tax})
+        entries = len(self.pack.book.recorded_entries(self.tenant))
+        report = self.run(self.pack.decide(copy, self.tenant, user_id="arjun", record=True))
+        after = self.recorded(k)
+        assert before is not None and after is not None
+        assert len(self.pack.book.recorded_entries(self.tenant)) == entries, "a copy became a second entry"
+        if self.recorded_version[k] != self.version[k]:
+            return  # the vendor's latest version differs from the one recorded: that is a changed invoice
+        assert report.ledger_outcome != "corrected", f"a copy was taken for a changed invoice: {report.ledger_outcome}"
+        assert after.entry.invoice_number == before.entry.invoice_number
+        if before.state in ("paid", "rejected"):
+            assert report.ledger_outcome == "closed" and after.state == before.state
+        elif before.state == "approved" or report.ledger_outcome == "copy":
+            assert report.ledger_outcome == "copy" and after.state == before.state, (before.state, report.ledger_outcome)
+            assert report.status == "PAYMENT_BLOCKED" and after.entry.decision_id == before.entry.decision_id
+            assert after.state_by == before.state_by and after.maker_by == before.maker_by
+        else:  # new facts (a receipt arrived) or a reading with a new flag: decided again, the same entry
+            assert report.ledger_outcome == "redecided" and after.state == "decided"
 
     @rule(k=st.integers(0, INVOICES - 1))
     def preview(self, k: int) -> None:
