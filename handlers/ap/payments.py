@@ -23,6 +23,10 @@ class AccountRecord(BaseModel):
     """Consecutive latest payments to the account on file (a payment elsewhere ends the run)."""
     bank_changes: int
     """How many times the beneficiary account changed between consecutive payments."""
+    to_current: int = 0
+    """Every payment to the account on file (imported history and invoices marked paid), clean or not."""
+    later_elsewhere: int = 0
+    """Payments after the last one to the account on file, to another account (what ended the clean run)."""
 
 
 def _order(entry: LedgerEntry) -> tuple[date, date]:
@@ -40,4 +44,7 @@ def account_record(entries: list[LedgerEntry], vendor_id: str, current_account: 
         if account != current_account:
             break
         clean += 1
-    return AccountRecord(paid=len(paid), clean_to_current=clean, bank_changes=changes)
+    last_to_current = max((i for i, account in enumerate(accounts) if account == current_account), default=-1)
+    return AccountRecord(paid=len(paid), clean_to_current=clean, bank_changes=changes,
+                         to_current=sum(1 for account in accounts if account == current_account),
+                         later_elsewhere=len(accounts) - 1 - last_to_current if last_to_current >= 0 else 0)

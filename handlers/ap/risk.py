@@ -127,6 +127,10 @@ def _bank(policy: Policy, invoice: Invoice, vendor: Vendor, view: list[LedgerEnt
     if clean >= policy.first_bank_change_min_payments and record.bank_changes == 0:
         return [_flag(policy, "FIRST_BANK_CHANGE", "PAYMENT_BLOCKED", payments=str(clean),
                       remembered=masked(old), **values)]
+    if clean == 0 and record.to_current:
+        # Paid to the account on file before (imported or recorded), then elsewhere: say both counts, never "0".
+        return [_flag(policy, "BANK_CHANGE", "HUMAN_REVIEW", "since", payments=str(record.to_current),
+                      later=str(record.later_elsewhere), **values)]
     return [_flag(policy, "BANK_CHANGE", "HUMAN_REVIEW", "few", payments=str(clean), **values)]
 
 

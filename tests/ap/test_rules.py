@@ -193,3 +193,22 @@ def test_a_payment_with_no_account_on_record_is_no_bank_change(ledger: Ledger, p
     decision = run(load_sample(NEW_ACCOUNT), memory_of(ravi_history(clean=14)), ledger, policy,
                    [*view[:5], unknown, *view[5:]])
     assert decision.status == "PAYMENT_BLOCKED" and codes(decision) == ["FIRST_BANK_CHANGE"]
+
+
+@pytest.mark.parametrize(("imported", "later"), [(11, 1), (4, 2)])
+def test_payments_to_the_account_on_file_before_a_change_are_counted_never_zero(
+        ledger: Ledger, policy: Policy, imported: int, later: int) -> None:
+    """A vendor paid `imported` times to the account on file (imported history), then `later` times to another
+    account two people approved: a bill asking for that other account again is reviewed, and the flag counts
+    the payments to the account on file the ledger has (imported ones too) instead of '0 clean payments'."""
+    start = date(2025, 1, 10)
+    view = [*ravi_paid(imported), *[
+        LedgerEntry(vendor_id="V001", invoice_number=f"RV-N{i}", invoice_date=start + timedelta(days=400 + i),
+                    total=Decimal("500000.00"), status="paid", paid_on=start + timedelta(days=405 + i),
+                    paid_to_account=load_sample(NEW_ACCOUNT).bank.account_number)  # type: ignore[union-attr]
+        for i in range(later)]]
+    decision = run(load_sample(NEW_ACCOUNT), memory_of(ravi_history()), ledger, policy, view)
+    assert decision.status == "HUMAN_REVIEW" and codes(decision) == ["BANK_CHANGE"]
+    said = evidence("en", decision.flags[0])
+    assert f"{imported} payments" in said and f"the latest {later} went to another account" in said, said
+    assert "0 clean payments" not in said and "0 payments" not in said
