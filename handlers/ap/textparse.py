@@ -24,7 +24,7 @@ from handlers.ap.textfigures import (
     is_figure_label,
     read_figure,
 )
-from handlers.ap.textfreight import freight_rows
+from handlers.ap.textfreight import freight_rows, service_lines
 from handlers.ap.textitems import labelled_items
 from handlers.ap.textparties import party_gstins
 from handlers.ap.textlabels import bank_details, bare_number, find_labels, identifier, read_head
@@ -313,6 +313,8 @@ def parse_invoice_text(text: str, buyer_gstin: str | None = None) -> TextParse:
                       "amount": r.amount} for r in labelled_items(lines)]
     if not body.rows:
         body.rows = freight_rows(lines)
+    if not body.rows:
+        body.rows = service_lines(lines, body.used | head.used, is_figure_label)
     fields: dict[str, Any] = {"lines": body.rows}
     parties = party_gstins([_scanned_gstins(line.upper()) for line in lines], buyer_gstin)
     if parties.vendor_gstin:
