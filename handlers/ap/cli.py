@@ -262,7 +262,8 @@ async def _paid(args: argparse.Namespace, settings: Settings, with_app: WithApp)
                   "status": text("en", f"ap.state_{state}") if state else "-",
                   "account": (result.entry.paid_to_account or "-") if result.entry else "-",
                   "asked": (record.invoice_account or "-") if record else "-",
-                  "on": paid_on.strftime("%d-%m-%Y"), "today": app.services.clock().date().strftime("%d-%m-%Y")}
+                  "on": paid_on.strftime("%d-%m-%Y"),
+                  "dated": result.entry.invoice_date.strftime("%d-%m-%Y") if result.entry else "-", "today": app.services.clock().date().strftime("%d-%m-%Y")}
         two = record.two_person_account if record else None
         key = "paid_two" if result.outcome == "paid" and record and two and two == values["account"] else \
             f"paid_{result.outcome}"

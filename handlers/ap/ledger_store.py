@@ -398,6 +398,8 @@ class DecisionBook(ReasonAsks):
                 return PayResult(outcome="already_paid", entry=_entry(row), record=_recorded(row))
             if not payable(row.status, row.agent_status):
                 return PayResult(outcome="not_approved", entry=_entry(row), record=_recorded(row))
+            if paid_on < row.invoice_date:
+                return PayResult(outcome="before_invoice", entry=_entry(row), record=_recorded(row))
             typed = _digits(account) if account else None
             approved = _recorded(row).two_person_account
             if typed is None:

@@ -108,8 +108,9 @@ class ActResult(BaseModel):
 
 
 PayOutcome = Literal["paid", "not_found", "ambiguous", "already_paid", "not_approved", "account_unverified",
-                     "no_account", "future_date", WhoRefused]
-"""future_date: a payment is marked on the day it was made, never on a day still to come."""
+                     "no_account", "future_date", "before_invoice", WhoRefused]
+"""future_date: a payment is marked on the day it was made, never on a day still to come.
+before_invoice: nor on a day before the invoice was issued (a typed year or a day and month swapped)."""
 
 
 class PayResult(BaseModel):

@@ -94,7 +94,7 @@ def section(ctx: WebContext) -> Section | None:
         if result.outcome != "paid":
             return await invoice(request, who, 409, who.t(f"web.ap_pay_{result.outcome}")
                                  if result.outcome in ("already_paid", "not_approved", "account_unverified",
-                                                       "no_account", "future_date") else who.t("web.error_other"))
+                                                       "no_account", "future_date", "before_invoice") else who.t("web.error_other"))
         ctx.access.audit(who.tenant, who.user.user_id, "ap.paid", f"{vendor} {number}", paid_on=on.isoformat())
         return back_to(f"/{NAME}/invoice/{vendor}/{number}", done="paid")
 
