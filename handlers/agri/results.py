@@ -11,7 +11,7 @@ from handlers.agri.textmatch import Hit, absent
 
 _CLAUSE_END = re.compile(r"[.!?।\n;,]|\s(?:but|kani|kaani|కానీ)\s")
 # A share of the problem gone, just before "reduced": half, some, a percentage under 100.
-_SHARE = re.compile(r"(?:(?<![a-z])(?:half|sagam|konchem|koddiga|some)|సగం|కొంచెం|కొద్దిగా|(?<!\d)[1-9]\d?\s*(?:%|percent|శాతం))"
+_SHARE = re.compile(r"(?:(?<![a-z])(?:half|sagam|konchem|koddiga|some|partial\w*|partly|pa+kshikanga)|సగం|కొంచెం|కొద్దిగా|పాక్షిక\S*|(?<!\d)[1-9]\d?\s*(?:%|percent|శాతం))"
                     r"\s+(?:\S+\s+)?$")
 # Some of it still there after the reduction: "inka konchem undi", "ఇంకా ఉంది", "still some".
 _RESIDUE = re.compile(r"(?:(?<![a-z])(?:inka|still)|ఇంకా)\s+(?:\S+\s+){0,3}?"

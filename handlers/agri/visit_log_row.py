@@ -2,6 +2,7 @@
 took them and why not, the next step, the outcome. A cell the reader cannot understand is never dropped: it is
 listed for the dry run under its column and kept in the visit's note as written."""
 
+import re
 from datetime import date, timedelta
 from typing import get_args
 
@@ -20,6 +21,15 @@ _SHOWN = {"problem": "problem", "products": "products", "dose": "dose", "reactio
           "objection": "objection", "outcome": "outcome", "outcome_date": "outcome date", "village": "village"}
 _NOTE_LIMIT = 400
 OBJECTIONS: tuple[str, ...] = get_args(Objection)
+# A reaction and its reason as logs write them: "Hesitant - price", "Later: no cash", "will think (costly)".
+_REASON_AT = re.compile(r"\s+[-–—:(/]\s*|\s*[:(/]\s*|,\s*|\s+-")
+
+
+def _split_reason(written: str) -> tuple[str, str, str]:
+    found = _REASON_AT.search(written)
+    if found is None:
+        return written, "", ""
+    return written[:found.start()].strip(), found.group(), written[found.end():].strip(" )")
 
 
 def visit_day(text: str) -> date | None:
@@ -78,11 +88,12 @@ class RowReading:
             self.unread("outcome", written)
 
     def _reaction(self) -> tuple[Reaction | None, Objection | None]:
-        """How the farmer took the advice and why not: the Reaction and Objection columns first, then the
-        remarks; an objection with no reaction word ("price objection") is his no, with its reason."""
+        """How the farmer took the advice and why not when the log says it for every product at once: the
+        Objection column, the reason after the reaction ("Hesitant - price"), then the remarks; an objection
+        with no reaction word ("price objection") is his no, with its reason."""
         reaction = next(iter(self._hits("reaction", "reaction")), None) or self._outcome_reaction
         named = choice_in(self.reader, self.cells.get("objection", ""), "objection", OBJECTIONS)
-        objection = named or next(iter(self._hits("reaction", "objection")), None)
+        objection = named or self._reason()
         if self.cells.get("objection") and named is None:
             self.unread("objection", self.cells["objection"])
         if self.cells.get("reaction") and reaction is None and objection is None:
@@ -91,10 +102,36 @@ class RowReading:
         said = [h for h in self.reader.terms.find(notes) if h.category in ("reaction", "objection")]
         reaction = reaction or next((h.key for h in said if h.category == "reaction"), None)
         objection = objection or next((h.key for h in said if h.category == "objection"), None)
-        if reaction is None and objection is not None:
+        if reaction is None and objection is not None and not self.cells.get("reaction"):
             reaction = "rejected"
         # "already has it" is taken as the card's Products edit takes it: the advice is followed.
         return ("accepted" if reaction == "own" else reaction), objection  # type: ignore[return-value]
+
+    def _reason(self) -> Objection | None:
+        """The objection the Reaction cell names, the reason after its reaction word first ("Hesitant - price":
+        price, not the hesitation)."""
+        head, _, reason = _split_reason(self.cells.get("reaction", ""))
+        for part in (reason, head):
+            found = choice_in(self.reader, part, "objection", OBJECTIONS) if part else None
+            if found:
+                return found  # type: ignore[return-value]
+        return None
+
+    def _as_card_reads(self, advice: Advice) -> Advice:
+        """The Reaction cell read as the card reads a note saying it of this product ("Proclaim hesitant"): a
+        put-off, a condition, a doubt or a refusal stay what they are; nothing is taken as accepted unless the
+        cell says so."""
+        written = self.cells.get("reaction", "")
+        name = self.reader.book.products[advice.product_id].name
+        head, _, _reason = _split_reason(written)
+        said = {h.category for h in self.reader.terms.find(normalise(written))}
+        if "reaction" not in said and self._reason() is not None:
+            # Only a reason ("costly", "price objection") is his no; a doubt ("hesitant - price") is not yet a no.
+            doubt = choice_in(self.reader, head, "objection", OBJECTIONS) == "doubt"
+            return advice.model_copy(update={"reaction": "undecided" if doubt else "rejected"})
+        read = [a for a in self.reader.advice_in(normalise(f"{name} {head or written}"), self.crop)
+                if a.product_id == advice.product_id]
+        return advice.model_copy(update={"reaction": read[0].reaction if read else "undecided"})
 
     def advice(self) -> list[Advice]:
         written = self.cells.get("products", "")
@@ -104,7 +141,10 @@ class RowReading:
         reaction, objection = self._reaction()
         advice = []
         for found in self.reader.advice_in(normalise(written), self.crop):
-            taken = reaction or found.reaction
+            if self.cells.get("reaction"):
+                found = self._as_card_reads(found)
+            taken = found.reaction if self.cells.get("reaction") else reaction or found.reaction
+            taken = "accepted" if taken == "own" else taken
             advice.append(found.model_copy(update={
                 "reaction": taken, "objection": (objection or found.objection) if taken != "accepted" else None}))
         if not advice and objection is not None:

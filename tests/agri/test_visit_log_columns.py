@@ -160,3 +160,25 @@ def test_two_columns_of_one_kind_are_both_read(db: Database, book: FieldBook, tm
     [saved] = VisitRecords(db).visits(TENANT)
     assert [a.product_id for a in saved.visit.products] == ["P007", "P004"]
     assert saved.visit.note == "called twice; field near canal"
+
+
+def test_a_hesitation_or_put_off_with_a_reason_is_never_stored_as_accepted(db: Database, book: FieldBook,
+                                                                            tmp_path: Path) -> None:
+    """Walk 5al step 7 (issue 25): the log's Reaction "Hesitant - price" was stored as accepted and its Outcome
+    "Partial control" was not written. A reaction is read as the card reads it, its reason after the dash, and
+    an outcome as the follow-up answer is read, with whose product it was."""
+    path = _log(tmp_path, "Date,Farmer,Crop,Problem,Products,Reaction,Outcome\n"
+                          "01-07-2026,Raju Yadav,cotton,pink bollworm,Proclaim,Unsure - costly,Moderate control\n"
+                          "02-07-2026,Raju Yadav,cotton,pink bollworm,Proclaim,will think it over,\n"
+                          "03-07-2026,Raju Yadav,cotton,pink bollworm,Proclaim,Later - no money,Partial control\n"
+                          "04-07-2026,Raju Yadav,cotton,pink bollworm,Proclaim,Refused - bought local brand,\n"
+                          "05-07-2026,Raju Yadav,cotton,pink bollworm,Proclaim,Agreed,\"used dealer product, no effect\"\n")
+    import_visit_log(db, book, TENANT, path, apply=True, bank_id="b")
+    records = VisitRecords(db)
+    by_day = {s.visit.date.day: s.visit for s in records.visits(TENANT)}
+    taken = {day: [(a.reaction, a.objection) for a in v.products] for day, v in by_day.items()}
+    assert taken == {1: [("undecided", "price")], 2: [("undecided", None)], 3: [("postponed", "money")],
+                     4: [("rejected", None)], 5: [("accepted", None)]}, taken
+    results = {o.outcome.visit_id: (o.outcome.result, o.outcome.source) for o in records.outcomes(TENANT)}
+    assert results == {by_day[1].id: ("partial", "ours"), by_day[3].id: ("partial", "ours"),
+                       by_day[5].id: ("no_effect", "dealer")}, results
