@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from handlers.ap.textamounts import last_amount
+from handlers.ap.textamounts import amount_of, last_amount
 
 _LEAD = r"^\s*(?:\d{1,3}[.)]?\s+)?(?:add\s*[:.-]?\s*|less\s*[:.-]?\s*|output\s+|\(\+\)\s*|\(-\)\s*)?"
 _ROUND = re.compile(_LEAD + r"(?:round(?:ed|ing)?[\s-]*(?:off|up|down)?|r\.?\s*/\s*off|r\.?\s*off)\b"
@@ -119,8 +119,69 @@ def _round_sign(line: str) -> int:
     return 1
 
 
+_BOTH_HEADS = re.compile(_LEAD + r"(?P<central>c\.?g\.?s\.?t\.?|central\s+tax)\s*(?:/|&|\+|and)\s*"
+                        r"(?P<state>s\.?g\.?s\.?t\.?|u\.?t\.?g\.?s\.?t\.?|state\s+tax)\b", re.IGNORECASE)
+"""Both GST heads under one label ("CGST/SGST @9% 450+450", "CGST & SGST 9% each 450.00")."""
+_FIGURE_AMOUNT = re.compile(r"(?<![\d.,])\d[\d,]*(?:\.\d+)?(?![\d%])")
+
+
+def figure_parts(line: str) -> list[str]:
+    """A line of figures printed side by side, one per label ("Taxable Value 1,06,000.00 CGST 6% 6,360.00 SGST 6%
+    6,360.00 Total 1,18,720.00"): split after an amount where another figure's label begins."""
+    if not is_figure_label(line):
+        return [line]
+    tokens = line.split()
+    parts: list[str] = []
+    start = 0
+    for i, token in enumerate(tokens[:-1]):
+        if token.endswith("%") or amount_of(token.rstrip(":/-").lstrip("₹")) is None:
+            continue
+        rest = " ".join(tokens[i + 1:])
+        if re.match(r"[A-Za-z(]", rest) and is_figure_label(rest):
+            parts.append(" ".join(tokens[start:i + 1]))
+            start = i + 1
+    parts.append(" ".join(tokens[start:]))
+    return parts
+
+
+def _both_heads(line: str, figures: Figures) -> bool:
+    """CGST and SGST (or UTGST) on one label: two amounts are one each; one amount 'each' is each; one amount
+    alone is both together."""
+    match = _BOTH_HEADS.match(line)
+    if match is None:
+        return False
+    rest = line[match.end():]
+    rate = re.search(r"(\d+(?:\.\d+)?)\s*%", rest)
+    amounts = [a for a in (amount_of(m.group()) for m in _FIGURE_AMOUNT.finditer(re.sub(r"\d+(?:\.\d+)?\s*%", " ", rest)))
+               if a is not None]
+    if not amounts:
+        return False
+    at = f"{Decimal(rate.group(1)).normalize() if rate else '-'}"
+    central = " ".join(match.group("central").lower().replace(".", "").split())
+    state = " ".join(match.group("state").lower().replace(".", "").split())
+    if len(amounts) >= 2:
+        figures.taxes.setdefault(f"{central}@{at}", abs(amounts[-2]))
+        figures.taxes.setdefault(f"{state}@{at}", abs(amounts[-1]))
+    elif re.search(r"\beach\b", rest, re.IGNORECASE):
+        figures.taxes.setdefault(f"{central}@{at}", abs(amounts[0]))
+        figures.taxes.setdefault(f"{state}@{at}", abs(amounts[0]))
+    else:
+        figures.taxes.setdefault(f"{central}+{state}@{at}", abs(amounts[0]))
+    return True
+
+
 def read_figure(line: str, figures: Figures) -> bool:
-    """Read a subtotal, tax, round-off or total line into the figures; True when the line was one."""
+    """Read a subtotal, tax, round-off or total line into the figures; True when the line was one. Figures
+    printed side by side on one line are each read under their own label."""
+    parts = figure_parts(line)
+    if len(parts) > 1:
+        return any([_read_one(part, figures) for part in parts])
+    return _read_one(line, figures)
+
+
+def _read_one(line: str, figures: Figures) -> bool:
+    if _both_heads(line, figures):
+        return True
     value = last_amount(line)
     if value is None:
         return False
