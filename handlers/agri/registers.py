@@ -4,6 +4,7 @@ tenant; their import columns; and the repository that turns a tenant's rows into
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -320,13 +321,20 @@ def _import_visit_log(database: Database, tenant: str, path: Path, apply: bool, 
     return import_visit_log(database, book, tenant, path, apply, bank_id(tenant, PACK, prefix=bank_prefix))
 
 
+def _visits_now(database: Database, tenant: str, stored: list[Any]) -> list[Any]:
+    from handlers.agri.visit_export import visits_now
+
+    return visits_now(database, tenant, stored)
+
+
 def _visit_log_kind() -> RegisterKind:
     def key_of(row: VisitLogRow) -> tuple[str, str]:
         return "|".join(row.model_dump().values()), f"{row.date} {row.farmer}"
 
     return RegisterKind(name="visits", pack=PACK, model=VisitLogRow, columns=VISIT_LOG_COLUMNS,
                         from_cells=lambda cells: VisitLogRow(**cells), to_cells=lambda row: row.model_dump(),
-                        key_of=key_of, json_key="visits", tables=TABLES, history=_import_visit_log)
+                        key_of=key_of, json_key="visits", tables=TABLES, history=_import_visit_log,
+                        current=_visits_now)
 
 
 KINDS: dict[str, RegisterKind] = {k.name: k for k in (

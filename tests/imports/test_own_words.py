@@ -203,3 +203,38 @@ def test_people_import_reads_designations_and_names_and_honours_smriti_tenant(
         assert asyncio.run(args.handler(args, settings)) == 0
     out = capsys.readouterr().out
     assert "Gowri" in out and TENANT in out, out
+
+
+def test_visit_export_gives_every_visit_held_in_the_registers_words(database: Database, tmp_path: Path) -> None:
+    """Walk 5al step 89 (issue 25): `smriti export visits` wrote 0 rows while imported and saved visits were
+    held. Every visit comes back, oldest first, its crop, problem and product as the registers write them."""
+    from bot.services.registers.exporter import export_kind
+    from bot.services.registers.table import read_table
+    from handlers.agri.models import Advice, Visit
+    from handlers.agri.visit_records import SavedVisit, VisitRecords
+
+    _registers(database, tmp_path)
+    _apply(database, "villages", _sheet(tmp_path, "villages.csv", "Village ID,Village\nVLG-11,Vellanki\n"))
+    _apply(database, "farmers", _sheet(tmp_path, "farmers.csv", (
+        "Farmer Code,Farmer Name,Village,Crops\nBA-201,Anjaiah garu,Vellanki,Kandi\n"
+        "BA-202,Yadamma,Vellanki,senagalu\n")))
+    _apply(database, "officers", _sheet(tmp_path, "officers.csv", (
+        "Officer ID,Officer Name,Territories\nFO-7,Kavitha Rani,Vellanki\n")))
+    _apply(database, "catalogue", _sheet(tmp_path, "catalogue.csv", (
+        "Item Code,Product,Type,MRP (Rs.),Pack,Dose,Target\n"
+        "BA-INS-11,Dhoma Stop,insecticide,740,250 ml,Red gram: 200 ml/acre,Whitefly\n")))
+    _apply(database, "visits", _sheet(tmp_path, "log.csv", (
+        "Date,Officer,Farmer,Crop,Problem,Products,Reaction,Outcome\n"
+        "12-08-2026,Kavitha Rani,Anjaiah,kandi,tella doma,Dhoma Stop,will think - costly,partial control\n")))
+    records = VisitRecords(database)
+    records.save_visit(TENANT, SavedVisit(visit=Visit(
+        id="BA-202-20260901-card", date=__import__("datetime").date(2026, 9, 1), officer_id="FO-7",
+        farmer_id="BA-202", village="vlg-11", crop="chana", products=[Advice(product_id="BA-INS-11",
+                                                                              reaction="accepted")]),
+        key="BA-202-20260901-card"))
+    out = tmp_path / "visits-out.csv"
+    assert export_kind(database, KINDS["visits"], TENANT, "csv", out) == 2
+    rows = [r.cells for r in read_table(out)]
+    assert [(r["Farmer"], r["Crop"], r["Products"], r["Reaction"]) for r in rows] == [
+        ("Anjaiah", "Red gram", "Dhoma Stop", "undecided"), ("Yadamma", "Bengal gram", "Dhoma Stop", "accepted")]
+    assert (rows[0]["Problem"], rows[0]["Objection"], rows[0]["Outcome"]) == ("Whitefly", "price", "partial control")
