@@ -69,7 +69,7 @@ def find_vendor(ledger: Ledger, words: list[str]) -> VendorFound:
 def find_invoices(ledger: Ledger, records: list[RecordedEntry], ask: Ask) -> tuple[list[RecordedEntry],
                                                                                   list[PastInvoice]]:
     """The recorded invoices (and imported payment-history invoices) a typed number names: the number in full,
-    or its last digits; narrowed to the vendor when one is named."""
+    or its last parts ("8540", "118-R", "26-27/0042"), folded; narrowed to the vendor when one is named."""
     key = normalise_number(ask.number or "")
     vendor = find_vendor(ledger, ask.vendor_words).vendor if ask.vendor_words else None
     wanted = {vendor.vendor_id} if vendor else None
@@ -77,7 +77,7 @@ def find_invoices(ledger: Ledger, records: list[RecordedEntry], ask: Ask) -> tup
     def fits(number_key: str, vendor_id: str) -> bool:
         if wanted is not None and vendor_id not in wanted:
             return False
-        return number_key == key or (key.isdigit() and number_key.endswith(f"-{key}"))
+        return number_key == key or (any(ch.isdigit() for ch in key) and number_key.endswith(f"-{key}"))
 
     found = [r for r in records if fits(r.entry.number_key, r.entry.vendor_id)]
     exact = [r for r in found if r.entry.number_key == key]

@@ -24,8 +24,11 @@ _PAID = re.compile(r"\b(pay|paid|payments?)\b|చెల్లించ|చెల
 _PROBLEMS = re.compile(r"\b(problems?|issues?|troubles?|exceptions?|blocks?|blocked|history|know)\b|సమస్య",
                        re.I)
 _REASON = re.compile(r"\s(?:because|reason\s*[:\-]|since)\s+(.+)$", re.I | re.S)
-_NUMBER = re.compile(r"[A-Za-z]*[\s/\-.]*\d[\w/\-.]*(?:\s*[/\-]\s*\w+)*")
-_INVOICE_WORD = re.compile(r"\b(?:invoice|inv|bill|no\.?|number|#)\s*", re.I)
+_NUMBER = re.compile(r"[^\W_][\w/\-.]*(?:\s*[/\-]\s*[^\W_][\w/\-.]*)*")
+"""A number as printed: letters, digits and separators, the separators maybe spaced ("SVC / 26-27 / 187")."""
+_INVOICE_WORD = re.compile(r"(?<![\w/\-.])(?:invoice|inv|bill|no|number)(?![\w/\-]|\s*[/\-]\s*\w)\.?\s*[:#]?\s*|#\s*",
+                           re.I)
+"""The words before a number ("invoice no. 187"), never the same letters inside it ("DPD-INV-8540")."""
 _VENDOR_TAIL = re.compile(r"\s(?:of|from|by)\s+(?:vendor\s+)?(.+)$", re.I)
 
 STOPWORDS = frozenset("""
@@ -104,8 +107,6 @@ def _number(text: str) -> tuple[str | None, str]:
     stripped = _INVOICE_WORD.sub(" ", text)
     for match in _NUMBER.finditer(stripped):
         token = match.group(0).strip(" .-/")
-        if (lead := re.match(r"([A-Za-z]+)\s+", token)) and lead.group(1).lower() in STOPWORDS:
-            token = token[lead.end():]  # "of 187": the number is 187
         if any(ch.isdigit() for ch in token):
             return token, stripped[:match.start()] + " " + stripped[match.end():]
     return None, text

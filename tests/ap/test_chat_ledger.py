@@ -356,3 +356,20 @@ def test_the_invoice_a_replacement_names_is_read_however_it_is_said() -> None:
         assert replaced_invoice(says, own) == "KE/1042/26-27", says
     assert replaced_invoice("TAX INVOICE\nInvoice No: KE/1050/26-27\nRef Invoice No KE/1042/26-27", own) is None
     assert replaced_invoice("This invoice replaces Invoice No KE/1050/26-27", own) is None
+
+
+@pytest.mark.parametrize(("number", "tail"), [("LB-INV-2642", "2642"), ("LB/BILL/26-27/0042", "26-27/0042"),
+                                              ("NO/26/118-R", "118-R")])
+async def test_an_invoice_number_typed_as_printed_is_that_invoice_in_chat(office: Office, number: str,
+                                                                          tail: str) -> None:
+    """A number with letters, slashes or the word INV/BILL/NO inside it, typed in a move or a question as
+    printed (or spaced, or by its last parts), names that invoice; the answer writes it as printed."""
+    await office.say(bill(number, "NP/PO/42", "BRG-6206", LB_ACCOUNT))
+    [state] = await office.say(f"what is the state of invoice {number}?")
+    assert state.text.startswith(f"{number} from Lakshmi Bearings"), state.text
+    spaced = " / ".join(number.split("/"))
+    [held] = await office.say(f"hold {spaced} because stores are counting the bearings again")
+    assert f"{number} is now on hold" in held.text, held.text
+    [again] = await office.say(f"what is the state of invoice {tail} of Lakshmi Bearings?")
+    assert again.text.startswith(f"{number} from Lakshmi Bearings") and "on hold" in again.text, (tail, again.text)
+    assert office.recorded(number).state == "held"

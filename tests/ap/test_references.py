@@ -1,10 +1,17 @@
 """No silent substitution: a PO or vendor that does not exist is "not found", with the nearest named."""
 
+from datetime import date
+
+from hypothesis import given
+from hypothesis import strategies as st
+
 from handlers.ap.decision import Decision, decide, evidence
 from handlers.ap.intake import from_text
 from handlers.ap.ledger import Ledger
 from handlers.ap.match import three_way_match
+from handlers.ap.ledgerview import normalise_number
 from handlers.ap.models import Invoice, Policy
+from handlers.ap.questions import parse
 from handlers.ap.risk import evaluate
 from handlers.ap.vendor_memory import VendorMemory
 
@@ -89,3 +96,18 @@ async def test_a_misreading_two_pos_fit_is_not_found_with_both_named(ledger: Led
     flag = next(f for f in decision.flags if f.code == "PO_NOT_FOUND")
     said = evidence("en", flag)
     assert "PO-2026-S145" in said and "PO-2026-5145" in said and "None of them was matched" in said
+
+
+@given(prefix=st.lists(st.sampled_from(["INV", "BILL", "NO", "SKH", "DPD", "HK", "SVC", "TI", "GST"]), max_size=3),
+       years=st.sampled_from(["", "26-27", "2026", "25-26"]), serial=st.integers(1, 99999),
+       suffix=st.sampled_from(["", "-R", "/A"]), separator=st.sampled_from(["/", "-", " / "]),
+       verb=st.sampled_from(["approve {}", "hold invoice {} because stores are counting", "reject bill no. {} because rate",
+                             "what is the state of invoice {}?", "status of {}"]))
+def test_a_typed_invoice_number_is_kept_whole(prefix: list[str], years: str, serial: int, suffix: str,
+                                              separator: str, verb: str) -> None:
+    """The number in a chat move or question is the whole number as typed: letters that are words elsewhere (INV,
+    BILL, NO) inside it, vendor prefixes before a slash and spaced separators are all kept."""
+    number = separator.join([*prefix, *([years] if years else []), f"{serial:04d}"]) + suffix
+    ask = parse(verb.format(number), date(2026, 12, 5))
+    assert ask is not None and ask.number is not None, verb.format(number)
+    assert normalise_number(ask.number) == normalise_number(number), (verb.format(number), ask.number)
