@@ -21,6 +21,7 @@ from handlers.agri.demo import run_demo
 from handlers.agri.followup_answer import answers_followup
 from handlers.agri.extract import FieldReader
 from handlers.agri.farmer_add import NEW_FARMER
+from handlers.agri.farmer_parts import per_farmer
 from handlers.agri.brief_models import Brief
 from handlers.agri.insights import Insights, insights_text, village_insights
 from handlers.agri.intent import is_question
@@ -314,7 +315,18 @@ class AgriPack(Pack):
         return [Reply(text="\n".join([*lines, "", brief_text(book, brief, turn.lang)]))]
 
     async def _visit(self, turn: Turn, note: str, heard: bool = False) -> list[Reply]:
-        """Structure a visit note and show it as a card."""
+        """Structure a visit note and show it as a card: a card per farmer when the note reports on several."""
+        parts = per_farmer(self.reader_for(turn.user.tenant), note, turn.user.territories)
+        if len(parts) == 1:
+            return await self._visit_card(turn, note, heard)
+        log.info("a note about %s farmers: a card for each", len(parts))
+        replies: list[Reply] = []
+        for n, part in enumerate(parts):
+            replies += await self._visit_card(turn, part, heard and n == 0)
+        return replies
+
+    async def _visit_card(self, turn: Turn, note: str, heard: bool = False) -> list[Reply]:
+        """Structure one farmer's visit note and show it as a card."""
         day = self.note_day(turn)
         structured = await structure_visit(self.services.chat, self.reader_for(turn.user.tenant), note, self._officer(turn.user),
                                            day, turn.user.territories)
