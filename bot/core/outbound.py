@@ -44,7 +44,9 @@ class Outbound:
         return transport in self._notifiers
 
     def remember_transport(self, user: User, transport: Transport) -> None:
-        self._state.set_pref(user.user_id, "last_transport", transport)
+        # Every message passes here: a read is far cheaper than a durable write of the value already kept.
+        if self._state.pref(user.user_id, "last_transport") != transport:
+            self._state.set_pref(user.user_id, "last_transport", transport)
 
     async def send(self, user: User, replies: list[Reply], purpose: Purpose) -> Delivery:
         last = self._state.pref(user.user_id, "last_transport")

@@ -63,8 +63,11 @@ class Database:
         self.url = url
         # Parameters are people's messages: never in SQL logs, even with echo or DEBUG switched on.
         # A database that does not answer must not hang a worker: connecting gives up after a few seconds.
-        connect_args = {"connect_timeout": 5} if url.startswith("postgresql") else {}
-        self.engine: Engine = create_engine(url, future=True, hide_parameters=True, pool_pre_ping=True,
+        server = url.startswith("postgresql")
+        connect_args = {"connect_timeout": 5} if server else {}
+        # A server may drop a pooled connection, so it is pinged before use; a SQLite file's connection cannot
+        # go stale, and the ping was one more statement on each of the many checkouts of every message.
+        self.engine: Engine = create_engine(url, future=True, hide_parameters=True, pool_pre_ping=server,
                                             connect_args=connect_args)
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)

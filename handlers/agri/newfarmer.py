@@ -10,6 +10,7 @@ and only Save adds the farmer.
 
 import re
 from dataclasses import dataclass
+from weakref import WeakKeyDictionary
 
 from pydantic import BaseModel
 
@@ -104,15 +105,30 @@ def other_script_of(name: str) -> str:
     return to_latin_name(name) if is_telugu(name) else latin_to_telugu(name)
 
 
+_Sounds = tuple[frozenset[str], frozenset[str], frozenset[str]]
+# Sound keys of every registered name, per reader: a reader lives as long as its tenant's registers, and
+# computing them for each note cost more than reading the note.
+_SOUNDS: "WeakKeyDictionary[FieldReader, _Sounds]" = WeakKeyDictionary()
+
+
+def _register_sounds(reader: FieldReader) -> _Sounds:
+    """The sound keys of the register's full and first names, and the neighbour words, of a reader's book."""
+    found = _SOUNDS.get(reader)
+    if found is None:
+        book = reader.book
+        found = (frozenset(sound_key(n) for f in book.farmers.values() for n in (f.name, f.name_te)),
+                 frozenset(sound_key(n.split()[0]) for f in book.farmers.values() for n in (f.name, f.name_te) if n),
+                 frozenset(normalise(w) for w in book.lexicon.neighbour))
+        _SOUNDS[reader] = found
+    return found
+
+
 class FarmerSpotter:
     """Finds the person a note names as the visit's farmer when the register does not know them."""
 
     def __init__(self, reader: FieldReader) -> None:
         self.reader = reader
-        book = reader.book
-        self._known = {sound_key(n) for f in book.farmers.values() for n in (f.name, f.name_te)}
-        self._first = {sound_key(n.split()[0]) for f in book.farmers.values() for n in (f.name, f.name_te) if n}
-        self._neighbour = {normalise(w) for w in book.lexicon.neighbour}
+        self._known, self._first, self._neighbour = _register_sounds(reader)
 
     def _known_term(self, word: str) -> bool:
         hits = self.reader.terms.find(normalise(word))

@@ -103,3 +103,20 @@ def test_a_fuller_name_than_a_registered_first_name_is_someone_new() -> None:
         new = new_farmer_in(reader, note, visit, territories, "Shiva Prasad")
         assert (new.name if new else None) == expected, note
         assert new is None or visit.farmer_id is None or reader.book.farmers[visit.farmer_id].name != new.name
+
+
+def test_the_registers_names_are_sounded_once_per_reader_not_once_per_note(monkeypatch: object) -> None:
+    """Spotting a new farmer compares the note with every registered name by sound; those keys belong to the
+    reader (its registers), so a second note reuses them (issue 30: per-message cost grew with the register)."""
+    import handlers.agri.newfarmer as newfarmer
+    calls: list[str] = []
+    counted = newfarmer.sound_key
+    monkeypatch.setattr(newfarmer, "sound_key", lambda s: (calls.append(s), counted(s))[1])  # type: ignore[attr-defined]
+    reader = FieldReader(BOOK)
+    note = "Visited Bhukya Somla garu in chevella, cotton pink bollworm, Proclaim accepted."
+    first = new_farmer_in(reader, note, reader.read_visit(note, "O01", date(2026, 12, 1), ["chevella"]), ["chevella"])
+    after_first = len(calls)
+    second = new_farmer_in(reader, note, reader.read_visit(note, "O01", date(2026, 12, 1), ["chevella"]), ["chevella"])
+    assert first == second
+    assert len(calls) - after_first < len(BOOK.farmers)  # only the note's own words, never the register again
+    assert after_first >= len(BOOK.farmers)

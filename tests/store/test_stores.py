@@ -179,3 +179,30 @@ async def test_a_followup_claimed_by_a_process_that_died_is_asked_again_later(da
     assert not await scheduler.fire("agri-live")  # another process is asking it right now
     assert await scheduler.fire("agri-dead") and recorder.sent == ["asked agri-dead"]
     assert scheduler.get("agri-dead").status == "asked"  # type: ignore[union-attr]
+
+
+def test_the_last_transport_is_written_only_when_it_changes(database: Database) -> None:
+    """Every message remembers its transport: the same one again is not another durable write (issue 30)."""
+    ravi = User(user_id="ravi", name="Ravi", role="officer", pack="agri", tenant="t1")
+    state = StateStore(database)
+    writes: list[str] = []
+    set_pref = state.set_pref
+    state.set_pref = lambda subject, key, value: (writes.append(value), set_pref(subject, key, value))[1]  # type: ignore[method-assign]
+    outbound = Outbound(state)
+    for transport in ("console", "console", "telegram", "telegram", "console"):
+        outbound.remember_transport(ravi, transport)  # type: ignore[arg-type]
+    assert writes == ["console", "telegram", "console"]
+    assert state.pref("ravi", "last_transport") == "console"
+
+
+def test_only_a_server_database_pings_its_pooled_connections_before_use(tmp_path: Path) -> None:
+    """A SQLite file's connection cannot go stale: pinging it was one more statement per checkout (issue 30);
+    a PostgreSQL connection the server dropped must still be noticed before use."""
+    sqlite = Database(f"sqlite:///{tmp_path / 'x.db'}")
+    server = Database("postgresql://u:p@127.0.0.1:1/none")
+    try:
+        assert sqlite.engine.pool._pre_ping is False
+        assert server.engine.pool._pre_ping is True
+    finally:
+        sqlite.dispose()
+        server.dispose()
