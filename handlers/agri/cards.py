@@ -172,7 +172,8 @@ class VisitCard(_Shared, CardSpec):
             f"{self.field_label(lang, 'severity')}: {self._dash(severity.strip())}",
             f"{self.field_label(lang, 'products')}: {self._dash(self._products(lang, visit.products))}" + (
                 f" — {_t(lang, f'objection_{visit.objection_unnamed}')}" if visit.objection_unnamed and not
-                visit.products else ""),
+                visit.products else "") + "".join(
+                f"; {name} ({_t(lang, 'not_in_catalogue')})" for name in visit.unlisted),
             f"{self.field_label(lang, 'dose')}: {self._dash(self._doses(lang, visit.products))}",
             f"{self.field_label(lang, 'neighbour')}: {_t(lang, 'yes' if visit.neighbour_evidence else 'no')}",
             f"{self.field_label(lang, 'next_step')}: {self._dash(visit.next_step)}",

@@ -13,6 +13,7 @@ from handlers.agri.register import FieldBook
 from handlers.agri.results import product_source, result_of
 from handlers.agri.textmatch import Hit, TermMatcher, absent, find_dates, normalise
 from handlers.agri.timing import followup_days, says_followup
+from handlers.agri.unlisted import unlisted_products
 from handlers.agri.verbs import verb_cues
 from bot.services.registers.codes import fold_code
 from memory.ids import content_digest
@@ -273,6 +274,7 @@ class FieldReader:
             next_step=self._next_step(text),
             note=_note(text),
             followup_days=followup_days(norm, day),
+            unlisted=unlisted_products(text, norm, hits),
         )
 
     def _neighbour_result(self, norm: str, hits: list[Hit], farmer_id: str | None = None) -> bool:

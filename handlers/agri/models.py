@@ -157,6 +157,8 @@ class Visit(BaseModel):
     note: str | None = None
     followup_days: int | None = Field(default=None, gt=0, le=120)
     """Days until the outcome follow-up when the officer said so; None uses the issue book's default."""
+    unlisted: list[str] = Field(default_factory=list)
+    """Products the note named that are not in the catalogue, as written: shown so the officer sees them."""
 
     @model_validator(mode="after")
     def _main_problem_first(self) -> "Visit":
