@@ -1,5 +1,5 @@
 """The decision card a clerk sees in chat and its Approve / Hold / Send-to-review buttons (data
-`ap:<a|h|r>:<run id>`); what a press does is in choices.py."""
+`ap:<a|h|r>:<run id>`, and Release under a hold); what a press does is in choices.py."""
 
 from decimal import Decimal
 
@@ -11,7 +11,8 @@ from handlers.ap.money import format_inr
 from bot.core.pack import Turn
 
 PREFIX = "ap"
-ACTIONS = {"a": "approve", "h": "hold", "r": "review"}
+ACTIONS = {"a": "approve", "h": "hold", "r": "review", "l": "release"}
+"""Release (`ap:l:<run id>`) is offered under a hold once it is recorded: it sends the invoice to review."""
 
 _MEMORY_SHOWN = 160
 _REASON_MAX = 300

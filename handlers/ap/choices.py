@@ -10,14 +10,22 @@ an approval.
 import logging
 from typing import cast
 
-from bot.core.messages import Reply
+from bot.core.messages import Button, Reply
 from bot.core.pack import Turn
 from handlers.ap.audit import AuditLog, RunRecord
 from handlers.ap.cards import ACTIONS, PREFIX, state_label
 from handlers.ap.decision import DecisionReport
 from handlers.ap.invoice_memory import retain_record
 from handlers.ap.ledger_store import DecisionBook
-from handlers.ap.lifecycle import ClerkAction, RecordedEntry, may_act, needs_reason, overrides, same_person
+from handlers.ap.lifecycle import (
+    ClerkAction,
+    RecordedEntry,
+    lifts_others_hold,
+    may_act,
+    overrides,
+    reason_required,
+    same_person,
+)
 from handlers.ap.reason_asks import PendingReason
 
 log = logging.getLogger(__name__)
@@ -42,12 +50,20 @@ async def on_clerk_choice(turn: Turn, audit: AuditLog, book: DecisionBook, data:
     current = book.recorded(turn.user.tenant, _vendor_key(report), report.invoice_number)
     if current is None:
         return [Reply(text=turn.t("core.card_gone"))]
-    if needs_reason(current.agent_status, action) and may_act(current.state, action) \
+    if reason_required(current, action, turn.user.user_id) and may_act(current.state, action) \
             and current.agent_status == report.status:
         book.ask_reason(turn.user.tenant, turn.user.user_id, run_id, action)
-        return [Reply(text=turn.t("ap.reason_ask", action=turn.t(f"ap.action_{action}"), number=report.invoice_number,
-                                  status=turn.t(f"ap.status_{report.status}")))]
+        return [Reply(text=_why(turn, current, action))]
     return await record_choice(turn, audit, book, run, report, action, None)
+
+
+def _why(turn: Turn, record: RecordedEntry, action: ClerkAction) -> str:
+    """Ask for the reason: over another person's hold (named, with their reason), else over the agent."""
+    values = {"action": turn.t(f"ap.action_{action}"), "number": record.entry.invoice_number,
+              "status": turn.t(f"ap.status_{record.agent_status}")}
+    if lifts_others_hold(record.state, record.state_by, action, turn.user.user_id):
+        return turn.t("ap.reason_ask_hold", holder=record.state_by, held=record.state_reason or "-", **values)
+    return turn.t("ap.reason_ask", **values)
 
 
 async def by_number(turn: Turn, audit: AuditLog, book: DecisionBook, record: RecordedEntry, action: ClerkAction,
@@ -59,12 +75,10 @@ async def by_number(turn: Turn, audit: AuditLog, book: DecisionBook, record: Rec
         return [Reply(text=turn.t("ap.ask_no_invoice", number=record.entry.invoice_number))]
     report = DecisionReport.model_validate(run.report)
     asked_already = record.maker_by is not None and same_person(record.maker_by, turn.user.user_id)
-    if not reason and needs_reason(record.agent_status, action) and may_act(record.state, action) \
+    if not reason and reason_required(record, action, turn.user.user_id) and may_act(record.state, action) \
             and not (action == "approve" and asked_already):
         book.ask_reason(turn.user.tenant, turn.user.user_id, run.run_id, action)
-        return [Reply(text=turn.t("ap.reason_ask", action=turn.t(f"ap.action_{action}"),
-                                  number=record.entry.invoice_number,
-                                  status=turn.t(f"ap.status_{record.agent_status}")))]
+        return [Reply(text=_why(turn, record, action))]
     return await record_choice(turn, audit, book, run, report, action, " ".join(reason.split()) if reason else None)
 
 
@@ -84,6 +98,7 @@ async def record_choice(turn: Turn, audit: AuditLog, book: DecisionBook, run: Ru
     """Move the invoice's entry by this choice, audit and log it, and replace the invoice's memory."""
     tenant, vendor_key, user = turn.user.tenant, _vendor_key(report), turn.user.user_id
     book.take_reason(tenant, user, run.run_id)  # a choice made another way ends the wait for "why?"
+    held = book.recorded(tenant, vendor_key, report.invoice_number)
     moved = book.act(tenant, report.invoice_number, vendor_key, action, user, reason,
                      run=(report.status, report.content_key))
     values = {"action": turn.t(f"ap.action_{action}"), "number": report.invoice_number,
@@ -94,12 +109,16 @@ async def record_choice(turn: Turn, audit: AuditLog, book: DecisionBook, run: Ru
                       current=turn.t(f"ap.status_{record.agent_status}"))
     if moved.outcome == "reason_needed":
         book.ask_reason(tenant, user, run.run_id, action)
+        if held is not None:
+            return [Reply(text=_why(turn, held, action))]
     if moved.outcome == "second_needed" and record is not None:
         return await _approval_asked(turn, audit, run, report, record, values)
     if moved.outcome != "moved" or record is None:
         key = {"same": "ap.choice_already", "closed": "ap.choice_closed", "stale": "ap.choice_stale",
                "reason_needed": "ap.reason_ask", "same_person": "ap.choice_same_person"}.get(moved.outcome,
                                                                                            "core.card_gone")
+        if moved.outcome == "same" and action == "release":
+            key = "ap.act_not_held"  # nothing on hold: "already approved" would not say why nothing moved
         if record is not None and record.maker_by:
             values.update(maker=record.maker_by)
         return [Reply(text=turn.t(key, **values))]
@@ -114,9 +133,14 @@ async def record_choice(turn: Turn, audit: AuditLog, book: DecisionBook, run: Ru
     audit.record(run.run_id, run.bank_id, kept.step, vendor_id=report.vendor_id,
                  invoice_number=report.invoice_number, document_id=kept.document_id, state=record.state)
     memory = {"AGENT_MEMORY_RETAINED": "ap.choice_remembered", "AGENT_MEMORY_QUEUED": "ap.choice_memory_queued"}
-    lines = [turn.t("ap.choice_moved" if not over else "ap.choice_moved_override", **values),
-             turn.t(memory.get(kept.step, "ap.choice_memory_failed"), vendor=report.vendor_name)]
-    return [Reply(text="\n".join(lines))]
+    lines = [turn.t("ap.choice_moved" if not over else "ap.choice_moved_override", **values)]
+    if held is not None and lifts_others_hold(held.state, held.state_by, action, user):
+        lines.append(turn.t("ap.choice_hold_lifted", holder=held.state_by, held=held.state_reason or "-",
+                            reason=reason or "-"))
+    lines.append(turn.t(memory.get(kept.step, "ap.choice_memory_failed"), vendor=report.vendor_name))
+    buttons = [[Button(label=turn.t("ap.button_release"), data=f"{PREFIX}:l:{run.run_id}")]] \
+        if record.state == "held" else []
+    return [Reply(text="\n".join(lines), buttons=buttons)]
 
 
 async def _approval_asked(turn: Turn, audit: AuditLog, run: RunRecord, report: DecisionReport,

@@ -3,12 +3,13 @@
     smriti ap decide FILE [--record] [--as NAME] [--no-memory] [--json] [--tenant T] [--lang en|te]
     smriti ap audit [--invoice NUMBER] [--tenant T]
     smriti ap ledger [--tenant T] [--json]
-    smriti ap approve|hold|review|reject INVOICE --as NAME [--reason WHY] [--vendor V] [--tenant T]
+    smriti ap approve|hold|review|reject|release INVOICE --as NAME [--reason WHY] [--vendor V] [--tenant T]
     smriti ap paid INVOICE [--vendor V] [--tenant T] [--on YYYY-MM-DD] [--account DIGITS] [--as NAME]
 
 `decide` is a pure preview unless `--record` is given (a preview writes nothing: ledger, memory or audit);
 chat decisions are always recorded. approve/hold/review/reject move a recorded invoice by a named person
-(every override of the agent, and rejecting, need --reason; approving over a bank-account block takes two
+(every override of the agent, rejecting, and lifting another person's hold need --reason; `release` sends a
+held invoice to review; approving over a bank-account block takes two
 people: the first asks, a second approves). `paid` marks an approved invoice paid to the
 account both people approved over a bank-account block, else to the account on the vendor master (--account,
 typed in full, must be one of those two); it then counts in the vendor's payment history.
@@ -98,7 +99,9 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]", 
                               ("hold", "put a recorded invoice on hold (over the agent's APPROVE or REVIEW: "
                                        "give --reason)"),
                               ("review", "send a recorded invoice to review (over the agent: give --reason)"),
-                              ("reject", "reject a recorded invoice (give --reason)")):
+                              ("reject", "reject a recorded invoice (give --reason)"),
+                              ("release", "release a held invoice to review (another person's hold: give "
+                                          "--reason)")):
         move = actions.add_parser(action, help=help_text)
         move.add_argument("invoice")
         move.add_argument("--as", dest="by", required=True,
@@ -292,7 +295,13 @@ async def _act(args: argparse.Namespace, settings: Settings, with_app: WithApp, 
                   "status": text("en", f"ap.status_{record.agent_status}") if record else "-",
                   "maker": (record.maker_by or "-") if record else "-"}
         done = moved.outcome in ("moved", "second_needed")
-        print(text("en", f"ap.act_{moved.outcome}", **values), file=sys.stdout if done else sys.stderr)
+        key = f"ap.act_{moved.outcome}"
+        if record is not None and moved.outcome == "reason_needed" and record.state == "held" and action != "hold":
+            key = "ap.act_reason_needed_hold"  # another person's hold: they are named, with their reason
+            values.update(holder=record.state_by, held=record.state_reason or "-")
+        elif moved.outcome == "same" and action == "release":
+            key = "ap.act_not_held"
+        print(text("en", key, **values), file=sys.stdout if done else sys.stderr)
         return 0 if done or moved.outcome == "same" else 1
 
     return await with_app(settings, body)

@@ -70,7 +70,7 @@ def _maker_sentence(record: RecordedEntry) -> str:
 def _overridden(record: RecordedEntry) -> str | None:
     """The clerk action behind the state when it overrode the agent (it is then a resolution to learn from)."""
     action = record.clerk_action
-    if action in ("approve", "hold", "review", "reject") and overrides(record.agent_status, action):  # type: ignore[arg-type]
+    if action in ("approve", "hold", "review", "reject", "release") and overrides(record.agent_status, action):  # type: ignore[arg-type]
         return action
     return None
 

@@ -47,14 +47,14 @@ from handlers.ap.lifecycle import (
     PayResult,
     RecordedEntry,
     may_act,
-    needs_reason,
+    reason_required,
     needs_second_person,
     payable,
     same_person,
     redecided_state,
 )
 
-ActionKind = Literal["decision", "approve", "hold", "review", "reject", "override", "paid", "superseded",
+ActionKind = Literal["decision", "approve", "hold", "review", "reject", "release", "override", "paid", "superseded",
                      "account_confirmed", "credit_note", "debit_note", "approval_asked"]
 
 
@@ -297,7 +297,7 @@ class DecisionBook(ReasonAsks):
             two = needs_second_person(row.agent_status, before.memo.flags if before.memo else [], action)
             if two and row.maker_by is not None and same_person(row.maker_by, by_user):
                 return ActResult(outcome="same_person", record=before, before_state=row.status)
-            if needs_reason(row.agent_status, action) and not (reason or "").strip():
+            if reason_required(before, action, by_user) and not (reason or "").strip():
                 return ActResult(outcome="reason_needed", record=before, before_state=row.status)
             if two and row.maker_by is None:
                 return self._ask_approval(session, tenant, row, by_user, reason or "")

@@ -19,14 +19,15 @@ from handlers.ap.ledgerview import LedgerEntry
 from handlers.ap.people import PersonFound
 
 State = Literal["decided", "held", "review", "approved", "paid", "rejected", "superseded"]
-ClerkAction = Literal["approve", "hold", "review", "reject"]
+ClerkAction = Literal["approve", "hold", "review", "reject", "release"]
 Redecision = Literal["new", "unchanged", "redecided", "corrected", "closed"]
 
 OPEN: tuple[State, ...] = ("decided", "held", "review", "approved")
 CLOSED: tuple[State, ...] = ("paid", "rejected", "superseded")
 """Superseded: a replacement invoice of the same vendor named it; the replacement is the one to pay."""
 STATE_OF_ACTION: dict[ClerkAction, State] = {"approve": "approved", "hold": "held", "review": "review",
-                                             "reject": "rejected"}
+                                             "reject": "rejected", "release": "review"}
+"""Releasing a hold sends the invoice to review: someone then approves or rejects it on the facts now known."""
 AGREEING: dict[str, ClerkAction] = {"APPROVE": "approve", "PAYMENT_BLOCKED": "hold", "EXCEPTION": "hold",
                                     "HUMAN_REVIEW": "review"}
 """The clerk action that goes along with each agent status; any other choice overrides the agent."""
@@ -122,7 +123,11 @@ class PayResult(BaseModel):
 
 
 def overrides(agent_status: str, action: ClerkAction) -> bool:
-    """A choice other than the one that goes with the agent's status overrides it."""
+    """A choice other than the one that goes with the agent's status overrides it. Releasing a hold overrides
+    the agent only when the agent itself held the invoice (an exception or a block); otherwise it lifts a
+    person's hold (see lifts_others_hold)."""
+    if action == "release":
+        return AGREEING.get(agent_status) == "hold"
     return AGREEING.get(agent_status) != action
 
 
@@ -130,6 +135,18 @@ def needs_reason(agent_status: str, action: ClerkAction) -> bool:
     """Every override says why: approving over a block, exception or review; holding or sending to review what
     the agent approved (or a choice other than the one its status goes with); rejecting."""
     return overrides(agent_status, action)
+
+
+def lifts_others_hold(state: str, held_by: str, action: ClerkAction, by_user: str) -> bool:
+    """Releasing, approving, reviewing or rejecting an invoice another person put on hold overrides that person
+    (a QC check, a partial receipt): it says why, as an override of the agent does."""
+    return state == "held" and action != "hold" and not same_person(held_by, by_user)
+
+
+def reason_required(record: "RecordedEntry", action: ClerkAction, by_user: str) -> bool:
+    """Whether this person's move on the invoice as it stands needs a reason."""
+    return needs_reason(record.agent_status, action) or lifts_others_hold(record.state, record.state_by, action,
+                                                                          by_user)
 
 
 def needs_second_person(agent_status: str, flags: list[str], action: ClerkAction) -> bool:
@@ -143,7 +160,9 @@ def same_person(a: str, b: str) -> bool:
 
 
 def may_act(state: str, action: ClerkAction) -> bool:
-    """A clerk moves an open invoice; a paid or rejected one stays as it is."""
+    """A clerk moves an open invoice; a paid or rejected one stays as it is. Only a hold is released."""
+    if action == "release":
+        return state == "held"
     return state in OPEN and STATE_OF_ACTION[action] != state
 
 

@@ -247,7 +247,7 @@ class Decider:
         choice: dict[str, str] = {}
         # An override is logged right after the clerk's choice it was: name that choice (a hold is no approval).
         for logged in self.book.actions(tenant, vendor_id):
-            if logged.action in ("approve", "hold", "review", "reject"):
+            if logged.action in ("approve", "hold", "review", "reject", "release"):
                 choice[logged.invoice_number] = logged.action
             elif logged.action == "override":
                 notes.append(OverrideNote(action=choice.get(logged.invoice_number, "approve"),

@@ -13,9 +13,10 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-Intent = Literal["approve", "hold", "review", "reject", "state", "paid", "problems"]
+Intent = Literal["approve", "hold", "review", "reject", "release", "state", "paid", "problems"]
 
 _ACTIONS: list[tuple[str, Intent]] = [
+    (r"release|lift\s+(?:the\s+)?hold(?:\s+on)?|remove\s+(?:the\s+)?hold(?:\s+on)?|un-?hold|విడుదల\s*చేయి", "release"),
     (r"send\s+(?:it\s+)?(?:to\s+)?review|review", "review"), (r"approve|ఆమోదించు", "approve"),
     (r"hold|put\s+on\s+hold|నిలిపివేయి", "hold"), (r"reject|తిరస్కరించు", "reject"),
 ]
