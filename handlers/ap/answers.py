@@ -15,6 +15,7 @@ from rapidfuzz import fuzz
 
 from bot.services.i18n import show_date, text
 from handlers.ap.ledger import Ledger
+from handlers.ap.ledger_store import RecordedAction, owed
 from handlers.ap.ledgerview import normalise_number
 from handlers.ap.lifecycle import OPEN, RecordedEntry
 from handlers.ap.models import PastInvoice, Vendor, normalise_name
@@ -93,8 +94,17 @@ def vendor_name(ledger: Ledger, vendor_id: str) -> str:
     return found.name if found else vendor_id
 
 
-def state_answer(lang: str, ledger: Ledger, record: RecordedEntry) -> str:
-    """One recorded invoice's state as the ledger has it: by whom, when, why, and what the agent decided."""
+def notes_line(lang: str, total: Decimal, notes: list[RecordedAction]) -> list[str]:
+    """The credit and debit notes recorded against an invoice and what is owed on it after them."""
+    if not notes:
+        return []
+    return [text(lang, "ap.ask_state_notes", notes="; ".join(a.reason or a.action for a in notes),
+                 owed=format_inr(owed(total, notes)))]
+
+
+def state_answer(lang: str, ledger: Ledger, record: RecordedEntry, notes: list[RecordedAction] | None = None) -> str:
+    """One recorded invoice's state as the ledger has it: by whom, when, why, what the agent decided, and the
+    credit or debit notes against it with what is owed after them."""
     entry = record.entry
     flags = record.memo.flags if record.memo else []
     lines = [text(lang, "ap.ask_state", number=entry.invoice_number, vendor=vendor_name(ledger, entry.vendor_id),
@@ -108,6 +118,7 @@ def state_answer(lang: str, ledger: Ledger, record: RecordedEntry) -> str:
     if entry.paid_on:
         lines.append(text(lang, "ap.ask_state_paid", on=show_date(lang, entry.paid_on),
                           account=entry.paid_to_account or "-"))
+    lines += notes_line(lang, entry.total, notes or [])
     return " ".join(lines)
 
 
@@ -192,7 +203,8 @@ def paid_answer(lang: str, ledger: Ledger, records: list[RecordedEntry], vendor:
     return "\n".join(lines)
 
 
-def problems_answer(lang: str, ledger: Ledger, records: list[RecordedEntry], vendor: Vendor) -> str:
+def problems_answer(lang: str, ledger: Ledger, records: list[RecordedEntry], vendor: Vendor,
+                    notes: list[RecordedAction] | None = None) -> str:
     """The vendor's invoices that were blocked, held, sent to review, rejected or overridden (from the ledger),
     the exceptions in its payment history, and its bank changes; or that there are none."""
     every = payments(ledger, records, vendor.vendor_id)
@@ -202,7 +214,8 @@ def problems_answer(lang: str, ledger: Ledger, records: list[RecordedEntry], ven
                 and (r.agent_status != "APPROVE" or r.state in ("held", "review", "rejected"))]
     exceptions = [p for p in ledger.past_invoices(vendor.vendor_id) if p.exception is not None]
     changes = ledger.history(vendor.vendor_id).bank_changes if every else 0
-    if not troubled and not exceptions and not changes:
+    notes = [a for a in notes or [] if a.vendor_id == vendor.vendor_id and a.action in ("credit_note", "debit_note")]
+    if not troubled and not exceptions and not changes and not notes:
         return text(lang, "ap.ask_no_problems", summary=summary, **_name(vendor))
     lines = [text(lang, "ap.ask_problems", summary=summary, **_name(vendor))]
     for r in troubled:
@@ -218,6 +231,8 @@ def problems_answer(lang: str, ledger: Ledger, records: list[RecordedEntry], ven
                           on=show_date(lang, p.exception.resolved_on)))
     if changes:
         lines.append(text(lang, "ap.ask_bank_changes", count=changes))
+    for note in notes:
+        lines.append(text(lang, "ap.ask_problem_note", number=note.invoice_number, note=note.reason or note.action))
     return "\n".join(lines)
 
 

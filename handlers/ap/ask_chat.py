@@ -25,7 +25,8 @@ async def answer_ask(turn: Turn, ask: Ask, ledger: Ledger, book: DecisionBook, a
         if ask.intent == "paid":
             body = answers.paid_answer(turn.lang, ledger, records, vendor, ask.period)
         else:
-            body = answers.problems_answer(turn.lang, ledger, records, vendor)
+            body = answers.problems_answer(turn.lang, ledger, records, vendor,
+                                           book.actions(turn.user.tenant, vendor.vendor_id))
         known = answers.payments(ledger, records, vendor.vendor_id) or [
             r for r in records if r.entry.vendor_id == vendor.vendor_id]
         if not known:
@@ -43,7 +44,8 @@ async def answer_ask(turn: Turn, ask: Ask, ledger: Ledger, book: DecisionBook, a
     if not recorded and not history:
         return [Reply(text=turn.t("ap.ask_no_invoice", number=number))]
     if ask.intent == "state":
-        said = (answers.state_answer(turn.lang, ledger, recorded[0]) if recorded
+        said = (answers.state_answer(turn.lang, ledger, recorded[0], book.notes_on(
+                    turn.user.tenant, recorded[0].entry.vendor_id, recorded[0].entry.invoice_number)) if recorded
                 else answers.history_answer(turn.lang, ledger, history[0]))
         return [Reply(text=said)]
     if not recorded:

@@ -28,7 +28,9 @@ from bot.services.i18n import LANGUAGES, text
 from bot.settings import Settings
 from memory import MemoryLayerError
 
+from handlers.ap.ledger_store import RecordedAction, owed
 from handlers.ap.lifecycle import OPEN, RecordedEntry
+from handlers.ap.money import format_inr
 from handlers.ap.people import PersonFound, refusal_values
 
 if TYPE_CHECKING:
@@ -209,8 +211,14 @@ async def _ledger(args: argparse.Namespace, settings: Settings, with_app: WithAp
             found = ledger.vendor(vendor_id)
             return found.written_id if found else vendor_id
 
+        def notes(r: RecordedEntry) -> list["RecordedAction"]:
+            return pack.book.notes_on(tenant, r.entry.vendor_id, r.entry.invoice_number)
+
         if args.json:
             _print_json([{**r.entry.model_dump(mode="json"), "vendor_code": written(r.entry.vendor_id), "state": r.state, "agent_status": r.agent_status,
+                          "notes": [{"kind": a.action, "amount": a.amount, "said": a.reason, "by": a.by_user,
+                                     "at": a.at.isoformat()} for a in notes(r)],
+                          "owed": f"{owed(r.entry.total, notes(r)):f}",
                           "decided_by": r.decided_by, "state_by": r.state_by, "state_at": r.state_at.isoformat(),
                           "state_reason": r.state_reason, "invoice_account": r.invoice_account,
                           "confirmed_by": r.confirmed_by, "approval_asked_by": r.maker_by,
@@ -224,6 +232,8 @@ async def _ledger(args: argparse.Namespace, settings: Settings, with_app: WithAp
             e = r.entry
             why = f' "{r.state_reason}"' if r.state_reason else ""
             why += _approvers(r)
+            if adjusted := notes(r):
+                why += f"; {'; '.join(a.reason or a.action for a in adjusted)}, owed {owed(e.total, adjusted):f}"
             paid = f" to {e.paid_to_account} on {e.paid_on.isoformat()}" if e.paid_on else ""
             print(f"{r.state_at:%Y-%m-%d %H:%M} {written(e.vendor_id)} {e.invoice_number} {e.total:f} {r.state.upper()}{paid} "
                   f"by {r.state_by}{why} (agent {r.agent_status}, decided by {r.decided_by}, run {e.decision_id})")
@@ -272,8 +282,13 @@ async def _paid(args: argparse.Namespace, settings: Settings, with_app: WithApp)
             f"paid_{result.outcome}"
         if record is not None:
             values.update(maker=record.maker_by or "-", checker=record.checker_by or "-")
-        print(text("en", f"ap.{key}", **values),
-              file=sys.stdout if result.outcome == "paid" else sys.stderr)
+        said = text("en", f"ap.{key}", **values)
+        if result.outcome == "paid" and record is not None and (adjusted := _pack(app).book.notes_on(
+                tenant, record.entry.vendor_id, record.entry.invoice_number)):
+            # Paying an invoice a credit note reduced: the amount owed is said beside it, never the total alone.
+            said += text("en", "ap.paid_notes", notes="; ".join(a.reason or a.action for a in adjusted),
+                         owed=format_inr(owed(record.entry.total, adjusted)), total=format_inr(record.entry.total))
+        print(said, file=sys.stdout if result.outcome == "paid" else sys.stderr)
         return 0 if result.outcome == "paid" else 1
 
     return await with_app(settings, body)

@@ -114,6 +114,8 @@ class ActionRow(Base):
     by_user: Mapped[str] = mapped_column(String(80))
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     reason: Mapped[str | None] = mapped_column(Text, nullable=True)
+    amount: Mapped[str | None] = mapped_column(String(24), nullable=True)
+    """A credit or debit note's amount (exact rupees as text), on the log line of the invoice it is against."""
 
 
 class RecordedAction(BaseModel):
@@ -125,6 +127,7 @@ class RecordedAction(BaseModel):
     by_user: str
     at: datetime
     reason: str | None
+    amount: Decimal | None = None
 
 
 def _now() -> datetime:
@@ -364,12 +367,18 @@ class DecisionBook(ReasonAsks):
         return ActResult(outcome="second_needed", record=_recorded(found), before_state=row.status)
 
     def log(self, tenant: str, run_id: str, vendor_id: str, invoice_number: str, action: ActionKind,
-            agent_status: str, by_user: str, reason: str | None = None) -> None:
-        """Append who did what to which invoice, when, and why."""
+            agent_status: str, by_user: str, reason: str | None = None, amount: Decimal | None = None) -> None:
+        """Append who did what to which invoice, when, and why (and a note's amount)."""
         with self.database.session() as session:
             session.add(ActionRow(tenant_id=tenant, run_id=run_id, vendor_id=vendor_id, invoice_number=invoice_number,
                                   action=action, agent_status=agent_status, by_user=by_user, at=_now(),
-                                  reason=reason))
+                                  reason=reason, amount=f"{amount:f}" if amount is not None else None))
+
+    def notes_on(self, tenant: str, vendor_id: str, invoice_number: str) -> list[RecordedAction]:
+        """The credit and debit notes recorded against one invoice (its number folded), oldest first."""
+        key = normalise_number(invoice_number)
+        return [a for a in self.actions(tenant, vendor_id) if a.action in ("credit_note", "debit_note")
+                and normalise_number(a.invoice_number) == key]
 
     def actions(self, tenant: str, vendor_id: str | None = None, action: ActionKind | None = None) -> list[RecordedAction]:
         where = [ActionRow.tenant_id == tenant]
@@ -381,7 +390,8 @@ class DecisionBook(ReasonAsks):
             rows = session.scalars(select(ActionRow).where(*where).order_by(ActionRow.id))
             return [RecordedAction(run_id=r.run_id, vendor_id=r.vendor_id, invoice_number=r.invoice_number,
                                    action=r.action, agent_status=r.agent_status, by_user=r.by_user,  # type: ignore[arg-type]
-                                   at=_utc(r.at), reason=r.reason) for r in rows]
+                                   at=_utc(r.at), reason=r.reason,
+                                   amount=Decimal(r.amount) if r.amount else None) for r in rows]
 
     def mark_paid(self, tenant: str, invoice_number: str, vendor_id: str | None, paid_on: date, by_user: str,
                   master_account: str | None, account: str | None = None) -> PayResult:
@@ -425,6 +435,13 @@ class DecisionBook(ReasonAsks):
             found = session.get(EntryRow, row.id)
             assert found is not None
             return PayResult(outcome="paid", entry=_entry(found), record=_recorded(found))
+
+
+def owed(total: Decimal, notes: list[RecordedAction]) -> Decimal:
+    """What is owed on an invoice: its total less its credit notes, plus its debit notes (amounts read)."""
+    change = sum(((a.amount if a.action == "debit_note" else -a.amount) for a in notes if a.amount is not None),
+                 Decimal(0))
+    return total + change
 
 
 class RecordedView:

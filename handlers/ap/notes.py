@@ -107,5 +107,5 @@ def record_note(book: DecisionBook, ledger: Ledger, tenant: str, note: Adjustmen
     dated = note.note_date.isoformat() if note.note_date else "-"
     book.log(tenant, entry.entry.decision_id or "-" if entry else "-", vendor.vendor_id, found, note.kind,
              entry.agent_status if entry else "-", by_user,
-             f"{note.kind.replace('_', ' ')} {note.number or '-'} dated {dated} for {amount}")
+             f"{note.kind.replace('_', ' ')} {note.number or '-'} dated {dated} for {amount}", amount=note.total)
     return NoteRecorded(outcome="recorded", vendor_name=vendor.name, invoice_number=found)

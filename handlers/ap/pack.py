@@ -277,6 +277,11 @@ class APPack(Pack):
         """A credit or debit note is recorded against the invoice it adjusts, never decided as a bill to pay; a
         preview (`record` False) only says which invoice it is against. Returns (found its invoice, message)."""
         done = record_note(self.book, self.ledger_for(tenant), tenant, note, by_user, write=record)
+        if done.outcome == "recorded":  # on the invoice's audit trail too (`ap audit --invoice X`)
+            self.audit.record("-", self.services.bank_of(tenant, self.name), "NOTE_RECORDED",
+                              invoice_number=done.invoice_number, kind=note.kind, note=note.number or "-",
+                              note_date=note.note_date.isoformat() if note.note_date else "-",
+                              amount=f"{note.total:f}" if note.total is not None else "-", by=by_user)
         kind = text(lang, f"ap.kind_{note.kind}")
         amount = format_inr(note.total) if note.total is not None else "-"
         return done.outcome in ("recorded", "preview"), text(

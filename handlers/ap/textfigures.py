@@ -32,7 +32,7 @@ _OTHER_FIGURE = re.compile(_LEAD + r"(?:gross\s+(?:amt|amount|total|value)|total
 _TOTALS: list[tuple[int, re.Pattern[str]]] = [(rank, re.compile(_LEAD + pattern + r"\b(?!\s*(?:qty|quantity|tax|gst|"
                                                                 "discount|taxable|in\\s+words))", re.IGNORECASE))
                                               for rank, pattern in [
-    (0, r"(?:grand\s+total|rounded\s+(?:off\s+)?total|total\s+inv(?:oice)?\.?\s+(?:value|amount|amt)|g\.\s?total|(?:total\s+)?amount\s+after\s+tax|total\s+after\s+tax|total\s+invoice\s+(?:value|amount)|invoice\s+(?:value|total|amount)|total\s+bill\s+amount)"),
+    (0, r"(?:(?:credit|debit)\s+note\s+(?:total|amount|value)|grand\s+total|rounded\s+(?:off\s+)?total|total\s+inv(?:oice)?\.?\s+(?:value|amount|amt)|g\.\s?total|(?:total\s+)?amount\s+after\s+tax|total\s+after\s+tax|total\s+invoice\s+(?:value|amount)|invoice\s+(?:value|total|amount)|total\s+bill\s+amount)"),
     (1, r"(?:net\s+(?:amount|amt|payable|total|value)(?:\s+payable)?|(?:total\s+)?amount\s+payable|total\s+payable"
         r"|bill\s+(?:amount|amt)|total\s+(?:amount|amt)|amount\s+chargeable)"),
     (2, r"(?:balance\s+(?:due|payable)|amount\s+due|total\s+due)"),

@@ -32,6 +32,7 @@ from handlers.ap import facts
 from handlers.ap.invoice_memory import document_id
 from handlers.ap.lifecycle import RecordedEntry
 from handlers.ap.models import BankDetails, Invoice, InvoiceLine
+from handlers.ap.money import format_inr
 from handlers.ap.pack import APPack
 from handlers.ap.questions import parse
 from memory import ids
@@ -373,3 +374,41 @@ async def test_an_invoice_number_typed_as_printed_is_that_invoice_in_chat(office
     [again] = await office.say(f"what is the state of invoice {tail} of Lakshmi Bearings?")
     assert again.text.startswith(f"{number} from Lakshmi Bearings") and "on hold" in again.text, (tail, again.text)
     assert office.recorded(number).state == "held"
+
+
+@pytest.mark.parametrize(("number", "note_no", "returned", "label"), [
+    ("LB/26-27/301", "LB/CN/26-27/009", 2, "Credit Note Total: Rs."), ("LB-26-302", "CN-0044", 5, "Total"),
+    ("LB/26-27/303", "LB/CN/303A", 1, "Credit Note Amount ₹")])
+async def test_a_credit_note_reduces_what_is_owed_in_the_ledger_the_audit_and_the_answers(
+        office: Office, capsys: pytest.CaptureFixture[str], number: str, note_no: str, returned: int,
+        label: str) -> None:
+    """A recorded credit note is carried against the invoice it names: its amount is read (whatever the total's
+    label), `ap ledger` and its JSON say what is owed after it, `ap audit --invoice` lists it, the state and the
+    vendor's problems answers name it, and `ap paid` says the amount owed beside the invoice total."""
+    await office.say(bill(number, "NP/PO/42", "BRG-6206", LB_ACCOUNT))
+    credit = RATE * returned * Decimal("1.18")
+    text = "\n".join(["Lakshmi Bearings Pvt Ltd", f"GSTIN: {LB_GSTIN}", "CREDIT NOTE",
+                      f"Credit Note No: {note_no}      Date: 02-12-2026", f"Against Invoice No: {number} dated 03/11/2026",
+                      f"Details of Receiver: Nandi Pumps  Party GSTIN: {BUYER}",
+                      f"BRG-6206  Ball bearing 6206 returned  {returned} Nos @ {RATE:.2f}  {RATE * returned:.2f}",
+                      f"CGST 9% {RATE * returned * Decimal('0.09'):.2f}   SGST 9% {RATE * returned * Decimal('0.09'):.2f}",
+                      f"{label} {credit:,.2f}"])
+    [recorded] = await office.say(text)
+    assert f"Recorded a credit note {note_no} for {format_inr(credit)} against invoice {number}" in recorded.text, \
+        recorded.text
+    owed = RATE * 10 - credit
+    [state] = await office.say(f"what is the state of invoice {number}?")
+    assert note_no in state.text and f"owed on it now {format_inr(owed)}" in state.text, state.text
+    [problems] = await office.say("any problems with Lakshmi Bearings?")
+    assert note_no in problems.text and number in problems.text, problems.text
+    assert await ap_cli_run(office, "ap", "ledger", "--tenant", office.tenant) == 0
+    [line] = [ln for ln in capsys.readouterr().out.splitlines() if f" {number} " in ln]
+    assert note_no in line and f"owed {owed:f}" in line, line
+    assert await ap_cli_run(office, "ap", "ledger", "--tenant", office.tenant, "--json") == 0
+    [entry] = [e for e in json.loads(capsys.readouterr().out) if e["invoice_number"] == number]
+    assert Decimal(entry["owed"]) == owed and [Decimal(n["amount"]) for n in entry["notes"]] == [credit]
+    assert await ap_cli_run(office, "ap", "audit", "--tenant", office.tenant, "--invoice", number) == 0
+    assert "NOTE_RECORDED" in (trail := capsys.readouterr().out) and note_no in trail
+    assert await ap_cli_run(office, "ap", "paid", number, "--tenant", office.tenant, "--as", "arjun") == 0
+    paid = capsys.readouterr().out
+    assert f"owed on it {format_inr(owed)}, not the invoice total {format_inr(RATE * 10)}" in paid, paid
