@@ -233,7 +233,8 @@ class PastInvoice(BaseModel):
     @model_validator(mode="after")
     def _consistent(self) -> "PastInvoice":
         if self.outcome == "paid" and (self.paid_on is None or self.paid_to_account is None):
-            raise ValueError(f"{self.invoice_number}: a paid invoice needs paid_on and paid_to_account")
+            raise ValueError(f"{self.invoice_number}: a paid bill needs the day it was paid (Paid On) and the "
+                             "account it was paid to (Paid to Account)")
         if self.outcome == "rejected" and self.exception is None:
             raise ValueError(f"{self.invoice_number}: a rejected invoice needs the exception that stopped it")
         return self

@@ -76,7 +76,8 @@ def _written_code(written: str, vendor_id: str) -> str:
 
 
 def _vendor(cells: Cells) -> Vendor:
-    # Tally keeps the ledger's own name beside the party's: either names the vendor, the other is another name.
+    # Tally keeps the ledger's own name beside the party's (Zoho a display name beside the vendor's): either
+    # names the vendor, the other is another name.
     ledger_name = cells.get("ledger_name", "").strip()
     name = cells.get("name", "").strip() or ledger_name
     if not name:
@@ -255,17 +256,25 @@ KINDS: dict[str, RegisterKind] = {k.name: k for k in (
           _buyer, lambda b: {"name": b.name, "gstin": b.gstin or ""}, lambda b: ("buyer", b.name), "buyer"),
     _kind("vendors", Vendor, (
         Column("vendor_id", "Vendor ID", _VENDOR_ID),
-        Column("name", "Vendor Name", ("party name", "name", "display name", "company name", "supplier name",
-                                       "vendor", "mailing name")),
-        Column("ledger_name", "Ledger Name", ("ledger", "account name in books")),
+        Column("name", "Vendor Name", ("party name", "name", "company name", "supplier name", "vendor",
+                                       "mailing name")),
+        # Another name of the same vendor beside its name (Tally's ledger name, Zoho's display name): kept as one
+        # more name it is known by, or its name when the sheet has no other.
+        Column("ledger_name", "Ledger Name", ("ledger", "account name in books", "display name",
+                                              "vendor display name")),
         Column("aliases", "Also Called", ("aliases", "alias", "other names", "trade name")),
         Column("gstin", "GSTIN", ("gstin/uin", "gst identification number (gstin)", "gst number", "gst no",
                                   "gstin uin", "gst identification number"), required=True),
         Column("account_number", "Bank Account Number", ("account number", "a/c no", "account no", "bank a/c no",
-                                                          "bank account no", "beneficiary account"), required=True),
-        Column("ifsc", "IFSC Code", ("ifsc", "ifs code", "bank ifsc")),
-        Column("bank_name", "Bank Name", ("bank",)),
-        Column("account_name", "Account Holder Name", ("beneficiary name", "account name", "a/c holder name")),
+                                                          "bank account no", "beneficiary account",
+                                                          "vendor bank account number", "vendor account number",
+                                                          "beneficiary account number", "supplier account number"),
+               required=True),
+        Column("ifsc", "IFSC Code", ("ifsc", "ifs code", "bank ifsc", "vendor bank ifsc code", "vendor ifsc code",
+                                     "bank ifsc code", "beneficiary ifsc")),
+        Column("bank_name", "Bank Name", ("bank", "vendor bank name")),
+        Column("account_name", "Account Holder Name", ("beneficiary name", "account name", "a/c holder name",
+                                                        "vendor bank account holder name", "bank account holder name")),
         Column("contact_name", "Contact Person", ("contact name", "contact", "primary contact")),
         Column("contact_role", "Contact Role", ("designation", "role")),
         Column("contact_phone", "Contact Phone", ("phone", "mobile", "mobile phone", "phone no", "contact number")),
@@ -286,9 +295,11 @@ KINDS: dict[str, RegisterKind] = {k.name: k for k in (
         Column("line_no", "Line", ("line no", "s no", "sl no", "sl", "item no", "line number")),
         Column("sku", "SKU", ("item code", "product code", "stock item code")),
         Column("description", "Item", ("item name", "stock item", "name of item", "description", "item desc")),
-        Column("quantity", "Quantity", ("qty", "quantity ordered", "billed qty", "actual qty"), required=True),
+        Column("quantity", "Quantity", ("qty", "quantity ordered", "quantityordered", "qty ordered", "billed qty",
+                                        "actual qty", "order qty"), required=True),
         Column("unit", "Unit", ("uom", "usage unit", "units")),
-        Column("unit_price", "Rate", ("unit price", "item price", "price", "rate per unit"), required=True),
+        Column("unit_price", "Rate", ("unit price", "item price", "price", "rate per unit", "item rate",
+                                      "purchase rate"), required=True),
     ), _po, _po_cells, lambda p: (p.po_number.upper(), p.po_number), "purchase_orders",
         lines_field="lines", refers=lambda p: [("vendors", p.vendor_id)], resolve=_resolve_vendor),
     _kind("goods-receipts", GoodsReceipt, (
@@ -313,9 +324,11 @@ KINDS: dict[str, RegisterKind] = {k.name: k for k in (
         Column("po_number", "PO Number", ("purchase order number", "po no")),
         Column("total", "Total", ("amount", "bill amount", "invoice amount", "total amount", "gross total"),
                required=True),
-        Column("outcome", "Outcome", ("status",)),
+        Column("outcome", "Outcome", ("status", "bill status", "payment status", "invoice status")),
         Column("paid_on", "Paid On", ("payment date", "paid date", "date paid"), date=True),
-        Column("paid_to_account", "Paid to Account", ("beneficiary account", "paid to a/c", "credited account")),
+        Column("paid_to_account", "Paid to Account", ("beneficiary account", "paid to a/c", "credited account",
+                                                       "paid to account number", "vendor bank account number",
+                                                       "vendor account number", "beneficiary account number")),
         *(Column(f"exception_{f}", f"Exception {f.replace('_', ' ').title()}", (), date=f == "resolved_on")
           for f in _EXCEPTION),
     ), _payment, _payment_cells, lambda p: (f"{p.vendor_id}:{''.join(p.invoice_number.upper().split())}",
