@@ -1,9 +1,10 @@
 """Edits of the visit card's fields that carry a unit or a choice: problems, objection, dose, follow-up, and
 whether a message sent while a field waits is a value of that field's kind at all."""
 
+import re
 from typing import Any
 
-from handlers.agri.doses import above_label, parse_dose
+from handlers.agri.doses import Dose, above_label, find_doses, parse_dose
 from handlers.agri.extract import FieldReader
 from handlers.agri.models import Advice, Result, Visit
 from handlers.agri.results import product_source, result_of
@@ -113,23 +114,52 @@ def edit_objection(reader: FieldReader, visit: Visit, norm: str) -> dict[str, An
                          for a in visit.products]}
 
 
+# Where one product's dose ends in a Dose edit giving several: "Proclaim 80 g/acre; Coragen 60 ml/acre".
+_DOSE_PARTS = re.compile(r"[;\n]|,(?!\d)|\s+(?:and|mariyu|మరియు)\s+")
+
+
 def edit_dose(reader: FieldReader, visit: Visit, norm: str) -> dict[str, Any]:
+    """The Dose field: one dose for the product it names (the first product when it names none), or a dose
+    for each of several products ("A 200 ml/acre; B 300 ml/acre"), bare doses going in order to the products
+    given none; nothing given is a refusal, never a silent no-op."""
     if not visit.products:
         raise ValueError("agri.edit_no_products")
-    targets = _targets(reader, visit, norm)[:1]
-    updated: list[Advice] = []
-    dose = parse_dose(norm)
-    if dose is None and norm not in CLEAR:
+    if norm in CLEAR:
+        return {"products": [a.model_copy(update={"dose": None, "label_dose": None, "above_label": False}).model_dump()
+                             for a in visit.products]}
+    ours = [a.product_id for a in visit.products]
+    given: dict[str, Dose] = {}
+    bare: list[Dose] = []
+    for part in (p for p in _DOSE_PARTS.split(norm) if p.strip()):
+        named = [a.product_id for a in reader.advice_in(part) if a.product_id in ours]
+        dose = parse_dose(part) if not named else next(iter(_doses_after_names(reader, part)), None)
+        if dose is None:
+            continue
+        if named and named[0] not in given:
+            given[named[0]] = dose
+        else:
+            bare.append(dose)
+    for dose in bare:
+        target = next((p for p in ours if p not in given), None)
+        if target is not None:
+            given[target] = dose
+    if not given:
         raise ValueError("agri.edit_bad_dose")
+    updated: list[Advice] = []
     for advice in visit.products:
-        if advice.product_id in targets and dose is not None:
+        dose = given.get(advice.product_id)
+        if dose is not None:
             product = reader.book.products[advice.product_id]
             over, label = above_label(dose, product, visit.crop_for(product))
             advice = advice.model_copy(update={"dose": dose.text(), "label_dose": label, "above_label": over})
-        elif advice.product_id in targets or norm in CLEAR:
-            advice = advice.model_copy(update={"dose": None, "label_dose": None, "above_label": False})
         updated.append(advice)
     return {"products": [a.model_dump() for a in updated]}
+
+
+def _doses_after_names(reader: FieldReader, part: str) -> list[Dose]:
+    """The doses a part gives outside the product names in it ("gallfly kill 30 300 ml/acre": 300, not 30)."""
+    names = [h for h in reader.terms.find(part) if h.category == "product"]
+    return [d for d in find_doses(part) if not any(h.start < d.end and d.start < h.end for h in names)]
 
 
 def edit_followup(norm: str) -> dict[str, Any]:

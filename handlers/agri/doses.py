@@ -12,16 +12,30 @@ from handlers.agri.models import Product
 SPRAY_LITRES_PER_ACRE = 200
 """A knapsack spray volume per acre, to compare a per-litre dose with a per-acre label."""
 
-_WORD_NUMBERS = {"half": 0.5, "ardha": 0.5, "arda": 0.5, "అర": 0.5, "వంద": 100.0, "vanda": 100.0,
-                 "one": 1.0, "okka": 1.0, "two": 2.0, "rendu": 2.0, "రెండు": 2.0, "ఒక": 1.0, "three": 3.0,
-                 "moodu": 3.0, "మూడు": 3.0, "four": 4.0, "nalugu": 4.0, "నాలుగు": 4.0}
+_WORD_NUMBERS = {"half": 0.5, "ardha": 0.5, "arda": 0.5, "అర": 0.5, "pavu": 0.25, "paavu": 0.25, "పావు": 0.25,
+                 "vanda": 100.0, "వంద": 100.0, "nooru": 100.0, "nuru": 100.0, "నూరు": 100.0, "nuta": 100.0,
+                 "noota": 100.0, "నూట": 100.0, "hundred": 100.0}
+# Number words in English, Latin-letter Telugu and Telugu script, by value; compounds ("నూట యాభై" 150,
+# "rendu vandala" 200, "twenty five") are read by _number.
+for _value, _words in {
+        1: "one okka okati ఒక ఒకటి", 2: "two rendu రెండు", 3: "three moodu mudu మూడు", 4: "four nalugu నాలుగు",
+        5: "five aidu ayidu ainthu ఐదు అయిదు", 6: "six aaru aru ఆరు", 7: "seven edu yedu ఏడు",
+        8: "eight enimidi ఎనిమిది", 9: "nine tommidi తొమ్మిది", 10: "ten padi పది", 15: "fifteen padihenu పదిహేను",
+        20: "twenty iravai eravai ఇరవై", 25: "iravai aidu", 30: "thirty muppai muppayi ముప్పై ముప్పయి",
+        40: "forty nalabhai nalabai నలభై నలబై", 50: "fifty yabhai yabai ebhai యాభై యాబై",
+        60: "sixty aravai అరవై", 70: "seventy debbai డెబ్బై", 80: "eighty enabhai enabai ఎనభై ఎనబై",
+        90: "ninety tombhai tombai తొంభై తొంబై"}.items():
+    for _word in _words.split():
+        _WORD_NUMBERS.setdefault(_word, float(_value))
+_HUNDREDS = {"vandala", "vandalu", "వందల", "వందలు", "hundred", "hundreds"}
 
 
 def _alternatives(words: Iterable[str]) -> str:
     return "|".join(sorted(map(re.escape, words), key=len, reverse=True))
 
 
-_NUM_RX = r"\d+(?:\.\d+)?|" + _alternatives(_WORD_NUMBERS)
+_WORD_RX = f"(?:{_alternatives([*_WORD_NUMBERS, *_HUNDREDS])})(?![a-z\u0c00-\u0c7f])"
+_NUM_RX = rf"\d+(?:\.\d+)?|{_WORD_RX}(?:\s+{_WORD_RX}){{0,3}}"
 _NUM = f"(?P<num>{_NUM_RX})"
 _UNITS = {
     "kg": ["kgs", "kg", "kilos", "kilolu", "kilo", "కిలోలు", "కిలో"],
@@ -35,12 +49,13 @@ _UNITS = {
 _UNIT_OF = {word: unit for unit, words in _UNITS.items() for word in words}
 _UNIT = f"(?P<unit>{_alternatives(_UNIT_OF)})"
 _END = r"(?![a-z\u0c00-\u0c7f])"
-_ACRE = r"(?:acres|acre|ac|ekaram|ekaraniki|ekaraku|ekaralaki|ఎకరానికి|ఎకరాకు|ఎకరం|ఎకరాలకు)"
+_ACRE = r"(?:acres|acre|ac|ekaram|ekaraniki|ekaraku|ekaraki|ekaralaki|ఎకరానికి|ఎకరాకు|ఎకరాకి|ఎకరం|ఎకరాలకు)"
 _LITRE = r"(?:litres|litre|liters|liter|ltrs|ltr|lit|l|లీటరుకు|లీటర్‌కు|లీటర్లకు|లీటర్ల|లీటరు|లీటర్)"
 _TANK = r"(?:tank|pump|sprayer|drum|ట్యాంకుకు|ట్యాంకు|ట్యాంక్|పంపుకు|పంపు)"
 _WATER = r"(?:\s*(?:of\s+water|water|neetiki|neellaku|నీళ్ళకు|నీళ్లకు|నీటికి))?"
 # What a dose is per: (a number of) acres, (a number of) litres, or a tank / pump, optionally "N litre tank".
-_BASIS = (rf"(?:(?P<count>{_NUM_RX})\s*)?(?P<basis>{_ACRE}|{_LITRE}{_WATER}(?:\s*{_TANK})?|{_TANK}){_WATER}"
+_PER_ONE_ACRE = r"(?:ఎకరానికి|ఎకరాకు|ఎకరాకి|ekaraniki|ekaraku|ekaraki)"
+_BASIS = (rf"(?:(?P<count>{_NUM_RX})\s*(?!{_PER_ONE_ACRE}))?(?P<basis>{_ACRE}|{_LITRE}{_WATER}(?:\s*{_TANK})?|{_TANK}){_WATER}"
           r"(?:\s*(?:ki|ku|ke))?")
 _PER = r"\s*(?:/|per\s+|for\s+|an\s+|a\s+|ki\s+|each\s+)?\s*"
 _AFTER = re.compile(rf"(?<![\w.]){_NUM}\s*{_UNIT}{_END}(?:{_PER}{_BASIS}{_END})?")
@@ -75,8 +90,14 @@ class Dose:
         return amount / litres * SPRAY_LITRES_PER_ACRE, base
 
 
-def _number(word: str) -> float:
-    return _WORD_NUMBERS[word] if word in _WORD_NUMBERS else float(word)
+def _number(said: str) -> float:
+    """A number as digits or words: "60", "అరవై", "నూట యాభై" (150), "rendu vandala" (200), "twenty five"."""
+    if not said[0].isalpha():
+        return float(said)
+    total = 0.0
+    for word in said.split():
+        total = (total or 1.0) * 100.0 if word in _HUNDREDS else total + _WORD_NUMBERS[word]
+    return total
 
 
 def _per(match: re.Match[str]) -> tuple[float, str]:

@@ -24,8 +24,30 @@ def has_telugu(text: str) -> bool:
     return bool(_TELUGU.search(text))
 
 
-def _pattern(term: str) -> str:
+# A crop's word takes case endings on an oblique stem: నువ్వులు -> నువ్వుల లో / నువ్వులకు, ఆముదం -> ఆముదానికి /
+# ఆముదపు, and in Latin letters nuvvulu -> nuvvula ki, amudam -> amudaniki.
+_STEM_MIN = 3
+INFLECTED = frozenset({"crop"})
+
+
+def _stem(body: str, term: str) -> str:
+    if has_telugu(term[-1:]):
+        if term.endswith("ు") and len(term) > _STEM_MIN:
+            return body[:-1]
+        if term.endswith("ం") and len(term) > _STEM_MIN:
+            return f"{body[:-1]}(?:ం|ా|పు|ప)"
+        return body
+    if term.endswith("ulu") and len(term) > _STEM_MIN + 2:
+        return f"{body[:-1]}(?:u|a)"
+    if term.endswith("am") and len(term) > _STEM_MIN + 1:
+        return f"{body[:-1]}(?:m|niki|nni|pu)"
+    return body
+
+
+def _pattern(term: str, inflected: bool = False) -> str:
     body = r"\s+".join(re.escape(part) for part in normalise(term).split())
+    if inflected:
+        body = _stem(body, normalise(term))
     if has_telugu(term[-1:]):
         # A Telugu word keeps its meaning with a suffix attached (మిరపలో, పత్తికి).
         return f"(?<![{_LETTER}]){body}"
@@ -33,10 +55,13 @@ def _pattern(term: str) -> str:
 
 
 @lru_cache(maxsize=1 << 15)
-def _compiled(term: str) -> tuple[str, re.Pattern[str]]:
+def _compiled(term: str, inflected: bool = False) -> tuple[str, re.Pattern[str]]:
     """A term's first word (text that cannot hold it cannot match) and its pattern; kept across readers, since
     every tenant's reader holds the same built-in lexicon and a register change rebuilds the reader."""
-    return normalise(term).split()[0], re.compile(_pattern(term))
+    first = normalise(term).split()[0]
+    if inflected and len(normalise(term).split()) == 1:
+        first = first[:_STEM_MIN]
+    return first, re.compile(_pattern(term, inflected))
 
 
 @dataclass(frozen=True)
@@ -73,7 +98,7 @@ class TermMatcher:
         self._found.clear()
         for term in terms:
             if normalise(term):
-                self._terms.append((category, key, *_compiled(term)))
+                self._terms.append((category, key, *_compiled(term, category in INFLECTED)))
                 if category in self._fuzzy and (category != "issue" or len(term.replace(" ", "")) >= MIN_ISSUE_CHARS):
                     self._near.append(NearTerm(category, key, normalise(term), sound_key(term)))
 
