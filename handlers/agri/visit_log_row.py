@@ -144,7 +144,6 @@ class RowReading:
             if self.cells.get("reaction"):
                 found = self._as_card_reads(found)
             taken = found.reaction if self.cells.get("reaction") else reaction or found.reaction
-            taken = "accepted" if taken == "own" else taken
             advice.append(found.model_copy(update={
                 "reaction": taken, "objection": (objection or found.objection) if taken != "accepted" else None}))
         if not advice and objection is not None:
