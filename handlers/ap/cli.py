@@ -28,13 +28,13 @@ from bot.services.i18n import LANGUAGES, text
 from bot.settings import Settings
 from memory import MemoryLayerError
 
-from handlers.ap.ledger_store import RecordedAction, owed
 from handlers.ap.lifecycle import OPEN, RecordedEntry
 from handlers.ap.money import format_inr
 from handlers.ap.people import PersonFound, refusal_values
 
 if TYPE_CHECKING:
     from bot.core.app import App
+    from handlers.ap.ledger_store import RecordedAction
     from handlers.ap.pack import APPack
 
 WithApp = Callable[[Settings, Callable[["App"], Awaitable[int]]], Awaitable[int]]
@@ -203,6 +203,8 @@ async def _ledger(args: argparse.Namespace, settings: Settings, with_app: WithAp
     tenant = args.tenant or settings.default_tenant
 
     async def body(app: "App") -> int:
+        from handlers.ap.ledger_store import owed  # the store (SQLAlchemy) loads only when the ledger is read
+
         pack = _pack(app)
         recorded = pack.book.recorded_entries(tenant)
         ledger = pack.ledger_for(tenant)
@@ -283,6 +285,8 @@ async def _paid(args: argparse.Namespace, settings: Settings, with_app: WithApp)
         if record is not None:
             values.update(maker=record.maker_by or "-", checker=record.checker_by or "-")
         said = text("en", f"ap.{key}", **values)
+        from handlers.ap.ledger_store import owed
+
         if result.outcome == "paid" and record is not None and (adjusted := _pack(app).book.notes_on(
                 tenant, record.entry.vendor_id, record.entry.invoice_number)):
             # Paying an invoice a credit note reduced: the amount owed is said beside it, never the total alone.
