@@ -7,7 +7,6 @@ from bot.store import Database
 from handlers.agri.models import Advice, Outcome, Visit
 from handlers.agri.register import FieldBook
 from handlers.agri.visit_records import VisitRecords
-from handlers.agri.vocabulary import crop_name
 
 _RESULTS = {"controlled": "controlled", "partial": "partial control", "no_effect": "no effect", "worse": "worse"}
 
@@ -33,17 +32,13 @@ def _outcome_cells(outcome: Outcome | None) -> dict[str, str]:
 
 def visit_row(book: FieldBook, visit: Visit, outcome: Outcome | None) -> dict[str, str]:
     """A visit (and its outcome) as the cells of a visit log row."""
-    farmer = book.farmers.get(visit.farmer_id or "")
-    village = book.villages.get(visit.village or "")
-    officer = book.officers.get(visit.officer_id)
-    issues = [book.issues[p].name if p in book.issues else p for p in visit.problems or ([visit.issue] if visit.issue else [])]
+    issues = [book.issue_name(p) for p in visit.problems or ([visit.issue] if visit.issue else [])]
     advice = visit.products
     doses = [f"{_product(book, a.product_id)} {a.dose}" for a in advice if a.dose]
     return {
-        "date": visit.date.isoformat(), "officer": officer.name if officer else visit.officer_id,
-        "farmer": farmer.name if farmer else (visit.farmer_id or ""),
-        "village": village.name if village else (visit.village or ""),
-        "crop": crop_name(visit.crop, "en", book.crops, book.lexicon) if visit.crop else "",
+        "date": visit.date.isoformat(), "officer": book.officer_name(visit.officer_id),
+        "farmer": book.farmer_name(visit.farmer_id), "village": book.village_name(visit.village),
+        "crop": book.crop_name(visit.crop),
         "problem": "; ".join(issues), "products": "; ".join(_product(book, a.product_id) for a in advice),
         "dose": "; ".join(doses), "reaction": _per_product(book, advice, [a.reaction for a in advice]),
         "objection": _per_product(book, advice, [a.objection or "" for a in advice]) or (visit.objection_unnamed or ""),
