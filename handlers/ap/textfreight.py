@@ -11,7 +11,9 @@ from typing import Any
 _HEADER = re.compile(r"\b(?:l\.?\s?r|g\.?\s?r|c\s?/\s?n|consignment|docket|bilty)\b\.?\s*(?:no|number|#)?",
                      re.IGNORECASE)
 _FREIGHT = re.compile(r"\b(?:freight|amount|charges)\b", re.IGNORECASE)
-_ROW = re.compile(r"^\s*(\d{1,3})[.)]?\s+(\S.*?)\s+((?:\d{1,3}(?:,\d{2})*,)?\d{1,3}(?:,\d{3})*\.\d{2})\s*$")
+_PAISE_AMOUNT = r"(?:\d{1,3}(?:,\d{2})*,)?\d{1,3}(?:,\d{3})*\.\d{2}"
+"""An amount with paise, in Indian or international grouping: 1,23,456.00 or 123,456.00."""
+_ROW = re.compile(rf"^\s*(\d{{1,3}})[.)]?\s+(\S.*?)\s+({_PAISE_AMOUNT})\s*$")
 _MAX_ROWS = 200
 
 
@@ -45,7 +47,7 @@ def _rows_below(lines: list[str]) -> list[dict[str, Any]]:
 _SERVICE = re.compile(r"\b(?:freight|transport(?:ation)?|cartage|carriage|lorry|truck|tempo|trailer|container|trip"
                       r"|l\.?\s?r|g\.?\s?r|c\s?/\s?n|consignment|docket|bilty|hire|hiring|loading|unloading|detention"
                       r"|halting|service|services|labour|job\s*work)\b", re.IGNORECASE)
-_LAST_AMOUNT = re.compile(r"^(\S.*?)\s+(?:rs\.?\s*|₹\s*|inr\s*)?((?:\d{1,3}(?:,\d{2})*,)?\d{1,3}(?:,\d{3})*\.\d{2}|\d+\.\d{2})"
+_LAST_AMOUNT = re.compile(rf"^(\S.*?)\s+(?:rs\.?\s*|₹\s*|inr\s*)?({_PAISE_AMOUNT}|\d+\.\d{{2}})"
                           r"\s*(?:/-)?$", re.IGNORECASE)
 _NOT_SERVICE = re.compile(r"\b(?:total|sub\s*-?\s*total|round(?:ed|ing)?\s*off|balance|advance|paid|received|tds|gst|cgst"
                           r"|sgst|igst|a/?c|account|ifsc)\b", re.IGNORECASE)
