@@ -9,18 +9,17 @@ import pytest
 
 from bot.cli.registers import all_kinds
 from bot.services.registers.importer import import_file
-from bot.store import Database, upgrade
+from bot.store import Database
 from handlers import INSTALLED
 from handlers.ap.registers import Ledgers
+from tests.databases import sqlite_database
 
 KINDS = all_kinds(INSTALLED.packages())
 
 
 @pytest.fixture
 def database(tmp_path: Path) -> Database:
-    db = Database(f"sqlite:///{tmp_path / 'zoho.db'}")
-    upgrade(db, INSTALLED.migrations())
-    return db
+    return sqlite_database(tmp_path)
 
 
 @pytest.mark.parametrize(("vendor", "display", "account", "po"), [
